@@ -1,0 +1,281 @@
+//! The multi-bounce sweep: move a circle through a whole time step, bouncing as often as
+//! it must, with no time lost and no tunnelling.
+
+use crate::{Aabb, Circle, Hit, Layers, Material, ObstacleId, Obstacles, ResponseMode, ShapeError, respond};
+use glam::Vec2;
+
+/// Default cap on solid contacts in one [`sweep_bounces`] call.
+pub const DEFAULT_MAX_BOUNCES: u32 = 16;
+
+/// Cap on sensor contacts reported for one straight leg of the path (between two solid
+/// contacts). Past it the earliest ones are kept, so the count is bounded and the work
+/// stays on the stack.
+pub const MAX_SENSOR_HITS_PER_LEG: usize = 8;
+
+/// How [`sweep_bounces`] treats the moving circle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SweepSettings {
+    /// Solid contacts allowed in one call before the circle is held at its last contact
+    /// for the rest of the step. Default [`DEFAULT_MAX_BOUNCES`].
+    pub max_bounces: u32,
+    /// Approach speed, in world units per second, below which a contact removes the
+    /// normal velocity instead of bouncing it (resting contact). Default `0.0`: every
+    /// contact bounces.
+    pub resting_speed: f32,
+    /// Bounce, slide or stop. Default [`ResponseMode::Bounce`].
+    pub response: ResponseMode,
+    /// The circle's material. Default [`Material::ELASTIC`].
+    pub material: Material,
+    /// The circle's collision layers. Default [`Layers::ALL`].
+    pub layers: Layers,
+}
+
+impl Default for SweepSettings {
+    fn default() -> Self {
+        Self {
+            max_bounces: DEFAULT_MAX_BOUNCES,
+            resting_speed: 0.0,
+            response: ResponseMode::Bounce,
+            material: Material::ELASTIC,
+            layers: Layers::ALL,
+        }
+    }
+}
+
+/// One contact met during a sweep.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BounceHit {
+    /// The obstacle.
+    pub obstacle: ObstacleId,
+    /// Seconds since the start of the step.
+    pub time: f32,
+    /// Where the circle's centre was, the contact point and the normal (see [`Hit`]).
+    /// `hit.toi` is the fraction of the leg that led here.
+    pub hit: Hit,
+    /// Approach speed along the normal, `−v·n`, in world units per second (`> 0`).
+    pub approach_speed: f32,
+    /// Whether the obstacle is a sensor (reported, not bounced off).
+    pub sensor: bool,
+}
+
+/// Where a sweep left the circle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SweepOutcome {
+    /// Final centre.
+    pub center: Vec2,
+    /// Final velocity.
+    pub velocity: Vec2,
+    /// Solid contacts resolved.
+    pub bounces: u32,
+    /// Whether `max_bounces` was reached, holding the circle at its last contact for the
+    /// rest of the step.
+    pub capped: bool,
+}
+
+/// Move `circle` with `velocity` for `dt` seconds through `obstacles`.
+///
+/// Each leg finds the earliest solid contact among the obstacles near that leg, moves
+/// there, changes the velocity by `settings.response`, and spends the rest of the step
+/// with the new velocity (time-based: the next leg is `v'·(1 − toi)·t_left`). It stops
+/// when the step is used up or after `settings.max_bounces` contacts, in which case the
+/// circle stays at its last contact point. It never tunnels and never allocates.
+///
+/// `on_hit` receives every contact in time order: solid ones, and sensors the circle
+/// enters (a sensor it starts inside is not reported again). Obstacles whose layers do not
+/// [interact](Layers::interacts) with `settings.layers` are ignored.
+///
+/// # Errors
+/// [`ShapeError`] naming `center`, `radius`, `velocity` or `dt` when one is not finite or
+/// a radius or `dt` is negative; nothing moves then.
+///
+/// ```
+/// use ccd_core::{sweep_bounces, Circle, Obstacle, Segment, SweepSettings, Vec2};
+/// // A floor at y = 0 and a wall at x = 10. A ball of radius 1 at (5, 5) moves at
+/// // (10, -10) for 1 s: it hits the floor at t = 0.4 s (centre (9, 1)), bounces up at
+/// // once into the wall (centre x = 9 already touches x = 10), bounces left, and spends
+/// // the last 0.6 s going (−10, 10): it ends at (3, 7).
+/// let walls = [
+///     Obstacle::segment(Segment::new(Vec2::new(-20.0, 0.0), Vec2::new(20.0, 0.0))),
+///     Obstacle::segment(Segment::new(Vec2::new(10.0, -20.0), Vec2::new(10.0, 20.0))),
+/// ];
+/// let mut hits = Vec::new();
+/// let out = sweep_bounces(
+///     Circle::new(Vec2::new(5.0, 5.0), 1.0),
+///     Vec2::new(10.0, -10.0),
+///     1.0,
+///     &walls,
+///     &SweepSettings::default(),
+///     |h| hits.push(h.time),
+/// )
+/// .unwrap();
+/// assert!((out.center - Vec2::new(3.0, 7.0)).length() < 1e-4);
+/// assert!((out.velocity - Vec2::new(-10.0, 10.0)).length() < 1e-4);
+/// assert_eq!(out.bounces, 2);
+/// assert!((hits[0] - 0.4).abs() < 1e-6 && (hits[1] - 0.4).abs() < 1e-6);
+/// ```
+pub fn sweep_bounces<O: Obstacles + ?Sized>(
+    circle: Circle,
+    velocity: Vec2,
+    dt: f32,
+    obstacles: &O,
+    settings: &SweepSettings,
+    mut on_hit: impl FnMut(&BounceHit),
+) -> Result<SweepOutcome, ShapeError> {
+    circle.validate()?;
+    if !velocity.is_finite() {
+        return Err(ShapeError::NonFinite { field: "velocity" });
+    }
+    if !dt.is_finite() {
+        return Err(ShapeError::NonFinite { field: "dt" });
+    }
+    if dt < 0.0 {
+        return Err(ShapeError::NegativeRadius { field: "dt" });
+    }
+    let mut out = SweepOutcome {
+        center: circle.center,
+        velocity,
+        bounces: 0,
+        capped: false,
+    };
+    let mut elapsed = 0.0_f32;
+    // Each pass is one straight leg; every pass but the last resolves a bounce, so the
+    // bounce cap bounds the loop.
+    loop {
+        let time_left = dt - elapsed;
+        let motion = out.velocity * time_left;
+        if !(time_left > 0.0) || motion == Vec2::ZERO {
+            break;
+        }
+        let here = circle.at(out.center);
+        let leg = earliest_on_leg(here, motion, obstacles, settings.layers);
+        for sensor in leg.sensors() {
+            if leg.solid.is_none_or(|(_, _, solid)| sensor.1.toi <= solid.toi) {
+                on_hit(&leg_hit(
+                    sensor.0,
+                    sensor.1,
+                    elapsed,
+                    time_left,
+                    out.velocity,
+                    true,
+                ));
+            }
+        }
+        let Some((id, material, hit)) = leg.solid else {
+            out.center += motion;
+            break;
+        };
+        let event = leg_hit(id, hit, elapsed, time_left, out.velocity, false);
+        on_hit(&event);
+        out.center = hit.center;
+        elapsed = event.time;
+        out.bounces += 1;
+        out.velocity = respond(
+            settings.response,
+            out.velocity,
+            hit.normal,
+            settings.material.combine(material),
+            settings.resting_speed,
+        );
+        if settings.response == ResponseMode::Stop {
+            break;
+        }
+        if out.bounces >= settings.max_bounces {
+            out.capped = true;
+            break;
+        }
+    }
+    Ok(out)
+}
+
+fn leg_hit(
+    obstacle: ObstacleId,
+    hit: Hit,
+    elapsed: f32,
+    time_left: f32,
+    velocity: Vec2,
+    sensor: bool,
+) -> BounceHit {
+    BounceHit {
+        obstacle,
+        time: elapsed + hit.toi * time_left,
+        hit,
+        approach_speed: -velocity.dot(hit.normal),
+        sensor,
+    }
+}
+
+/// What one straight leg meets: the earliest solid contact and the sensors entered.
+struct Leg {
+    solid: Option<(ObstacleId, Material, Hit)>,
+    sensors: [(ObstacleId, Hit); MAX_SENSOR_HITS_PER_LEG],
+    sensor_count: usize,
+}
+
+impl Leg {
+    fn sensors(&self) -> &[(ObstacleId, Hit)] {
+        &self.sensors[..self.sensor_count]
+    }
+
+    /// Keep sensor hits sorted by toi; when full, drop the latest.
+    fn push_sensor(&mut self, id: ObstacleId, hit: Hit) {
+        let mut i = self.sensor_count;
+        if i == MAX_SENSOR_HITS_PER_LEG {
+            if hit.toi >= self.sensors[i - 1].1.toi {
+                return;
+            }
+            i -= 1;
+        } else {
+            self.sensor_count += 1;
+        }
+        while i > 0 && self.sensors[i - 1].1.toi > hit.toi {
+            self.sensors[i] = self.sensors[i - 1];
+            i -= 1;
+        }
+        self.sensors[i] = (id, hit);
+    }
+}
+
+fn earliest_on_leg<O: Obstacles + ?Sized>(
+    circle: Circle,
+    motion: Vec2,
+    obstacles: &O,
+    layers: Layers,
+) -> Leg {
+    let placeholder = (
+        ObstacleId(u32::MAX),
+        Hit {
+            toi: 0.0,
+            center: Vec2::ZERO,
+            point: Vec2::ZERO,
+            normal: Vec2::ZERO,
+        },
+    );
+    let mut leg = Leg {
+        solid: None,
+        sensors: [placeholder; MAX_SENSOR_HITS_PER_LEG],
+        sensor_count: 0,
+    };
+    obstacles.query(
+        Aabb::swept(circle.center, motion, circle.radius),
+        |id, obstacle| {
+            if !layers.interacts(obstacle.layers) {
+                return;
+            }
+            let Some(hit) = obstacle.sweep(circle, motion) else {
+                return;
+            };
+            if obstacle.sensor {
+                // A sensor the circle already overlaps was entered earlier: not a new contact.
+                if hit.toi > 0.0 {
+                    leg.push_sensor(id, hit);
+                }
+            } else if leg.solid.is_none_or(|(_, _, best)| hit.toi < best.toi) {
+                leg.solid = Some((id, obstacle.material, hit));
+            }
+        },
+    );
+    leg
+}
+
+#[cfg(test)]
+mod tests;

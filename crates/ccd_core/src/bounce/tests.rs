@@ -1,0 +1,1 @@
+//! Hand-computed multi-bounce cases.

@@ -1,0 +1,57 @@
+//! # ccd_core
+//!
+//! Exact continuous collision detection for moving circles in 2D: balls, pucks and
+//! bullets against walls (segments) and pillars (circles). Pure math on
+//! [`glam::Vec2`](Vec2); no engine, no allocation on the hot path.
+//!
+//! A ball at any speed never passes through a wall, bounces exactly, several times within
+//! one step if it must, and loses no time doing so.
+//!
+//! ## Where everything is
+//! | question | answer |
+//! |---|---|
+//! | the shared primitive: a ray against a circle | [`ray_circle_toi`] (`ray.rs`) |
+//! | when does a moving circle touch a segment? | [`sweep_circle_segment`] (`sweep/circle_segment.rs`) |
+//! | … a static circle (pillar)? | [`sweep_circle_circle`] (`sweep/circle_circle.rs`) |
+//! | what does a contact do to the velocity? | [`reflect`], [`slide`], [`respond`], [`Material`] (`response.rs`) |
+//! | obstacles with materials, one-sidedness, sensors, layers | [`Obstacle`], [`Obstacles`] (`obstacle.rs`) |
+//! | move through a whole step, bouncing | [`sweep_bounces`] (`bounce.rs`) |
+//! | where will the ball go? | [`predict_path`] (`predict.rs`) |
+//! | which obstacles are near? | [`Grid`] (`broadphase.rs`) |
+//! | every tolerance, with its units and reason | [`tolerance`] |
+//!
+//! ## Example
+//! ```
+//! use ccd_core::{sweep_circle_segment, Circle, Segment, Vec2};
+//! let ball = Circle::new(Vec2::new(0.0, 10.0), 1.0);
+//! let floor = Segment::new(Vec2::new(-5.0, 0.0), Vec2::new(5.0, 0.0));
+//! // Even a million units in one step stops at the floor: the centre ends at y = 1.
+//! let hit = sweep_circle_segment(ball, Vec2::new(0.0, -1e6), floor).unwrap();
+//! assert!((hit.center.y - 1.0).abs() < 1e-3);
+//! assert_eq!(hit.normal, Vec2::Y);
+//! ```
+#![warn(missing_docs)]
+
+mod bounce;
+mod broadphase;
+mod hit;
+mod obstacle;
+mod predict;
+mod ray;
+mod response;
+mod shape;
+mod sweep;
+pub mod tolerance;
+
+pub use bounce::{
+    BounceHit, DEFAULT_MAX_BOUNCES, MAX_SENSOR_HITS_PER_LEG, SweepOutcome, SweepSettings, sweep_bounces,
+};
+pub use broadphase::Grid;
+pub use glam::Vec2;
+pub use hit::Hit;
+pub use obstacle::{Layers, Obstacle, ObstacleId, ObstacleShape, Obstacles};
+pub use predict::{MAX_PREDICT_STEPS, PredictSettings, Prediction, predict_path};
+pub use ray::ray_circle_toi;
+pub use response::{Material, ResponseMode, reflect, respond, slide};
+pub use shape::{Aabb, Circle, Segment, ShapeError};
+pub use sweep::{sweep_circle_circle, sweep_circle_segment};

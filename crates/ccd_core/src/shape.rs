@@ -1,0 +1,239 @@
+//! The plain value types every query takes: [`Circle`], [`Segment`] and [`Aabb`].
+
+use glam::Vec2;
+
+/// Why a shape, a motion or a setting cannot be used. It names the bad field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShapeError {
+    /// The named field holds a NaN or an infinity.
+    NonFinite {
+        /// The field's name, such as `"center"` or `"radius"`.
+        field: &'static str,
+    },
+    /// The named radius is below zero.
+    NegativeRadius {
+        /// The field's name.
+        field: &'static str,
+    },
+    /// The segment's two end points coincide. The queries treat such a segment as a point;
+    /// a game object that means to be a wall has a bug.
+    ZeroLength {
+        /// The field's name.
+        field: &'static str,
+    },
+}
+
+impl core::fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::NonFinite { field } => write!(f, "`{field}` is not finite (NaN or infinity)"),
+            Self::NegativeRadius { field } => write!(f, "`{field}` is negative"),
+            Self::ZeroLength { field } => write!(f, "`{field}` has zero length (a == b)"),
+        }
+    }
+}
+
+impl std::error::Error for ShapeError {}
+
+/// A circle: a ball, a puck, a bullet, or a static pillar.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Circle {
+    /// Centre, in world units.
+    pub center: Vec2,
+    /// Radius, in world units. Zero makes a point.
+    pub radius: f32,
+}
+
+impl Circle {
+    /// A circle at `center` with `radius`.
+    #[inline]
+    #[must_use]
+    pub const fn new(center: Vec2, radius: f32) -> Self {
+        Self { center, radius }
+    }
+
+    /// The same circle moved to `center`.
+    #[inline]
+    #[must_use]
+    pub const fn at(self, center: Vec2) -> Self {
+        Self {
+            center,
+            radius: self.radius,
+        }
+    }
+
+    /// `Ok` when the centre is finite and the radius is finite and not negative.
+    ///
+    /// ```
+    /// use ccd_core::{Circle, ShapeError, Vec2};
+    /// assert!(Circle::new(Vec2::ZERO, 1.0).validate().is_ok());
+    /// assert_eq!(
+    ///     Circle::new(Vec2::ZERO, -1.0).validate(),
+    ///     Err(ShapeError::NegativeRadius { field: "radius" })
+    /// );
+    /// ```
+    pub fn validate(&self) -> Result<(), ShapeError> {
+        if !self.center.is_finite() {
+            return Err(ShapeError::NonFinite { field: "center" });
+        }
+        if !self.radius.is_finite() {
+            return Err(ShapeError::NonFinite { field: "radius" });
+        }
+        if self.radius < 0.0 {
+            return Err(ShapeError::NegativeRadius { field: "radius" });
+        }
+        Ok(())
+    }
+
+    /// The bounding box.
+    #[inline]
+    #[must_use]
+    pub fn aabb(&self) -> Aabb {
+        Aabb::new(self.center, self.center).inflated(self.radius)
+    }
+}
+
+/// A line segment from `a` to `b`: a wall with two faces and two rounded end points.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Segment {
+    /// First end point.
+    pub a: Vec2,
+    /// Second end point.
+    pub b: Vec2,
+}
+
+impl Segment {
+    /// The segment from `a` to `b`.
+    #[inline]
+    #[must_use]
+    pub const fn new(a: Vec2, b: Vec2) -> Self {
+        Self { a, b }
+    }
+
+    /// `b - a`.
+    #[inline]
+    #[must_use]
+    pub fn direction(&self) -> Vec2 {
+        self.b - self.a
+    }
+
+    /// The front normal, `(b − a).perp()` normalized: the side a one-sided segment
+    /// collides on. `None` for a zero-length segment.
+    ///
+    /// ```
+    /// use ccd_core::{Segment, Vec2};
+    /// let floor = Segment::new(Vec2::new(0.0, 0.0), Vec2::new(10.0, 0.0));
+    /// assert_eq!(floor.front_normal(), Some(Vec2::Y));
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn front_normal(&self) -> Option<Vec2> {
+        self.direction().perp().try_normalize()
+    }
+
+    /// The point of the segment closest to `p`.
+    #[inline]
+    #[must_use]
+    pub fn closest_point(&self, p: Vec2) -> Vec2 {
+        let d = self.direction();
+        let len_sq = d.length_squared();
+        if len_sq > 0.0 {
+            let s = ((p - self.a).dot(d) / len_sq).clamp(0.0, 1.0);
+            self.a + d * s
+        } else {
+            self.a
+        }
+    }
+
+    /// `Ok` when both end points are finite and distinct.
+    ///
+    /// ```
+    /// use ccd_core::{Segment, ShapeError, Vec2};
+    /// assert_eq!(
+    ///     Segment::new(Vec2::ONE, Vec2::ONE).validate(),
+    ///     Err(ShapeError::ZeroLength { field: "b" })
+    /// );
+    /// ```
+    pub fn validate(&self) -> Result<(), ShapeError> {
+        if !self.a.is_finite() {
+            return Err(ShapeError::NonFinite { field: "a" });
+        }
+        if !self.b.is_finite() {
+            return Err(ShapeError::NonFinite { field: "b" });
+        }
+        if self.a == self.b {
+            return Err(ShapeError::ZeroLength { field: "b" });
+        }
+        Ok(())
+    }
+
+    /// The bounding box.
+    #[inline]
+    #[must_use]
+    pub fn aabb(&self) -> Aabb {
+        Aabb::new(self.a.min(self.b), self.a.max(self.b))
+    }
+}
+
+/// An axis-aligned bounding box.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Aabb {
+    /// Lower corner.
+    pub min: Vec2,
+    /// Upper corner.
+    pub max: Vec2,
+}
+
+impl Aabb {
+    /// The box from `min` to `max`.
+    #[inline]
+    #[must_use]
+    pub const fn new(min: Vec2, max: Vec2) -> Self {
+        Self { min, max }
+    }
+
+    /// The box a circle of `radius` sweeps when its centre moves from `from` by `motion`.
+    ///
+    /// ```
+    /// use ccd_core::{Aabb, Vec2};
+    /// let b = Aabb::swept(Vec2::ZERO, Vec2::new(10.0, -2.0), 1.0);
+    /// assert_eq!(b, Aabb::new(Vec2::new(-1.0, -3.0), Vec2::new(11.0, 1.0)));
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn swept(from: Vec2, motion: Vec2, radius: f32) -> Self {
+        let to = from + motion;
+        Self::new(from.min(to), from.max(to)).inflated(radius)
+    }
+
+    /// This box grown by `margin` on every side.
+    #[inline]
+    #[must_use]
+    pub fn inflated(self, margin: f32) -> Self {
+        Self::new(self.min - Vec2::splat(margin), self.max + Vec2::splat(margin))
+    }
+
+    /// The smallest box holding both.
+    #[inline]
+    #[must_use]
+    pub fn union(self, other: Self) -> Self {
+        Self::new(self.min.min(other.min), self.max.max(other.max))
+    }
+
+    /// Whether the two boxes overlap or touch.
+    #[inline]
+    #[must_use]
+    pub fn intersects(&self, other: &Self) -> bool {
+        self.min.x <= other.max.x
+            && other.min.x <= self.max.x
+            && self.min.y <= other.max.y
+            && other.min.y <= self.max.y
+    }
+
+    /// Whether both corners are finite.
+    #[inline]
+    #[must_use]
+    pub fn is_finite(&self) -> bool {
+        self.min.is_finite() && self.max.is_finite()
+    }
+}
