@@ -1,0 +1,249 @@
+//! The components users put on entities.
+
+use bevy::prelude::*;
+use ccd_core::{Layers, Material, ResponseMode, ShapeError};
+
+/// A moving circle: a ball, a puck or a bullet, moved by exact swept CCD every fixed step.
+///
+/// Its position is the entity's [`Transform`] translation (x and y; z is kept). Put moving
+/// circles at the top of the hierarchy: the translation is read as world space.
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component, Default, Debug, PartialEq)]
+#[require(Transform)]
+pub struct MovingCircle {
+    /// Radius in world units. Must be finite and not negative.
+    pub radius: f32,
+    /// Velocity in world units per second.
+    pub velocity: Vec2,
+}
+
+impl MovingCircle {
+    /// A circle of `radius` moving at `velocity`.
+    #[inline]
+    #[must_use]
+    pub const fn new(radius: f32, velocity: Vec2) -> Self {
+        Self { radius, velocity }
+    }
+
+    /// `Ok`, or the first bad field: `radius` (non-finite or negative) or `velocity`.
+    pub fn validate(&self) -> Result<(), ShapeError> {
+        if !self.radius.is_finite() {
+            return Err(ShapeError::NonFinite { field: "radius" });
+        }
+        if self.radius < 0.0 {
+            return Err(ShapeError::NegativeRadius { field: "radius" });
+        }
+        if !self.velocity.is_finite() {
+            return Err(ShapeError::NonFinite { field: "velocity" });
+        }
+        Ok(())
+    }
+}
+
+impl Default for MovingCircle {
+    /// Radius 1, at rest.
+    fn default() -> Self {
+        Self::new(1.0, Vec2::ZERO)
+    }
+}
+
+/// A wall from `a` to `b`, in the entity's local space, placed in the world by its
+/// [`GlobalTransform`]. A whole table can be a parent with child walls, moved or rotated.
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component, Default, Debug, PartialEq)]
+#[require(Transform)]
+pub struct StaticSegment {
+    /// First end point, local space.
+    pub a: Vec2,
+    /// Second end point, local space.
+    pub b: Vec2,
+}
+
+impl StaticSegment {
+    /// The segment from `a` to `b`.
+    #[inline]
+    #[must_use]
+    pub const fn new(a: Vec2, b: Vec2) -> Self {
+        Self { a, b }
+    }
+}
+
+impl Default for StaticSegment {
+    /// A unit segment along +x.
+    fn default() -> Self {
+        Self::new(Vec2::ZERO, Vec2::X)
+    }
+}
+
+/// A static circle (post, bumper) centred on its entity's global translation. The radius
+/// is in world units and is not scaled by the transform.
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component, Default, Debug, PartialEq)]
+#[require(Transform)]
+pub struct Pillar {
+    /// Radius in world units. Must be finite and not negative.
+    pub radius: f32,
+}
+
+impl Pillar {
+    /// A pillar of `radius`.
+    #[inline]
+    #[must_use]
+    pub const fn new(radius: f32) -> Self {
+        Self { radius }
+    }
+}
+
+impl Default for Pillar {
+    /// Radius 1.
+    fn default() -> Self {
+        Self::new(1.0)
+    }
+}
+
+/// Restitution and friction, on a circle or an obstacle. Without it, a thing is
+/// [`CcdMaterial::ELASTIC`].
+///
+/// A contact combines the two by [`Material::combine`]: **restitution multiplies**
+/// (`e = e_circle · e_obstacle`, so a kicker with `e = 1.5` returns half as much again as
+/// the ball alone would) and **friction is the geometric mean**
+/// (`μ = sqrt(μ_circle · μ_obstacle)`).
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component, Default, Debug, PartialEq)]
+pub struct CcdMaterial {
+    /// Coefficient of restitution; above 1 kicks.
+    pub restitution: f32,
+    /// Coulomb friction coefficient.
+    pub friction: f32,
+}
+
+impl CcdMaterial {
+    /// Restitution 1, friction 0: the default.
+    pub const ELASTIC: Self = Self::new(1.0, 0.0);
+
+    /// A material.
+    #[inline]
+    #[must_use]
+    pub const fn new(restitution: f32, friction: f32) -> Self {
+        Self {
+            restitution,
+            friction,
+        }
+    }
+}
+
+impl Default for CcdMaterial {
+    fn default() -> Self {
+        Self::ELASTIC
+    }
+}
+
+impl From<CcdMaterial> for Material {
+    fn from(m: CcdMaterial) -> Self {
+        Material::new(m.restitution, m.friction)
+    }
+}
+
+/// Makes a [`StaticSegment`] one-sided: it collides only on its front side, the side of
+/// `(b − a).perp()` (to the left when walking from `a` to `b`). A gate or lane guide.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Default, Debug, PartialEq)]
+pub struct OneSided;
+
+/// Makes a [`StaticSegment`] or [`Pillar`] a sensor: circles entering its reach are
+/// reported (with [`CircleHit::sensor`](crate::CircleHit::sensor) set) but not deflected.
+/// A drain line or a rollover.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Default, Debug, PartialEq)]
+pub struct Sensor;
+
+/// Collision layers, on a circle or an obstacle. Two things collide when each one's
+/// `memberships` meets the other's `filters`. Without it, a thing is on every layer and
+/// collides with every layer.
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[reflect(Component, Default, Debug, PartialEq)]
+pub struct CollisionLayers {
+    /// Layers this thing is on.
+    pub memberships: u32,
+    /// Layers this thing collides with.
+    pub filters: u32,
+}
+
+impl CollisionLayers {
+    /// Every layer.
+    pub const ALL: Self = Self::new(u32::MAX, u32::MAX);
+
+    /// Layers from bitmasks.
+    #[inline]
+    #[must_use]
+    pub const fn new(memberships: u32, filters: u32) -> Self {
+        Self { memberships, filters }
+    }
+}
+
+impl Default for CollisionLayers {
+    fn default() -> Self {
+        Self::ALL
+    }
+}
+
+impl From<CollisionLayers> for Layers {
+    fn from(l: CollisionLayers) -> Self {
+        Layers::new(l.memberships, l.filters)
+    }
+}
+
+/// What a circle does when it meets a surface. Without it, a circle bounces.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[reflect(Component, Default, Debug, PartialEq)]
+pub enum CircleResponse {
+    /// Reflect with restitution and friction.
+    #[default]
+    Bounce,
+    /// Keep only the tangential velocity, as a character controller does.
+    Slide,
+    /// Halt at the contact point with zero velocity.
+    Stop,
+}
+
+impl From<CircleResponse> for ResponseMode {
+    fn from(r: CircleResponse) -> Self {
+        match r {
+            CircleResponse::Bounce => ResponseMode::Bounce,
+            CircleResponse::Slide => ResponseMode::Slide,
+            CircleResponse::Stop => ResponseMode::Stop,
+        }
+    }
+}
+
+/// Asks for the circle's predicted bounce path (drawn by the debug gizmos, or computed
+/// with [`CcdWorld::predict_path`](crate::CcdWorld::predict_path)).
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component, Default, Debug, PartialEq)]
+pub struct PredictPath {
+    /// Stop after this many contacts. Default 8.
+    pub max_bounces: u32,
+    /// Stop after this many seconds. Default 2.
+    pub max_time: f32,
+}
+
+impl Default for PredictPath {
+    fn default() -> Self {
+        Self {
+            max_bounces: 8,
+            max_time: 2.0,
+        }
+    }
+}
+
+/// Put by the plugin on an entity whose CCD components hold a bad value (a NaN, a
+/// negative radius, a zero-length segment). The entity is skipped, and warned about once,
+/// until the value is fixed; then the plugin removes this marker.
+#[derive(Component, Reflect, Clone, Debug, PartialEq, Eq)]
+#[reflect(Component, Debug, PartialEq)]
+pub struct CcdInvalid {
+    /// The component and field at fault, such as `"MovingCircle.velocity"`.
+    pub field: String,
+    /// What is wrong with it.
+    pub reason: String,
+}

@@ -1,0 +1,131 @@
+//! Debug gizmos: segments with normals, pillars, last step's swept paths and contacts, and
+//! predicted paths. Behind the `debug-draw` feature.
+
+use crate::{CcdMaterial, CcdSettings, CcdWorld, CircleResponse, LastStepPaths, MovingCircle, PredictPath};
+use bevy::color::Color;
+use bevy::gizmos::config::{GizmoConfigGroup, GizmoConfigStore};
+use bevy::gizmos::prelude::*;
+use bevy::prelude::*;
+use ccd_core::{Circle, ObstacleShape, PredictSettings, SweepSettings};
+
+/// Draws what the CCD sees, in its own gizmo group [`CcdGizmos`]. Toggle it with
+/// `GizmoConfigStore::config_mut::<CcdGizmos>().0.enabled`.
+#[derive(Debug, Clone, Default)]
+pub struct CcdDebugPlugin;
+
+/// The gizmo group of [`CcdDebugPlugin`], with what to draw.
+#[derive(Reflect, GizmoConfigGroup, Debug, Clone)]
+#[reflect(Default)]
+pub struct CcdGizmos {
+    /// Segments and pillars. Default `true`.
+    pub obstacles: bool,
+    /// Segment normals (front side), this long in world units. Default 8; 0 hides them.
+    pub normal_length: f32,
+    /// Each circle's path during the last step, and its contacts. Default `true`.
+    pub swept_paths: bool,
+    /// Predicted paths of circles with [`PredictPath`]. Default `true`.
+    pub predictions: bool,
+}
+
+impl Default for CcdGizmos {
+    fn default() -> Self {
+        Self {
+            obstacles: true,
+            normal_length: 8.0,
+            swept_paths: true,
+            predictions: true,
+        }
+    }
+}
+
+impl Plugin for CcdDebugPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_gizmo_group::<CcdGizmos>()
+            .init_resource::<LastStepPaths>()
+            .add_systems(
+                PostUpdate,
+                draw.after(bevy::transform::TransformSystems::Propagate),
+            );
+    }
+}
+
+const WALL: Color = Color::srgb(0.55, 0.75, 1.0);
+const NORMAL: Color = Color::srgb(0.3, 0.9, 0.4);
+const PATH: Color = Color::srgb(1.0, 0.8, 0.2);
+const CONTACT: Color = Color::srgb(1.0, 0.3, 0.3);
+const PREDICTED: Color = Color::srgba(1.0, 1.0, 1.0, 0.6);
+
+fn draw(
+    mut gizmos: Gizmos<CcdGizmos>,
+    store: Res<GizmoConfigStore>,
+    world: Res<CcdWorld>,
+    paths: Res<LastStepPaths>,
+    settings: Res<CcdSettings>,
+    fixed: Res<Time<Fixed>>,
+    predict: Query<(
+        &MovingCircle,
+        &Transform,
+        &PredictPath,
+        Option<&CcdMaterial>,
+        Option<&CircleResponse>,
+    )>,
+    mut scratch: Local<Vec<Vec2>>,
+) {
+    let (_, cfg) = store.config::<CcdGizmos>();
+    if cfg.obstacles {
+        for (_, obstacle) in world.grid().iter() {
+            match obstacle.shape {
+                ObstacleShape::Segment(s) => {
+                    gizmos.line_2d(s.a, s.b, WALL);
+                    if let Some(n) = s.front_normal()
+                        && cfg.normal_length > 0.0
+                    {
+                        let mid = (s.a + s.b) * 0.5;
+                        gizmos.line_2d(mid, mid + n * cfg.normal_length, NORMAL);
+                    }
+                }
+                ObstacleShape::Circle(c) => {
+                    gizmos.circle_2d(c.center, c.radius, WALL);
+                }
+            }
+        }
+    }
+    if cfg.swept_paths {
+        for (_, radius, range) in &paths.paths {
+            let points = &paths.points[range.clone()];
+            gizmos.linestrip_2d(points.iter().copied(), PATH);
+            if let Some(last) = points.last() {
+                gizmos.circle_2d(*last, *radius, PATH);
+            }
+        }
+        for (point, normal) in &paths.contacts {
+            gizmos.circle_2d(*point, 2.0, CONTACT);
+            gizmos.line_2d(*point, *point + *normal * cfg.normal_length, CONTACT);
+        }
+    }
+    if cfg.predictions {
+        let dt = fixed.timestep().as_secs_f32();
+        for (circle, transform, request, material, response) in &predict {
+            let settings = PredictSettings {
+                max_bounces: request.max_bounces,
+                max_time: request.max_time,
+                gravity: settings.gravity,
+                step: dt,
+                sweep: SweepSettings {
+                    max_bounces: settings.max_bounces,
+                    resting_speed: settings.resting_speed_for(dt),
+                    material: material.copied().unwrap_or_default().into(),
+                    response: response.copied().unwrap_or_default().into(),
+                    ..default()
+                },
+            };
+            let start = Circle::new(transform.translation.truncate(), circle.radius);
+            if world
+                .predict_path(start, circle.velocity, &settings, &mut scratch)
+                .is_ok()
+            {
+                gizmos.linestrip_2d(scratch.iter().copied(), PREDICTED);
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+//! [`CircleCcdPlugin`] and the [`CircleCcdSystems`] sets.
+
+use crate::step::{StepHits, report_hits, step_circles};
+use crate::world::{PendingRemovals, note_removal, sync_world};
+use crate::*;
+use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
+use bevy::prelude::*;
+use bevy_transform_interpolation::prelude::TransformInterpolationPlugin;
+
+/// Exact continuous collision detection for [`MovingCircle`]s against [`StaticSegment`]s
+/// and [`Pillar`]s, on the fixed timestep.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_circle_ccd::prelude::*;
+/// App::new().add_plugins((MinimalPlugins, CircleCcdPlugin::default()));
+/// ```
+#[derive(Debug, Clone)]
+pub struct CircleCcdPlugin {
+    /// The schedule the step runs in. Default [`FixedUpdate`]: the step then lasts one
+    /// fixed timestep, whatever the frame rate.
+    pub schedule: InternedScheduleLabel,
+    /// Whether to add `bevy_transform_interpolation`'s `TransformInterpolationPlugin`, so
+    /// that entities carrying [`TransformInterpolation`](crate::prelude::TransformInterpolation)
+    /// are drawn smoothly between fixed steps. Interpolation stays opt-in per entity.
+    /// Default `true`; set `false` if your app adds that plugin itself.
+    pub interpolation: bool,
+}
+
+impl Default for CircleCcdPlugin {
+    fn default() -> Self {
+        Self {
+            schedule: FixedUpdate.intern(),
+            interpolation: true,
+        }
+    }
+}
+
+impl CircleCcdPlugin {
+    /// The plugin running in `schedule`.
+    #[must_use]
+    pub fn new(schedule: impl ScheduleLabel) -> Self {
+        Self {
+            schedule: schedule.intern(),
+            ..default()
+        }
+    }
+}
+
+/// The plugin's system sets, in the order they run, for ordering your own systems.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CircleCcdSystems {
+    /// Bring the broadphase up to date with added, changed and removed obstacles.
+    Prepare,
+    /// Move every circle: gravity, then the multi-bounce sweep.
+    Step,
+    /// Write [`CircleHit`] messages and trigger [`CircleHitEvent`]s.
+    Report,
+}
+
+impl Plugin for CircleCcdPlugin {
+    fn build(&self, app: &mut App) {
+        app.register_type::<(MovingCircle, StaticSegment, Pillar, CcdMaterial, OneSided, Sensor)>()
+            .register_type::<(CollisionLayers, CircleResponse, PredictPath, CcdInvalid)>()
+            .register_type::<(CcdSettings, CcdStats, CcdWorld, CircleHit)>()
+            .init_resource::<CcdSettings>()
+            .init_resource::<CcdStats>()
+            .init_resource::<CcdWorld>()
+            .init_resource::<StepHits>()
+            .init_resource::<PendingRemovals>()
+            .add_observer(note_removal::<StaticSegment>)
+            .add_observer(note_removal::<Pillar>)
+            .add_observer(note_removal::<OneSided>)
+            .add_observer(note_removal::<Sensor>)
+            .add_observer(note_removal::<CcdMaterial>)
+            .add_observer(note_removal::<CollisionLayers>)
+            .add_message::<CircleHit>()
+            .configure_sets(
+                self.schedule,
+                (
+                    CircleCcdSystems::Prepare,
+                    CircleCcdSystems::Step,
+                    CircleCcdSystems::Report,
+                )
+                    .chain(),
+            )
+            .add_systems(
+                self.schedule,
+                (
+                    sync_world.in_set(CircleCcdSystems::Prepare),
+                    step_circles.in_set(CircleCcdSystems::Step),
+                    report_hits.in_set(CircleCcdSystems::Report),
+                ),
+            );
+        if self.interpolation && !app.is_plugin_added::<TransformInterpolationPlugin>() {
+            app.add_plugins(TransformInterpolationPlugin::default());
+        }
+    }
+}

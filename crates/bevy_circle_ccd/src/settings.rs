@@ -1,0 +1,79 @@
+//! [`CcdSettings`] and [`CcdStats`].
+
+use bevy::prelude::*;
+
+/// Global settings of the CCD step.
+#[derive(Resource, Reflect, Clone, Debug, PartialEq)]
+#[reflect(Resource, Default, Debug, PartialEq)]
+pub struct CcdSettings {
+    /// Acceleration applied to every [`MovingCircle`](crate::MovingCircle) each step, in
+    /// world units per second². Default `Vec2::ZERO`.
+    pub gravity: Vec2,
+    /// Contacts one circle may resolve in one step; past it the circle waits at its last
+    /// contact until the next step. Default 16.
+    pub max_bounces: u32,
+    /// Approach speed (world units per second) below which a contact stops the normal
+    /// motion instead of bouncing, so a ball rolls along a slope without chatter.
+    /// Default `None`: automatic, `2·|gravity|·dt`, twice what gravity can add in one step
+    /// (zero without gravity, so every contact bounces exactly).
+    pub resting_speed: Option<f32>,
+    /// Whether each [`CircleHit`](crate::CircleHit) is also triggered as a
+    /// [`CircleHitEvent`](crate::CircleHitEvent) on the obstacle and on the circle, for
+    /// observers. Default `true`. Turning it off saves two triggers per contact.
+    pub entity_events: bool,
+    /// Whether the step runs. Default `true`.
+    pub enabled: bool,
+}
+
+impl Default for CcdSettings {
+    fn default() -> Self {
+        Self {
+            gravity: Vec2::ZERO,
+            max_bounces: ccd_core::DEFAULT_MAX_BOUNCES,
+            resting_speed: None,
+            entity_events: true,
+            enabled: true,
+        }
+    }
+}
+
+impl CcdSettings {
+    /// The resting speed in force for a step of `dt` seconds.
+    #[inline]
+    #[must_use]
+    pub fn resting_speed_for(&self, dt: f32) -> f32 {
+        match self.resting_speed {
+            Some(speed) if speed.is_finite() => speed.max(0.0),
+            _ => {
+                let auto = 2.0 * self.gravity.length() * dt;
+                if auto.is_finite() { auto } else { 0.0 }
+            }
+        }
+    }
+}
+
+/// What the last step did. Read it for a stats panel or a profiler overlay.
+#[derive(Resource, Reflect, Clone, Debug, Default, PartialEq)]
+#[reflect(Resource, Default, Debug, PartialEq)]
+pub struct CcdStats {
+    /// Steps run since the app started.
+    pub steps: u64,
+    /// Circles moved in the last step.
+    pub circles: u32,
+    /// Obstacles in the broadphase.
+    pub obstacles: u32,
+    /// Solid contacts resolved in the last step, over all circles.
+    pub bounces: u32,
+    /// The most contacts one circle resolved in the last step.
+    pub max_bounces_per_circle: u32,
+    /// Circles that reached `max_bounces` in the last step.
+    pub capped: u32,
+    /// Sensor contacts in the last step.
+    pub sensor_hits: u32,
+    /// Circles skipped in the last step because of a bad value.
+    pub skipped: u32,
+    /// Wall-clock time of the last step's sweep, in microseconds.
+    pub step_micros: f32,
+    /// Contacts since the app started, solid and sensor.
+    pub total_hits: u64,
+}

@@ -1,0 +1,227 @@
+//! [`CcdWorld`]: the static obstacles in a [`Grid`] broadphase, kept in sync with the ECS
+//! incrementally (only added, changed and removed entities are touched).
+
+use crate::{CcdInvalid, CcdMaterial, CollisionLayers, OneSided, Pillar, Sensor, StaticSegment};
+use bevy::ecs::entity::EntityHashMap;
+use bevy::prelude::*;
+use ccd_core::{
+    Circle, Grid, Obstacle, ObstacleId, PredictSettings, Prediction, Segment, ShapeError, predict_path,
+};
+
+/// The broadphase of every [`StaticSegment`] and [`Pillar`], in world space.
+///
+/// The plugin keeps it up to date before each step. Read it to look obstacles up or to
+/// predict a path, as an aiming guide does.
+#[derive(Resource, Reflect, Default, Debug)]
+#[reflect(Resource)]
+pub struct CcdWorld {
+    #[reflect(ignore)]
+    grid: Grid,
+    #[reflect(ignore)]
+    ids: EntityHashMap<ObstacleId>,
+    #[reflect(ignore)]
+    entities: Vec<Option<Entity>>,
+}
+
+impl CcdWorld {
+    /// The broadphase itself.
+    #[inline]
+    #[must_use]
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    /// The entity of an obstacle.
+    #[inline]
+    #[must_use]
+    pub fn entity(&self, id: ObstacleId) -> Option<Entity> {
+        self.entities.get(id.0 as usize).copied().flatten()
+    }
+
+    /// The world-space obstacle of an entity, if it is in the broadphase.
+    #[must_use]
+    pub fn obstacle(&self, entity: Entity) -> Option<&Obstacle> {
+        self.ids.get(&entity).and_then(|id| self.grid.get(*id))
+    }
+
+    /// Number of obstacles.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.grid.len()
+    }
+
+    /// Whether there is no obstacle.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.grid.is_empty()
+    }
+
+    /// Predict the path of `circle` moving at `velocity` through the obstacles (see
+    /// [`ccd_core::predict_path`]).
+    ///
+    /// # Errors
+    /// A [`ShapeError`] naming the bad input.
+    pub fn predict_path(
+        &self,
+        circle: Circle,
+        velocity: Vec2,
+        settings: &PredictSettings,
+        path: &mut Vec<Vec2>,
+    ) -> Result<Prediction, ShapeError> {
+        predict_path(circle, velocity, &self.grid, settings, path)
+    }
+
+    fn upsert(&mut self, entity: Entity, obstacle: Obstacle) -> Result<(), ShapeError> {
+        if let Some(&id) = self.ids.get(&entity)
+            && self.grid.replace(id, obstacle)?.is_some()
+        {
+            return Ok(());
+        }
+        let id = self.grid.insert(obstacle)?;
+        self.ids.insert(entity, id);
+        let slot = id.0 as usize;
+        if self.entities.len() <= slot {
+            self.entities.resize(slot + 1, None);
+        }
+        self.entities[slot] = Some(entity);
+        Ok(())
+    }
+
+    fn remove(&mut self, entity: Entity) {
+        if let Some(id) = self.ids.remove(&entity) {
+            self.grid.remove(id);
+            if let Some(slot) = self.entities.get_mut(id.0 as usize) {
+                *slot = None;
+            }
+        }
+    }
+}
+
+type ObstacleParts<'a> = (
+    Option<&'a StaticSegment>,
+    Option<&'a Pillar>,
+    &'a GlobalTransform,
+    Option<&'a CcdMaterial>,
+    Has<OneSided>,
+    Has<Sensor>,
+    Option<&'a CollisionLayers>,
+    Has<CcdInvalid>,
+);
+
+/// What [`ObstacleParts`] yields.
+type ObstacleItem<'a> = (
+    Option<&'a StaticSegment>,
+    Option<&'a Pillar>,
+    &'a GlobalTransform,
+    Option<&'a CcdMaterial>,
+    bool,
+    bool,
+    Option<&'a CollisionLayers>,
+    bool,
+);
+
+type ObstacleChanged = Or<(
+    Changed<StaticSegment>,
+    Changed<Pillar>,
+    Changed<GlobalTransform>,
+    Changed<CcdMaterial>,
+    Changed<CollisionLayers>,
+    Added<OneSided>,
+    Added<Sensor>,
+)>;
+
+/// The world-space obstacle an entity's components describe, or the field at fault.
+/// `None` when the entity is neither a segment nor a pillar.
+fn build_obstacle(parts: &ObstacleItem) -> Option<Result<Obstacle, (&'static str, ShapeError)>> {
+    let (segment, pillar, transform, material, one_sided, sensor, layers, _) = *parts;
+    let shape = match (segment, pillar) {
+        (Some(s), _) => segment_in_world(s, transform),
+        (None, Some(p)) => pillar_in_world(p, transform),
+        (None, None) => return None,
+    };
+    Some(shape.map(|obstacle| {
+        obstacle
+            .with_material(material.copied().unwrap_or_default().into())
+            .with_one_sided(one_sided)
+            .with_sensor(sensor)
+            .with_layers(layers.copied().unwrap_or_default().into())
+    }))
+}
+
+fn segment_in_world(
+    s: &StaticSegment,
+    transform: &GlobalTransform,
+) -> Result<Obstacle, (&'static str, ShapeError)> {
+    Segment::new(s.a, s.b).validate().map_err(|e| match e {
+        ShapeError::NonFinite { field: "a" } => ("StaticSegment.a", e),
+        _ => ("StaticSegment.b", e),
+    })?;
+    let place = |p: Vec2| transform.transform_point(p.extend(0.0)).truncate();
+    let world = Segment::new(place(s.a), place(s.b));
+    // Local points were fine, so a failure here is the transform's (NaN, or scale 0).
+    world.validate().map_err(|e| ("GlobalTransform", e))?;
+    Ok(Obstacle::segment(world))
+}
+
+fn pillar_in_world(p: &Pillar, transform: &GlobalTransform) -> Result<Obstacle, (&'static str, ShapeError)> {
+    let circle = Circle::new(transform.translation().truncate(), p.radius);
+    circle.validate().map_err(|e| match e {
+        ShapeError::NonFinite { field: "center" } => ("GlobalTransform", e),
+        _ => ("Pillar.radius", e),
+    })?;
+    Ok(Obstacle::pillar(circle))
+}
+
+/// Entities that lost an obstacle component since the last sync. Filled by observers, so
+/// nothing is missed when several frames pass between two fixed steps (the per-frame
+/// `RemovedComponents` buffer would have expired by then).
+#[derive(Resource, Default, Debug)]
+pub(crate) struct PendingRemovals(Vec<Entity>);
+
+/// Observer: remember that `T` left an entity.
+pub(crate) fn note_removal<T: Component>(event: On<Remove, T>, mut pending: ResMut<PendingRemovals>) {
+    pending.0.push(event.entity);
+}
+
+/// Bring [`CcdWorld`] up to date with the entities added, changed or removed since the
+/// last run. Runs in [`CircleCcdSystems::Prepare`](crate::CircleCcdSystems::Prepare).
+pub(crate) fn sync_world(
+    mut world: ResMut<CcdWorld>,
+    changed: Query<Entity, (Or<(With<StaticSegment>, With<Pillar>)>, ObstacleChanged)>,
+    parts: Query<ObstacleParts>,
+    mut removed: ResMut<PendingRemovals>,
+    mut dirty: Local<Vec<Entity>>,
+    mut commands: Commands,
+) {
+    dirty.clear();
+    dirty.extend(changed.iter());
+    dirty.append(&mut removed.0);
+    if dirty.is_empty() {
+        return;
+    }
+    // Sorted, so the grid's ids (and every later tie-break) are the same run after run.
+    dirty.sort_unstable();
+    dirty.dedup();
+    for &entity in dirty.iter() {
+        let Ok(p) = parts.get(entity) else {
+            world.remove(entity);
+            continue;
+        };
+        let Some(built) = build_obstacle(&p) else {
+            world.remove(entity);
+            continue;
+        };
+        let had_invalid = p.7;
+        match built.and_then(|o| world.upsert(entity, o).map_err(|e| ("obstacle", e))) {
+            Ok(()) => {
+                if had_invalid {
+                    commands.entity(entity).try_remove::<CcdInvalid>();
+                }
+            }
+            Err((field, error)) => {
+                world.remove(entity);
+                crate::mark_invalid(&mut commands, entity, had_invalid, field, error);
+            }
+        }
+    }
+}

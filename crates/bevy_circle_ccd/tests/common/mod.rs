@@ -1,0 +1,81 @@
+//! Shared helpers for the headless plugin tests.
+#![allow(dead_code)]
+
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_circle_ccd::prelude::*;
+
+/// A headless app: MinimalPlugins, transforms, the CCD plugin, a fixed step of `1/hz` s,
+/// and exactly one fixed step per `app.update()`.
+pub fn app(hz: f64) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, TransformPlugin, CircleCcdPlugin::default()))
+        .insert_resource(Time::<Fixed>::from_hz(hz))
+        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+    // Let startup run and transforms propagate before any test step.
+    app.finish();
+    app.cleanup();
+    app
+}
+
+/// Run updates until `n` more CCD steps have happened.
+pub fn steps(app: &mut App, n: u64) {
+    let target = app.world().resource::<CcdStats>().steps + n;
+    let mut guard = 0;
+    while app.world().resource::<CcdStats>().steps < target {
+        app.update();
+        guard += 1;
+        assert!(guard < n * 4 + 16, "the fixed step is not running");
+    }
+}
+
+pub fn wall(app: &mut App, a: Vec2, b: Vec2) -> Entity {
+    app.world_mut()
+        .spawn((StaticSegment::new(a, b), Transform::default()))
+        .id()
+}
+
+pub fn ball(app: &mut App, radius: f32, at: Vec2, velocity: Vec2) -> Entity {
+    app.world_mut()
+        .spawn((
+            MovingCircle::new(radius, velocity),
+            Transform::from_translation(at.extend(0.0)),
+        ))
+        .id()
+}
+
+pub fn position(app: &App, e: Entity) -> Vec2 {
+    app.world().get::<Transform>(e).unwrap().translation.truncate()
+}
+
+pub fn velocity(app: &App, e: Entity) -> Vec2 {
+    app.world().get::<MovingCircle>(e).unwrap().velocity
+}
+
+/// Collects every `CircleHit` message.
+#[derive(Resource, Default)]
+pub struct Collected(pub Vec<CircleHit>);
+
+pub fn collect_hits(app: &mut App) {
+    app.init_resource::<Collected>().add_systems(
+        FixedPostUpdate,
+        |mut reader: MessageReader<CircleHit>, mut out: ResMut<Collected>| {
+            out.0.extend(reader.read().copied());
+        },
+    );
+}
+
+pub fn close(a: Vec2, b: Vec2, tol: f32) -> bool {
+    (a - b).length() <= tol
+}
+
+/// Four walls around [-h, h]².
+pub fn closed_box(app: &mut App, h: f32) -> [Entity; 4] {
+    let c = [
+        Vec2::new(-h, -h),
+        Vec2::new(h, -h),
+        Vec2::new(h, h),
+        Vec2::new(-h, h),
+    ];
+    [0, 1, 2, 3].map(|i| wall(app, c[i], c[(i + 1) % 4]))
+}

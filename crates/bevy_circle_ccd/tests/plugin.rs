@@ -1,0 +1,368 @@
+//! Headless tests of the plugin, each against numbers computed by hand or an invariant.
+
+mod common;
+
+use bevy::prelude::*;
+use bevy_circle_ccd::prelude::*;
+use common::*;
+
+#[test]
+fn single_bounce_by_hand() {
+    // dt = 0.5 s. From (0, 3) at (2, −8) the centre reaches y = 1 after 0.25 s at x = 0.5;
+    // reflected to (2, 8), the last 0.25 s carries it to (1, 3).
+    let mut app = app(2.0);
+    wall(&mut app, Vec2::new(-50.0, 0.0), Vec2::new(50.0, 0.0));
+    let b = ball(&mut app, 1.0, Vec2::new(0.0, 3.0), Vec2::new(2.0, -8.0));
+    steps(&mut app, 1);
+    assert!(
+        close(position(&app, b), Vec2::new(1.0, 3.0), 1e-5),
+        "{}",
+        position(&app, b)
+    );
+    assert_eq!(velocity(&app, b), Vec2::new(2.0, 8.0));
+    assert_eq!(app.world().get::<Transform>(b).unwrap().translation.z, 0.0);
+}
+
+#[test]
+fn five_bounces_in_one_step_by_hand() {
+    // A channel y ∈ [0, 4], radius 1, vertical speed 10, dt = 1 s: contacts at 0.1, 0.3,
+    // 0.5, 0.7, 0.9 s; the last 0.1 s after the fifth leaves it at (1, 2) going (1, 10).
+    let mut app = app(1.0);
+    wall(&mut app, Vec2::new(-50.0, 0.0), Vec2::new(50.0, 0.0));
+    wall(&mut app, Vec2::new(-50.0, 4.0), Vec2::new(50.0, 4.0));
+    let b = ball(&mut app, 1.0, Vec2::new(0.0, 2.0), Vec2::new(1.0, -10.0));
+    collect_hits(&mut app);
+    steps(&mut app, 1);
+    assert!(
+        close(position(&app, b), Vec2::new(1.0, 2.0), 1e-4),
+        "{}",
+        position(&app, b)
+    );
+    assert!(close(velocity(&app, b), Vec2::new(1.0, 10.0), 1e-4));
+    let stats = app.world().resource::<CcdStats>().clone();
+    assert_eq!(
+        (stats.bounces, stats.max_bounces_per_circle, stats.capped),
+        (5, 5, 0)
+    );
+    let times: Vec<f32> = app
+        .world()
+        .resource::<Collected>()
+        .0
+        .iter()
+        .map(|h| h.time)
+        .collect();
+    assert_eq!(times.len(), 5);
+    for (t, want) in times.iter().zip([0.1, 0.3, 0.5, 0.7, 0.9]) {
+        assert!((t - want).abs() < 1e-5, "{times:?}");
+    }
+}
+
+#[test]
+fn very_fast_ball_never_leaves_a_closed_box() {
+    // 20,000 units/s in a 200-unit box at 120 Hz: ~1 bounce per step, 10,000 steps.
+    let mut app = app(120.0);
+    closed_box(&mut app, 100.0);
+    let v0 = Vec2::new(17_320.5, 10_000.0);
+    let b = ball(&mut app, 4.0, Vec2::new(3.0, -7.0), v0);
+    let mut bounces = 0;
+    for _ in 0..10_000 {
+        steps(&mut app, 1);
+        let p = position(&app, b);
+        assert!(
+            p.x.abs() <= 96.0 + 1e-2 && p.y.abs() <= 96.0 + 1e-2,
+            "escaped to {p}"
+        );
+        bounces += app.world().resource::<CcdStats>().bounces;
+    }
+    let speed = velocity(&app, b).length();
+    assert!(
+        (speed / v0.length() - 1.0).abs() < 1e-4,
+        "speed {speed} vs {}",
+        v0.length()
+    );
+    // Sanity: it really travelled: 20,000·83.3 s / ~190 units between walls.
+    assert!(bounces > 5_000, "{bounces}");
+}
+
+#[test]
+fn messages_and_observers_carry_the_contact() {
+    // A ball of radius 1 from (−10, 0) at 20 units/s hits a pillar of radius 2 at the
+    // origin when its centre is at x = −3: point (−2, 0), normal (−1, 0), speed 20.
+    let mut app = app(1.0);
+    collect_hits(&mut app);
+    #[derive(Resource, Default)]
+    struct Seen(Vec<(Entity, Entity, f32)>);
+    app.init_resource::<Seen>();
+    let pillar = app
+        .world_mut()
+        .spawn((Pillar::new(2.0), Transform::default()))
+        .observe(|hit: On<CircleHitEvent>, mut seen: ResMut<Seen>| {
+            seen.0.push((hit.entity, hit.hit.other, hit.hit.speed));
+        })
+        .id();
+    let b = ball(&mut app, 1.0, Vec2::new(-10.0, 0.0), Vec2::new(20.0, 0.0));
+    app.world_mut()
+        .entity_mut(b)
+        .observe(|hit: On<CircleHitEvent>, mut seen: ResMut<Seen>| {
+            seen.0.push((hit.entity, hit.hit.circle, hit.hit.speed));
+        });
+    steps(&mut app, 1);
+    let hits = app.world().resource::<Collected>().0.clone();
+    assert_eq!(hits.len(), 1);
+    let h = hits[0];
+    assert_eq!((h.circle, h.other, h.sensor), (b, pillar, false));
+    assert!(close(h.point, Vec2::new(-2.0, 0.0), 1e-5) && close(h.normal, Vec2::NEG_X, 1e-6));
+    assert!(close(h.center, Vec2::new(-3.0, 0.0), 1e-5));
+    assert!((h.speed - 20.0).abs() < 1e-4 && (h.time - 0.35).abs() < 1e-6);
+    let seen = &app.world().resource::<Seen>().0;
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    assert!(seen.contains(&(pillar, pillar, h.speed)));
+    assert!(seen.contains(&(b, b, h.speed)));
+    // After the bounce the last 0.65 s go left at 20: x = −3 − 13 = −16.
+    assert!(close(position(&app, b), Vec2::new(-16.0, 0.0), 1e-4));
+}
+
+#[test]
+fn sensor_fires_without_deflecting() {
+    let mut app = app(1.0);
+    collect_hits(&mut app);
+    let drain = app
+        .world_mut()
+        .spawn((
+            StaticSegment::new(Vec2::new(0.0, -5.0), Vec2::new(0.0, 5.0)),
+            Sensor,
+            Transform::default(),
+        ))
+        .id();
+    let b = ball(&mut app, 1.0, Vec2::new(-4.0, 0.0), Vec2::new(8.0, 0.0));
+    steps(&mut app, 1);
+    // Exactly where it would be with no sensor at all.
+    assert_eq!(position(&app, b), Vec2::new(4.0, 0.0));
+    assert_eq!(velocity(&app, b), Vec2::new(8.0, 0.0));
+    let hits = app.world().resource::<Collected>().0.clone();
+    assert_eq!(hits.len(), 1);
+    assert!(hits[0].sensor && hits[0].other == drain);
+    // Touched when the centre is at x = −1: 3 of 8 units.
+    assert!((hits[0].time - 0.375).abs() < 1e-6);
+}
+
+#[test]
+fn sensor_crossed_mid_step_fires_even_after_a_later_bounce() {
+    let mut app = app(1.0);
+    collect_hits(&mut app);
+    app.world_mut().spawn((
+        StaticSegment::new(Vec2::new(0.0, -5.0), Vec2::new(0.0, 5.0)),
+        Sensor,
+        Transform::default(),
+    ));
+    wall(&mut app, Vec2::new(6.0, -5.0), Vec2::new(6.0, 5.0));
+    ball(&mut app, 1.0, Vec2::new(-4.0, 0.0), Vec2::new(10.0, 0.0));
+    steps(&mut app, 1);
+    let hits = app.world().resource::<Collected>().0.clone();
+    assert_eq!(
+        hits.iter().map(|h| h.sensor).collect::<Vec<_>>(),
+        vec![true, false]
+    );
+}
+
+#[test]
+fn parented_and_rotated_table() {
+    // A table rotated 90° and moved to (50, 0): its child wall, locally from (−10, 0) to
+    // (10, 0), stands vertically at x = 50 in the world.
+    let mut app = app(1.0);
+    let table = app
+        .world_mut()
+        .spawn(
+            Transform::from_xyz(50.0, 0.0, 0.0)
+                .with_rotation(Quat::from_rotation_z(std::f32::consts::FRAC_PI_2)),
+        )
+        .id();
+    let child = app
+        .world_mut()
+        .spawn((
+            StaticSegment::new(Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0)),
+            Transform::default(),
+        ))
+        .id();
+    app.world_mut().entity_mut(table).add_child(child);
+    app.update(); // propagate transforms
+    let b = ball(&mut app, 1.0, Vec2::new(40.0, 3.0), Vec2::new(18.0, 0.0));
+    steps(&mut app, 1);
+    // Contact at x = 49 after 9 of 18 units; back 9 units: x = 40.
+    assert!(
+        close(position(&app, b), Vec2::new(40.0, 3.0), 1e-4),
+        "{}",
+        position(&app, b)
+    );
+    assert!(close(velocity(&app, b), Vec2::new(-18.0, 0.0), 1e-4));
+}
+
+#[test]
+fn moving_or_despawning_a_wall_updates_collisions() {
+    // At 1 Hz the virtual clock (250 ms max delta) runs several frames per fixed step, so
+    // this also checks that a despawn between two steps is not lost.
+    let mut app = app(1.0);
+    let w = wall(&mut app, Vec2::new(10.0, -5.0), Vec2::new(10.0, 5.0));
+    let b = ball(&mut app, 1.0, Vec2::ZERO, Vec2::new(12.0, 0.0));
+    steps(&mut app, 1);
+    // Contact at x = 9 (0.75 s), back 3 units: x = 6.
+    assert!(close(position(&app, b), Vec2::new(6.0, 0.0), 1e-4));
+    // Move the wall to x = −2 (by its transform): contact at x = −1 after 7 units, back 5.
+    app.world_mut().get_mut::<Transform>(w).unwrap().translation.x = -12.0;
+    app.update(); // propagate
+    let before = position(&app, b);
+    app.world_mut().get_mut::<Transform>(b).unwrap().translation = Vec3::new(6.0, 0.0, 0.0);
+    app.world_mut().get_mut::<MovingCircle>(b).unwrap().velocity = Vec2::new(-12.0, 0.0);
+    assert!(before.is_finite());
+    steps(&mut app, 1);
+    assert!(
+        close(position(&app, b), Vec2::new(4.0, 0.0), 1e-4),
+        "{}",
+        position(&app, b)
+    );
+    // Despawn it: the ball flies on.
+    app.world_mut().despawn(w);
+    app.world_mut().get_mut::<MovingCircle>(b).unwrap().velocity = Vec2::new(-12.0, 0.0);
+    steps(&mut app, 1);
+    assert!(
+        close(position(&app, b), Vec2::new(-8.0, 0.0), 1e-4),
+        "{}",
+        position(&app, b)
+    );
+    assert_eq!(app.world().resource::<CcdWorld>().len(), 0);
+}
+
+#[test]
+fn changing_segment_fields_updates_collisions() {
+    let mut app = app(1.0);
+    let w = wall(&mut app, Vec2::new(10.0, -5.0), Vec2::new(10.0, 5.0));
+    let b = ball(&mut app, 1.0, Vec2::ZERO, Vec2::new(4.0, 0.0));
+    steps(&mut app, 1);
+    assert_eq!(position(&app, b), Vec2::new(4.0, 0.0));
+    *app.world_mut().get_mut::<StaticSegment>(w).unwrap() =
+        StaticSegment::new(Vec2::new(6.0, -5.0), Vec2::new(6.0, 5.0));
+    steps(&mut app, 1);
+    // Contact at x = 5 after 1 unit, back 3: x = 2.
+    assert!(
+        close(position(&app, b), Vec2::new(2.0, 0.0), 1e-4),
+        "{}",
+        position(&app, b)
+    );
+}
+
+#[test]
+fn bad_components_are_flagged_once_and_skipped() {
+    let mut app = app(1.0);
+    let bad_ball = ball(&mut app, 1.0, Vec2::new(0.0, 20.0), Vec2::new(f32::NAN, 1.0));
+    let neg_ball = ball(&mut app, -2.0, Vec2::new(0.0, 30.0), Vec2::new(1.0, 1.0));
+    let bad_wall = wall(&mut app, Vec2::new(3.0, 3.0), Vec2::new(3.0, 3.0));
+    let bad_pillar = app
+        .world_mut()
+        .spawn((Pillar::new(-1.0), Transform::from_xyz(5.0, 0.0, 0.0)))
+        .id();
+    let good = ball(&mut app, 1.0, Vec2::new(0.0, 0.0), Vec2::new(4.0, 0.0));
+    steps(&mut app, 2);
+    let field = |app: &App, e: Entity| app.world().get::<CcdInvalid>(e).map(|i| i.field.clone());
+    assert_eq!(field(&app, bad_ball).as_deref(), Some("MovingCircle.velocity"));
+    assert_eq!(field(&app, neg_ball).as_deref(), Some("MovingCircle.radius"));
+    assert_eq!(field(&app, bad_wall).as_deref(), Some("StaticSegment.b"));
+    assert_eq!(field(&app, bad_pillar).as_deref(), Some("Pillar.radius"));
+    // Skipped: not moved, no NaN written anywhere.
+    assert_eq!(position(&app, bad_ball), Vec2::new(0.0, 20.0));
+    assert_eq!(position(&app, neg_ball), Vec2::new(0.0, 30.0));
+    // The good ball moves as if the bad obstacles were not there: 2 s at 4 units/s.
+    assert_eq!(position(&app, good), Vec2::new(8.0, 0.0));
+    assert_eq!(app.world().resource::<CcdStats>().skipped, 2);
+    // Fix the pillar: it joins, and the marker goes.
+    app.world_mut().get_mut::<Pillar>(bad_pillar).unwrap().radius = 1.0;
+    app.world_mut()
+        .get_mut::<MovingCircle>(bad_ball)
+        .unwrap()
+        .velocity = Vec2::ZERO;
+    steps(&mut app, 2);
+    assert_eq!(field(&app, bad_pillar), None);
+    assert_eq!(field(&app, bad_ball), None);
+    assert_eq!(app.world().resource::<CcdWorld>().len(), 1);
+}
+
+#[test]
+fn layers_one_sided_and_response_modes() {
+    let mut app = app(1.0);
+    // A one-sided gate facing up (+y), on layer 2.
+    app.world_mut().spawn((
+        StaticSegment::new(Vec2::new(-50.0, 0.0), Vec2::new(50.0, 0.0)),
+        OneSided,
+        CollisionLayers::new(0b10, u32::MAX),
+        Transform::default(),
+    ));
+    // From below: passes through.
+    let up = ball(&mut app, 1.0, Vec2::new(0.0, -3.0), Vec2::new(0.0, 6.0));
+    // From above: bounces.
+    let down = ball(&mut app, 1.0, Vec2::new(10.0, 3.0), Vec2::new(0.0, -6.0));
+    // From above but not looking for layer 2: passes.
+    let ghost = ball(&mut app, 1.0, Vec2::new(20.0, 3.0), Vec2::new(0.0, -6.0));
+    app.world_mut()
+        .entity_mut(ghost)
+        .insert(CollisionLayers::new(1, 1));
+    // From above, stopping on contact.
+    let stopper = ball(&mut app, 1.0, Vec2::new(30.0, 3.0), Vec2::new(0.0, -6.0));
+    app.world_mut().entity_mut(stopper).insert(CircleResponse::Stop);
+    steps(&mut app, 1);
+    assert_eq!(position(&app, up), Vec2::new(0.0, 3.0));
+    assert!(close(position(&app, down), Vec2::new(10.0, 5.0), 1e-5));
+    assert_eq!(position(&app, ghost), Vec2::new(20.0, -3.0));
+    assert!(close(position(&app, stopper), Vec2::new(30.0, 1.0), 1e-5));
+    assert_eq!(velocity(&app, stopper), Vec2::ZERO);
+}
+
+#[test]
+fn gravity_and_materials() {
+    // g = −10, dt = 0.1: semi-implicit Euler from rest for 5 steps drops
+    // 10·0.01·(1+2+3+4+5) = 1.5 units.
+    let mut app = app(10.0);
+    app.world_mut().resource_mut::<CcdSettings>().gravity = Vec2::new(0.0, -10.0);
+    let b = ball(&mut app, 1.0, Vec2::new(0.0, 10.0), Vec2::ZERO);
+    steps(&mut app, 5);
+    assert!(
+        close(position(&app, b), Vec2::new(0.0, 8.5), 1e-4),
+        "{}",
+        position(&app, b)
+    );
+    assert!(close(velocity(&app, b), Vec2::new(0.0, -5.0), 1e-4));
+}
+
+#[test]
+fn two_runs_are_bit_identical() {
+    fn run() -> Vec<(u32, u32, u32, u32)> {
+        let mut app = app(240.0);
+        closed_box(&mut app, 200.0);
+        for i in 0..12 {
+            let a = i as f32 * 0.7;
+            app.world_mut().spawn((
+                Pillar::new(6.0 + i as f32),
+                Transform::from_xyz(120.0 * a.cos(), 90.0 * a.sin(), 0.0),
+            ));
+        }
+        app.world_mut().resource_mut::<CcdSettings>().gravity = Vec2::new(0.0, -500.0);
+        let balls: Vec<Entity> = (0..50)
+            .map(|i| {
+                let a = i as f32 * 0.37;
+                ball(
+                    &mut app,
+                    3.0,
+                    Vec2::new(-150.0 + i as f32 * 6.0, 170.0),
+                    Vec2::new(900.0 * a.cos(), 700.0 * a.sin()),
+                )
+            })
+            .collect();
+        steps(&mut app, 600);
+        balls
+            .iter()
+            .map(|&b| {
+                let (p, v) = (position(&app, b), velocity(&app, b));
+                (p.x.to_bits(), p.y.to_bits(), v.x.to_bits(), v.y.to_bits())
+            })
+            .collect()
+    }
+    assert_eq!(run(), run());
+}
