@@ -247,3 +247,53 @@ pub struct CcdInvalid {
     /// What is wrong with it.
     pub reason: String,
 }
+
+/// Makes a [`StaticSegment`] or [`Pillar`] move, with the balls swept exactly against its
+/// motion through the step (a flipper, a sliding gate, a moving bumper).
+///
+/// A kinematic obstacle uses its own [`Transform`] as its pose in the world, so spawn it
+/// as a root entity (no parent). Its segment end points are in its local space, and it
+/// turns about its origin.
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component, Default, Debug, PartialEq)]
+#[require(Transform)]
+pub enum Kinematic {
+    /// Moves at these velocities; the plugin advances the `Transform` every step.
+    Velocity {
+        /// Counter-clockwise turn rate about the entity's origin, radians per second.
+        angular: f32,
+        /// Velocity of the origin, world units per second.
+        linear: Vec2,
+    },
+    /// Your systems set the `Transform` to the pose wanted at the end of the next step; the
+    /// plugin sweeps the obstacle from the previous step's pose to it (turning by the
+    /// shorter way, less than half a turn per step).
+    FollowTransform,
+}
+
+impl Default for Kinematic {
+    /// At rest, velocity-driven.
+    fn default() -> Self {
+        Self::Velocity {
+            angular: 0.0,
+            linear: Vec2::ZERO,
+        }
+    }
+}
+
+impl Kinematic {
+    /// Turning at `angular` rad/s about the entity's origin.
+    #[must_use]
+    pub const fn turning(angular: f32) -> Self {
+        Self::Velocity {
+            angular,
+            linear: Vec2::ZERO,
+        }
+    }
+}
+
+/// The mass of a [`MovingCircle`] for ball–ball impulses. Without it, a ball's mass is its
+/// area, `π r²` (so equal balls have equal mass). Must be positive and finite.
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component, Debug, PartialEq)]
+pub struct CcdMass(pub f32);

@@ -46,6 +46,7 @@
 //! | global settings and per-step statistics | [`CcdSettings`], [`CcdStats`] (`settings.rs`) |
 //! | the broadphase, kept in sync incrementally | [`CcdWorld`] (`world.rs`) |
 //! | the fixed step and its report | `step.rs` |
+//! | kinematic obstacles (flippers) | [`Kinematic`] (`kinematic.rs`) |
 //! | contact messages and observer events | [`CircleHit`], [`CircleHitEvent`] (`events.rs`) |
 //! | debug gizmos (feature `debug-draw`) | `CcdDebugPlugin` (`debug.rs`) |
 //!
@@ -62,6 +63,7 @@ mod components;
 #[cfg(feature = "debug-draw")]
 mod debug;
 mod events;
+mod kinematic;
 mod plugin;
 mod settings;
 mod step;
@@ -69,8 +71,8 @@ mod world;
 
 pub use ccd_core;
 pub use components::{
-    CcdInvalid, CcdMaterial, CircleResponse, CollisionLayers, MovingCircle, OneSided, Pillar, PredictPath,
-    Sensor, StaticSegment,
+    CcdInvalid, CcdMass, CcdMaterial, CircleResponse, CollisionLayers, Kinematic, MovingCircle, OneSided,
+    Pillar, PredictPath, Sensor, StaticSegment,
 };
 #[cfg(feature = "debug-draw")]
 pub use debug::{CcdDebugPlugin, CcdGizmos};

@@ -1,5 +1,6 @@
 //! [`CircleCcdPlugin`] and the [`CircleCcdSystems`] sets.
 
+use crate::kinematic::{Kinematics, finish_kinematics, prepare_kinematics};
 use crate::step::{StepHits, report_hits, step_circles};
 use crate::world::{PendingRemovals, note_removal, sync_world};
 use crate::*;
@@ -52,7 +53,8 @@ impl CircleCcdPlugin {
 pub enum CircleCcdSystems {
     /// Bring the broadphase up to date with added, changed and removed obstacles.
     Prepare,
-    /// Move every circle: gravity, then the multi-bounce sweep.
+    /// Move every circle (gravity, then the multi-bounce or event-driven sweep), then put
+    /// every kinematic obstacle at its end-of-step pose.
     Step,
     /// Write [`CircleHit`] messages and trigger [`CircleHitEvent`]s.
     Report,
@@ -61,13 +63,22 @@ pub enum CircleCcdSystems {
 impl Plugin for CircleCcdPlugin {
     fn build(&self, app: &mut App) {
         app.register_type::<(MovingCircle, StaticSegment, Pillar, CcdMaterial, OneSided, Sensor)>()
-            .register_type::<(CollisionLayers, CircleResponse, PredictPath, CcdInvalid)>()
+            .register_type::<(
+                CollisionLayers,
+                CircleResponse,
+                PredictPath,
+                CcdInvalid,
+                Kinematic,
+                CcdMass,
+            )>()
             .register_type::<(CcdSettings, CcdStats, CcdWorld, CircleHit)>()
             .init_resource::<CcdSettings>()
             .init_resource::<CcdStats>()
             .init_resource::<CcdWorld>()
             .init_resource::<StepHits>()
             .init_resource::<PendingRemovals>()
+            .init_resource::<Kinematics>()
+            .add_observer(note_removal::<Kinematic>)
             .add_observer(note_removal::<StaticSegment>)
             .add_observer(note_removal::<Pillar>)
             .add_observer(note_removal::<OneSided>)
@@ -87,8 +98,12 @@ impl Plugin for CircleCcdPlugin {
             .add_systems(
                 self.schedule,
                 (
-                    sync_world.in_set(CircleCcdSystems::Prepare),
-                    step_circles.in_set(CircleCcdSystems::Step),
+                    (sync_world, prepare_kinematics)
+                        .chain()
+                        .in_set(CircleCcdSystems::Prepare),
+                    (step_circles, finish_kinematics)
+                        .chain()
+                        .in_set(CircleCcdSystems::Step),
                     report_hits.in_set(CircleCcdSystems::Report),
                 ),
             );

@@ -1,7 +1,7 @@
 //! [`CcdWorld`]: the static obstacles in a [`Grid`] broadphase, kept in sync with the ECS
 //! incrementally (only added, changed and removed entities are touched).
 
-use crate::{CcdInvalid, CcdMaterial, CollisionLayers, OneSided, Pillar, Sensor, StaticSegment};
+use crate::{CcdInvalid, CcdMaterial, CollisionLayers, Kinematic, OneSided, Pillar, Sensor, StaticSegment};
 use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
 use ccd_core::{
@@ -106,6 +106,7 @@ type ObstacleParts<'a> = (
     Has<Sensor>,
     Option<&'a CollisionLayers>,
     Has<CcdInvalid>,
+    Has<Kinematic>,
 );
 
 /// What [`ObstacleParts`] yields.
@@ -118,6 +119,7 @@ type ObstacleItem<'a> = (
     bool,
     Option<&'a CollisionLayers>,
     bool,
+    bool,
 );
 
 type ObstacleChanged = Or<(
@@ -128,12 +130,13 @@ type ObstacleChanged = Or<(
     Changed<CollisionLayers>,
     Added<OneSided>,
     Added<Sensor>,
+    Added<Kinematic>,
 )>;
 
 /// The world-space obstacle an entity's components describe, or the field at fault.
 /// `None` when the entity is neither a segment nor a pillar.
 fn build_obstacle(parts: &ObstacleItem) -> Option<Result<Obstacle, (&'static str, ShapeError)>> {
-    let (segment, pillar, transform, material, one_sided, sensor, layers, _) = *parts;
+    let (segment, pillar, transform, material, one_sided, sensor, layers, _, _) = *parts;
     let shape = match (segment, pillar) {
         (Some(s), _) => segment_in_world(s, transform),
         (None, Some(p)) => pillar_in_world(p, transform),
@@ -207,6 +210,11 @@ pub(crate) fn sync_world(
             world.remove(entity);
             continue;
         };
+        // Kinematic obstacles move every step: they live in `Kinematics`, not the grid.
+        if p.8 {
+            world.remove(entity);
+            continue;
+        }
         let Some(built) = build_obstacle(&p) else {
             world.remove(entity);
             continue;

@@ -205,14 +205,14 @@ fn leg_hit(
 }
 
 /// What one straight leg meets: the earliest solid contact and the sensors entered.
-struct Leg {
-    solid: Option<(ObstacleId, Material, Hit)>,
+pub(crate) struct Leg {
+    pub(crate) solid: Option<(ObstacleId, Material, Hit)>,
     sensors: [(ObstacleId, Hit); MAX_SENSOR_HITS_PER_LEG],
     sensor_count: usize,
 }
 
 impl Leg {
-    fn sensors(&self) -> &[(ObstacleId, Hit)] {
+    pub(crate) fn sensors(&self) -> &[(ObstacleId, Hit)] {
         &self.sensors[..self.sensor_count]
     }
 
@@ -235,7 +235,7 @@ impl Leg {
     }
 }
 
-fn earliest_on_leg<O: Obstacles + ?Sized>(
+pub(crate) fn earliest_on_leg<O: Obstacles + ?Sized>(
     circle: Circle,
     motion: Vec2,
     obstacles: &O,

@@ -13,9 +13,12 @@
 //! | the shared primitive: a ray against a circle | [`ray_circle_toi`] (`ray.rs`) |
 //! | when does a moving circle touch a segment? | [`sweep_circle_segment`] (`sweep/circle_segment.rs`) |
 //! | … a static circle (pillar)? | [`sweep_circle_circle`] (`sweep/circle_circle.rs`) |
+//! | … another moving circle (ball, kinematic pillar)? | [`sweep_circle_moving_circle`] (`sweep/moving_circle.rs`) |
+//! | … a turning, sliding segment (flipper)? | [`sweep_circle_moving_segment`] (`sweep/moving_segment.rs`) |
 //! | what does a contact do to the velocity? | [`reflect`], [`slide`], [`respond`], [`Material`] (`response.rs`) |
 //! | obstacles with materials, one-sidedness, sensors, layers | [`Obstacle`], [`Obstacles`] (`obstacle.rs`) |
 //! | move through a whole step, bouncing | [`sweep_bounces`] (`bounce.rs`) |
+//! | many balls, flippers and ball–ball, event by event | [`step_balls`] (`multiball/`) |
 //! | where will the ball go? | [`predict_path`] (`predict.rs`) |
 //! | which obstacles are near? | [`Grid`] (`broadphase.rs`) |
 //! | every tolerance, with its units and reason | [`tolerance`] |
@@ -35,6 +38,7 @@
 mod bounce;
 mod broadphase;
 mod hit;
+mod multiball;
 mod obstacle;
 mod predict;
 mod ray;
@@ -46,12 +50,20 @@ pub mod tolerance;
 pub use bounce::{
     BounceHit, DEFAULT_MAX_BOUNCES, MAX_SENSOR_HITS_PER_LEG, SweepOutcome, SweepSettings, sweep_bounces,
 };
-pub use broadphase::Grid;
+pub use broadphase::{DEFAULT_CELL_SIZE, Grid, MAX_CELLS_PER_OBSTACLE, MAX_GRID_CELLS};
 pub use glam::Vec2;
 pub use hit::Hit;
+pub use multiball::{
+    Ball, Contact, ContactWith, DEFAULT_EVENTS_PER_BALL, MAX_SIMULTANEOUS_PASSES, MIN_EVENT_BUDGET,
+    MovingObstacle, MultiballReport, MultiballScratch, MultiballSettings, RESTING_EVENT_FRACTION,
+    RESTING_ITERATIONS, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL, step_balls,
+};
 pub use obstacle::{Layers, Obstacle, ObstacleId, ObstacleShape, Obstacles};
 pub use predict::{MAX_PREDICT_STEPS, PredictSettings, Prediction, predict_path};
 pub use ray::ray_circle_toi;
 pub use response::{Material, ResponseMode, reflect, respond, slide};
 pub use shape::{Aabb, Circle, Segment, ShapeError};
-pub use sweep::{sweep_circle_circle, sweep_circle_segment};
+pub use sweep::{
+    MAX_MOVING_SEGMENT_ITERATIONS, MOVING_SEGMENT_TOLERANCE_REL, MovingHit, SegmentMotion,
+    sweep_circle_circle, sweep_circle_moving_circle, sweep_circle_moving_segment, sweep_circle_segment,
+};

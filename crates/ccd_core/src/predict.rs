@@ -136,3 +136,96 @@ pub fn predict_path<O: Obstacles + ?Sized>(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Obstacle, Segment};
+
+    #[test]
+    fn free_fall_matches_semi_implicit_euler() {
+        // With v += g·dt then x += v·dt, after n steps y = −g·dt²·n(n+1)/2. With g = 10,
+        // dt = 0.1, n = 10: y = −10·0.01·55 = −5.5; x = 1·1 = 1.
+        let none: [Obstacle; 0] = [];
+        let settings = PredictSettings {
+            max_time: 1.0,
+            step: 0.1,
+            gravity: Vec2::new(0.0, -10.0),
+            ..Default::default()
+        };
+        let mut path = Vec::new();
+        let p = predict_path(
+            Circle::new(Vec2::ZERO, 1.0),
+            Vec2::new(1.0, 0.0),
+            &none,
+            &settings,
+            &mut path,
+        )
+        .unwrap();
+        assert_eq!((p.steps, p.bounces), (10, 0));
+        assert_eq!(path.len(), 11);
+        let end = path[10];
+        assert!((end - Vec2::new(1.0, -5.5)).length() < 1e-4, "{end}");
+    }
+
+    #[test]
+    fn stops_after_max_bounces_at_the_last_contact() {
+        // Channel y ∈ [0, 4], radius 1, vertical speed 10: contacts every 0.2 s from 0.1 s.
+        let walls = [
+            Obstacle::segment(Segment::new(Vec2::new(-50.0, 0.0), Vec2::new(50.0, 0.0))),
+            Obstacle::segment(Segment::new(Vec2::new(-50.0, 4.0), Vec2::new(50.0, 4.0))),
+        ];
+        let settings = PredictSettings {
+            max_bounces: 3,
+            max_time: 10.0,
+            ..Default::default()
+        };
+        let mut path = Vec::new();
+        let p = predict_path(
+            Circle::new(Vec2::new(0.0, 2.0), 1.0),
+            Vec2::new(1.0, -10.0),
+            &walls,
+            &settings,
+            &mut path,
+        )
+        .unwrap();
+        assert_eq!(p.bounces, 3);
+        assert!((p.time - 0.5).abs() < 1e-5);
+        assert_eq!(path.len(), 4);
+        assert!((path[3] - Vec2::new(0.5, 1.0)).length() < 1e-4);
+    }
+
+    #[test]
+    fn bad_settings_are_errors() {
+        let none: [Obstacle; 0] = [];
+        let mut path = vec![Vec2::ONE];
+        let bad = PredictSettings {
+            gravity: Vec2::new(f32::NAN, 0.0),
+            ..Default::default()
+        };
+        assert_eq!(
+            predict_path(Circle::new(Vec2::ZERO, 1.0), Vec2::X, &none, &bad, &mut path),
+            Err(ShapeError::NonFinite { field: "gravity" })
+        );
+        assert!(path.is_empty());
+        let bad = PredictSettings {
+            max_time: -1.0,
+            ..Default::default()
+        };
+        assert!(predict_path(Circle::new(Vec2::ZERO, 1.0), Vec2::X, &none, &bad, &mut path).is_err());
+    }
+
+    #[test]
+    fn tiny_step_is_capped() {
+        let none: [Obstacle; 0] = [];
+        let settings = PredictSettings {
+            max_time: 100.0,
+            step: 1e-6,
+            gravity: Vec2::NEG_Y,
+            ..Default::default()
+        };
+        let mut path = Vec::new();
+        let p = predict_path(Circle::new(Vec2::ZERO, 1.0), Vec2::X, &none, &settings, &mut path).unwrap();
+        assert_eq!(p.steps, MAX_PREDICT_STEPS);
+    }
+}

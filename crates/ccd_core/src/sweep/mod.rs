@@ -11,9 +11,16 @@
 
 mod circle_circle;
 mod circle_segment;
+mod moving_circle;
+mod moving_segment;
 
 pub use circle_circle::sweep_circle_circle;
 pub use circle_segment::sweep_circle_segment;
+pub use moving_circle::sweep_circle_moving_circle;
+pub use moving_segment::{
+    MAX_MOVING_SEGMENT_ITERATIONS, MOVING_SEGMENT_TOLERANCE_REL, MovingHit, SegmentMotion,
+    sweep_circle_moving_segment,
+};
 
 use crate::Circle;
 use glam::Vec2;

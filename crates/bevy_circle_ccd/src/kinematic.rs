@@ -1,0 +1,191 @@
+//! Kinematic obstacles: each step, every [`Kinematic`] segment or pillar becomes a
+//! [`MovingObstacle`] from its pose at the step's start to its pose at the end, and its
+//! `Transform` ends at the target.
+
+use crate::{CcdInvalid, CcdMaterial, CollisionLayers, Kinematic, OneSided, Pillar, Sensor, StaticSegment};
+use bevy::ecs::entity::EntityHashMap;
+use bevy::prelude::*;
+use ccd_core::{Circle, MovingObstacle, Obstacle, Segment, SegmentMotion, ShapeError};
+use std::f32::consts::{PI, TAU};
+
+/// A 2D pose: where the entity's origin is and how far it is turned.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Pose {
+    translation: Vec2,
+    angle: f32,
+}
+
+impl Pose {
+    fn of(transform: &Transform) -> Self {
+        Self {
+            translation: transform.translation.truncate(),
+            angle: transform.rotation.to_euler(EulerRot::ZYX).0,
+        }
+    }
+
+    fn place(&self, local: Vec2, scale: Vec2) -> Vec2 {
+        self.translation + Vec2::from_angle(self.angle).rotate(local * scale)
+    }
+}
+
+/// The kinematic obstacles of the current step.
+#[derive(Resource, Default, Debug)]
+pub(crate) struct Kinematics {
+    /// Obstacles at the step's start with their motion, in a stable (entity) order.
+    pub(crate) moving: Vec<MovingObstacle>,
+    /// Their entities, index for index.
+    pub(crate) entities: Vec<Entity>,
+    /// Their poses at the step's end.
+    end_poses: Vec<Pose>,
+    /// Pose at the end of the last step, for [`Kinematic::FollowTransform`].
+    previous: EntityHashMap<Pose>,
+}
+
+type KinematicParts<'a> = (
+    Entity,
+    &'a Kinematic,
+    &'a Transform,
+    Option<&'a StaticSegment>,
+    Option<&'a Pillar>,
+    Option<&'a CcdMaterial>,
+    Has<OneSided>,
+    Has<Sensor>,
+    Option<&'a CollisionLayers>,
+    Has<CcdInvalid>,
+);
+
+/// Turn `delta` into the equivalent turn in (−π, π].
+fn shortest_turn(delta: f32) -> f32 {
+    let wrapped = (delta + PI).rem_euclid(TAU) - PI;
+    if wrapped == -PI { PI } else { wrapped }
+}
+
+/// Build this step's moving obstacles. Runs in
+/// [`CircleCcdSystems::Prepare`](crate::CircleCcdSystems::Prepare).
+pub(crate) fn prepare_kinematics(
+    time: Res<Time>,
+    mut kinematics: ResMut<Kinematics>,
+    query: Query<KinematicParts>,
+    mut order: Local<Vec<Entity>>,
+    mut commands: Commands,
+) {
+    let dt = time.delta_secs();
+    let k = &mut *kinematics;
+    k.moving.clear();
+    k.entities.clear();
+    k.end_poses.clear();
+    order.clear();
+    order.extend(query.iter().map(|p| p.0));
+    order.sort_unstable();
+    k.previous.retain(|e, _| query.contains(*e));
+    for &entity in order.iter() {
+        let Ok((_, kinematic, transform, segment, pillar, material, one_sided, sensor, layers, invalid)) =
+            query.get(entity)
+        else {
+            continue;
+        };
+        let current = Pose::of(transform);
+        let (start, end) = match *kinematic {
+            Kinematic::Velocity { angular, linear } => (
+                current,
+                Pose {
+                    translation: current.translation + linear * dt,
+                    angle: current.angle + angular * dt,
+                },
+            ),
+            Kinematic::FollowTransform => (k.previous.get(&entity).copied().unwrap_or(current), current),
+        };
+        let scale = transform.scale.truncate();
+        let built = match (segment, pillar) {
+            (Some(s), _) => {
+                let world = Segment::new(start.place(s.a, scale), start.place(s.b, scale));
+                world.validate().map(|()| Obstacle::segment(world)).map_err(|e| {
+                    (
+                        if matches!(e, ShapeError::ZeroLength { .. }) {
+                            "StaticSegment.b"
+                        } else {
+                            "Transform"
+                        },
+                        e,
+                    )
+                })
+            }
+            (None, Some(p)) => {
+                let c = Circle::new(start.translation, p.radius);
+                c.validate()
+                    .map(|()| Obstacle::pillar(c))
+                    .map_err(|e| ("Pillar.radius", e))
+            }
+            (None, None) => continue,
+        };
+        let turn = shortest_turn(end.angle - start.angle);
+        let motion = SegmentMotion {
+            pivot: start.translation,
+            angle: turn,
+            pivot_motion: end.translation - start.translation,
+        };
+        let obstacle = match built {
+            Ok(o) if motion.pivot_motion.is_finite() && turn.is_finite() => o,
+            Ok(_) => {
+                crate::mark_invalid(
+                    &mut commands,
+                    entity,
+                    invalid,
+                    "Kinematic",
+                    ShapeError::NonFinite { field: "velocity" },
+                );
+                continue;
+            }
+            Err((field, error)) => {
+                crate::mark_invalid(&mut commands, entity, invalid, field, error);
+                continue;
+            }
+        };
+        if invalid {
+            commands.entity(entity).try_remove::<CcdInvalid>();
+        }
+        k.moving.push(MovingObstacle {
+            obstacle: obstacle
+                .with_material(material.copied().unwrap_or_default().into())
+                .with_one_sided(one_sided)
+                .with_sensor(sensor)
+                .with_layers(layers.copied().unwrap_or_default().into()),
+            motion,
+        });
+        k.entities.push(entity);
+        k.end_poses.push(end);
+    }
+}
+
+/// Put every kinematic obstacle at its end-of-step pose. Runs right after the step.
+pub(crate) fn finish_kinematics(
+    mut kinematics: ResMut<Kinematics>,
+    mut transforms: Query<(&Kinematic, &mut Transform)>,
+) {
+    let k = &mut *kinematics;
+    for (index, &entity) in k.entities.iter().enumerate() {
+        let end = k.end_poses[index];
+        let Ok((kinematic, mut transform)) = transforms.get_mut(entity) else {
+            continue;
+        };
+        if matches!(kinematic, Kinematic::Velocity { .. }) {
+            transform.translation.x = end.translation.x;
+            transform.translation.y = end.translation.y;
+            transform.rotation = Quat::from_rotation_z(end.angle);
+        }
+        k.previous.insert(entity, end);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shortest_turn_wraps() {
+        assert!((shortest_turn(0.5) - 0.5).abs() < 1e-6);
+        assert!((shortest_turn(TAU - 0.5) + 0.5).abs() < 1e-5);
+        assert!((shortest_turn(-TAU + 0.25) - 0.25).abs() < 1e-5);
+        assert_eq!(shortest_turn(PI), PI);
+    }
+}

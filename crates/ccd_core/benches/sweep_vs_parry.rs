@@ -1,0 +1,223 @@
+//! `sweep_circle_segment` against parry2d's `query::cast_shapes` (a `Ball` moving against a
+//! still `Segment`) on the same 10 000 random cases, in one run.
+//!
+//! parry2d is the version bevy_rapier2d 0.36 uses (`=0.30.2-glamx0.2-b`, through
+//! rapier2d `=0.35.0-glamx0.2`); its `Vector` is glam 0.32's `Vec2`, like ccd_core's.
+//! Both are asked the same question: first contact within the whole motion (`max time of
+//! impact 1` with the motion as velocity), target distance 0, stopping at penetration, with
+//! impact geometry computed on penetration.
+//!
+//! ```text
+//! cargo bench -p ccd_core --bench sweep_vs_parry
+//! ```
+//!
+//! Criterion reports the time for all 10 000 queries and the throughput; ns per query is
+//! `1000 / (Melem/s)`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "../tests/reference/mod.rs"]
+mod reference;
+
+use ccd_core::{Circle, Segment, Vec2, sweep_circle_segment};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use parry2d::math::Pose;
+use parry2d::query::{ShapeCastOptions, cast_shapes};
+use parry2d::shape::{Ball, Segment as ParrySegment};
+use reference::{P, Seg, reference};
+use std::hint::black_box;
+use std::time::Duration;
+
+const CASES: usize = 10_000;
+
+/// xorshift64*: a tiny deterministic generator, enough for benchmark inputs.
+struct Rng(u64);
+
+impl Rng {
+    fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// Uniform in `[lo, hi)`.
+    fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        let unit = (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+        lo + (hi - lo) * unit
+    }
+
+    fn unit_vec(&mut self) -> Vec2 {
+        Vec2::from_angle(self.range(0.0, std::f32::consts::TAU))
+    }
+}
+
+/// One query, with its inputs for both libraries built ahead of time.
+struct Case {
+    circle: Circle,
+    motion: Vec2,
+    segment: Segment,
+    ball: Ball,
+    pose: Pose,
+    parry_segment: ParrySegment,
+}
+
+/// Game-like cases: walls 10–400 long in a 1000-unit box, balls of radius 1–20 starting
+/// clear of the wall, moving 10–800 units; half aimed at a point of the wall (give or take
+/// two radii), half in a random direction.
+fn cases() -> Vec<Case> {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut out = Vec::with_capacity(CASES);
+    while out.len() < CASES {
+        let a = Vec2::new(rng.range(-500.0, 500.0), rng.range(-500.0, 500.0));
+        let b = a + rng.unit_vec() * rng.range(10.0, 400.0);
+        let segment = Segment::new(a, b);
+        let r = rng.range(1.0, 20.0);
+        let center = Vec2::new(rng.range(-600.0, 600.0), rng.range(-600.0, 600.0));
+        if (center - segment.closest_point(center)).length() <= r + 1e-3 {
+            continue; // both libraries answer "already touching" differently by design
+        }
+        let len = rng.range(10.0, 800.0);
+        let motion = if rng.next_u64() & 1 == 0 {
+            let target = a.lerp(b, rng.range(0.0, 1.0)) + rng.unit_vec() * rng.range(0.0, 2.0 * r);
+            (target - center).normalize_or(Vec2::X) * len
+        } else {
+            rng.unit_vec() * len
+        };
+        out.push(Case {
+            circle: Circle::new(center, r),
+            motion,
+            segment,
+            ball: Ball::new(r),
+            pose: Pose::translation(center.x, center.y),
+            parry_segment: ParrySegment::new(a, b),
+        });
+    }
+    out
+}
+
+fn options() -> ShapeCastOptions {
+    ShapeCastOptions {
+        max_time_of_impact: 1.0,
+        target_distance: 0.0,
+        stop_at_penetration: true,
+        compute_impact_geometry_on_penetration: true,
+    }
+}
+
+#[inline]
+fn ccd(case: &Case) -> Option<f32> {
+    sweep_circle_segment(case.circle, case.motion, case.segment).map(|h| h.toi)
+}
+
+#[inline]
+fn parry(case: &Case, options: ShapeCastOptions) -> Option<f32> {
+    cast_shapes(
+        &case.pose,
+        case.motion,
+        &case.ball,
+        &Pose::IDENTITY,
+        Vec2::ZERO,
+        &case.parry_segment,
+        options,
+    )
+    .expect("ball against segment is supported")
+    .map(|h| h.time_of_impact)
+}
+
+/// Untimed: how often the two agree on hit or miss, and how far each toi is from the
+/// exact first contact (the f64 reference of the property tests), along the motion.
+fn agreement(cases: &[Case]) {
+    let options = options();
+    let (mut agree, mut hits, mut near_grazing) = (0, 0, 0);
+    let (mut worst_ccd, mut worst_parry) = (0.0_f64, (0.0_f64, 0));
+    for (i, case) in cases.iter().enumerate() {
+        let (ours, theirs) = (ccd(case), parry(case, options));
+        match (ours, theirs) {
+            (Some(t1), Some(t2)) => {
+                agree += 1;
+                hits += 1;
+                let seg = Seg::new(P::from32(case.segment.a), P::from32(case.segment.b));
+                let r = f64::from(case.circle.radius);
+                let rf = reference(&seg, P::from32(case.circle.center), P::from32(case.motion), r);
+                let exact = rf.first_contact.unwrap_or(0.0);
+                let len = f64::from(case.motion.length());
+                worst_ccd = worst_ccd.max((f64::from(t1) - exact).abs() * len);
+                let e = (f64::from(t2) - exact).abs() * len;
+                if e > worst_parry.0 {
+                    worst_parry = (e, i);
+                }
+            }
+            (None, None) => agree += 1,
+            _ => {
+                // How close to grazing: closest approach minus radius, exactly.
+                let seg = Seg::new(P::from32(case.segment.a), P::from32(case.segment.b));
+                let r = f64::from(case.circle.radius);
+                let rf = reference(&seg, P::from32(case.circle.center), P::from32(case.motion), r);
+                let margin = rf.d_min - r;
+                let (cc, sg) = (case.circle.center, case.segment);
+                let s = [cc.x, cc.y, sg.a.x, sg.a.y, sg.b.x, sg.b.y, case.circle.radius]
+                    .into_iter()
+                    .fold(case.motion.length(), |m, x| m.max(x.abs()));
+                let s = f64::from(s);
+                if margin.abs() <= 1e-4 + 1e-6 * s {
+                    near_grazing += 1;
+                } else {
+                    eprintln!(
+                        "disagreement: ccd_core {ours:?}, parry {theirs:?}, closest approach - r = {margin:e}: \
+                         circle {:?}, motion {:?}, segment {:?}",
+                        case.circle, case.motion, case.segment
+                    );
+                }
+            }
+        }
+    }
+    eprintln!(
+        "sanity: ccd_core and parry2d agree on hit/miss in {agree} of {} cases ({hits} hits); \
+         {near_grazing} of the {} disagreements are near-grazing (|closest approach - r| <= tol)",
+        cases.len(),
+        cases.len() - agree
+    );
+    let c = &cases[worst_parry.1];
+    eprintln!(
+        "sanity: largest distance along the motion between the reported and the exact first contact: \
+         ccd_core {worst_ccd:.3e}, parry2d {:.3e} (circle {:?}, motion {:?}, segment {:?})",
+        worst_parry.0, c.circle, c.motion, c.segment
+    );
+}
+
+fn bench(c: &mut Criterion) {
+    let cases = cases();
+    agreement(&cases);
+    let options = options();
+    let mut group = c.benchmark_group("sweep_circle_segment_10k");
+    group.throughput(Throughput::Elements(CASES as u64));
+    group.measurement_time(Duration::from_secs(4));
+    group.warm_up_time(Duration::from_secs(1));
+    group.bench_function("ccd_core", |b| {
+        b.iter(|| {
+            let mut sum = 0.0_f32;
+            for case in &cases {
+                if let Some(t) = ccd(black_box(case)) {
+                    sum += t;
+                }
+            }
+            sum
+        });
+    });
+    group.bench_function("parry2d_cast_shapes", |b| {
+        b.iter(|| {
+            let mut sum = 0.0_f32;
+            for case in &cases {
+                if let Some(t) = parry(black_box(case), options) {
+                    sum += t;
+                }
+            }
+            sum
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,322 @@
+//! Event-driven multiball cases, each against a number computed by hand or an invariant.
+
+use super::*;
+use crate::{Obstacle, Segment};
+
+fn v(x: f32, y: f32) -> Vec2 {
+    Vec2::new(x, y)
+}
+
+fn wall(a: Vec2, b: Vec2) -> Obstacle {
+    Obstacle::segment(Segment::new(a, b))
+}
+
+fn closed_box(h: f32) -> Vec<Obstacle> {
+    let c = [v(-h, -h), v(h, -h), v(h, h), v(-h, h)];
+    (0..4).map(|i| wall(c[i], c[(i + 1) % 4])).collect()
+}
+
+fn run(
+    balls: &mut [Ball],
+    dt: f32,
+    steps: usize,
+    obstacles: &[Obstacle],
+    moving: &[MovingObstacle],
+    settings: &MultiballSettings,
+) -> Vec<Contact> {
+    let mut scratch = MultiballScratch::default();
+    let mut contacts = Vec::new();
+    for _ in 0..steps {
+        step_balls(balls, dt, obstacles, moving, settings, &mut scratch, |c| {
+            contacts.push(*c)
+        });
+    }
+    contacts
+}
+
+fn momentum(balls: &[Ball]) -> glam::DVec2 {
+    balls
+        .iter()
+        .map(|b| b.velocity.as_dvec2() / b.inverse_mass as f64)
+        .sum()
+}
+
+#[test]
+fn newtons_cradle() {
+    // Five touching balls (radius 1, centres 2 apart) and a striker at speed 10. With
+    // e = 1 and equal masses each contact hands the whole velocity on: the far ball leaves
+    // at 10 and the others stop.
+    let mut balls: Vec<Ball> = (0..5)
+        .map(|k| Ball::new(v(2.0 * k as f32, 0.0), Vec2::ZERO, 1.0))
+        .collect();
+    balls.insert(0, Ball::new(v(-6.0, 0.0), v(10.0, 0.0), 1.0));
+    let none: [Obstacle; 0] = [];
+    let contacts = run(&mut balls, 0.1, 10, &none, &[], &MultiballSettings::default());
+    assert_eq!(contacts.len(), 5, "{contacts:?}");
+    for b in &balls[..5] {
+        assert!(b.velocity.length() < 1e-4, "{:?}", b.velocity);
+    }
+    assert!((balls[5].velocity - v(10.0, 0.0)).length() < 1e-4);
+    // The striker met the row after 0.4 s; the far ball then flew 0.6 s: x = 8 + 6.
+    assert!((balls[5].center.x - 14.0).abs() < 1e-3, "{}", balls[5].center);
+}
+
+#[test]
+fn head_on_at_20000_never_passes_through() {
+    // Two balls of radius 4 rushing at each other at 20,000 units/s each, at 120 Hz: each
+    // moves 167 units per step, 40 times their size. They must meet, swap velocities and
+    // never cross.
+    let dt = 1.0 / 120.0;
+    let mut balls = [
+        Ball::new(v(-300.0, 0.0), v(20_000.0, 0.0), 4.0),
+        Ball::new(v(300.0, 0.0), v(-20_000.0, 0.0), 4.0),
+    ];
+    let none: [Obstacle; 0] = [];
+    let mut scratch = MultiballScratch::default();
+    let mut met = false;
+    for _ in 0..10 {
+        let r = step_balls(
+            &mut balls,
+            dt,
+            &none,
+            &[],
+            &MultiballSettings::default(),
+            &mut scratch,
+            |_| {},
+        );
+        met |= r.bounces > 0;
+        assert!(
+            balls[0].center.x < balls[1].center.x - 8.0 + 1e-2,
+            "crossed: {:?}",
+            balls
+        );
+    }
+    assert!(met);
+    assert!((balls[0].velocity - v(-20_000.0, 0.0)).length() < 1e-1);
+    assert!((balls[1].velocity - v(20_000.0, 0.0)).length() < 1e-1);
+}
+
+#[test]
+fn momentum_is_conserved_between_unequal_balls() {
+    // Unequal masses (radii 1 and 3), glancing, with friction; no walls.
+    let mut balls = [
+        Ball::new(v(-10.0, 0.5), v(40.0, 3.0), 1.0),
+        Ball::new(v(5.0, 0.0), v(-7.0, 1.0), 3.0),
+    ];
+    for b in &mut balls {
+        b.material = Material::new(0.8, 0.3);
+    }
+    let before = momentum(&balls);
+    let none: [Obstacle; 0] = [];
+    let contacts = run(&mut balls, 0.05, 20, &none, &[], &MultiballSettings::default());
+    assert!(!contacts.is_empty());
+    let after = momentum(&balls);
+    assert!(
+        (after - before).length() <= 1e-5 * before.length(),
+        "{before} → {after}"
+    );
+}
+
+#[test]
+fn symmetric_break_stays_symmetric() {
+    // A 15-ball rack (radius 1, touching, apex on the axis x = 0) and a cue ball on the
+    // axis, in a box centred on the axis. The mirror image of every ball across x = 0 is
+    // another ball (or itself): positions and velocities must mirror to within 1e-4.
+    let r = 1.0;
+    let row_step = 3f32.sqrt() * r;
+    let mut balls = Vec::new();
+    for row in 0..5 {
+        for k in 0..=row {
+            let x = (k as f32 - row as f32 * 0.5) * 2.0 * r;
+            balls.push(Ball::new(v(x, 10.0 + row as f32 * row_step), Vec2::ZERO, r));
+        }
+    }
+    balls.push(Ball::new(v(0.0, -20.0), v(0.0, 300.0), r));
+    let walls = closed_box(40.0);
+    run(
+        &mut balls,
+        1.0 / 240.0,
+        240,
+        &walls,
+        &[],
+        &MultiballSettings::default(),
+    );
+    let mirror = |p: Vec2| v(-p.x, p.y);
+    for b in &balls {
+        let twin = balls
+            .iter()
+            .min_by(|x, y| {
+                (x.center - mirror(b.center))
+                    .length()
+                    .total_cmp(&(y.center - mirror(b.center)).length())
+            })
+            .unwrap();
+        assert!(
+            (twin.center - mirror(b.center)).length() < 1e-4,
+            "{:?} vs {:?}",
+            b.center,
+            twin.center
+        );
+        assert!(
+            (twin.velocity - mirror(b.velocity)).length() < 1e-4 * 300.0,
+            "{:?} vs {:?}",
+            b.velocity,
+            twin.velocity
+        );
+    }
+}
+
+#[test]
+fn ball_ball_can_be_switched_off_by_layers_or_settings() {
+    let make = || {
+        [
+            Ball::new(v(-5.0, 0.0), v(10.0, 0.0), 1.0),
+            Ball::new(v(5.0, 0.0), v(-10.0, 0.0), 1.0),
+        ]
+    };
+    let none: [Obstacle; 0] = [];
+    let mut balls = make();
+    run(
+        &mut balls,
+        1.0,
+        1,
+        &none,
+        &[],
+        &MultiballSettings {
+            ball_ball: false,
+            ..Default::default()
+        },
+    );
+    assert!(
+        (balls[0].center - v(5.0, 0.0)).length() < 1e-5,
+        "passed through each other"
+    );
+    let mut balls = make();
+    balls[0].layers = Layers::new(1, 1);
+    balls[1].layers = Layers::new(2, 2);
+    run(&mut balls, 1.0, 1, &none, &[], &MultiballSettings::default());
+    assert!((balls[0].center - v(5.0, 0.0)).length() < 1e-5);
+}
+
+#[test]
+fn flipper_bats_a_resting_ball_at_about_one_plus_e_omega_l() {
+    // A flipper of length 70 pivoting at the origin turns at 80 rad/s (counter-clockwise);
+    // a ball of radius 13.5 rests just above it, its centre over the point at L = 50.
+    // The surface there moves at ω·L = 4,000 units/s; with e = 0.5 the ball leaves with
+    // a normal speed of about (1 + e)·ω·L = 6,000.
+    let omega = 80.0;
+    let dt = 1.0 / 1000.0;
+    let l = 50.0;
+    let flipper = MovingObstacle {
+        obstacle: Obstacle::segment(Segment::new(Vec2::ZERO, v(70.0, 0.0)))
+            .with_material(Material::new(0.5, 0.0)),
+        motion: SegmentMotion {
+            pivot: Vec2::ZERO,
+            angle: omega * dt,
+            pivot_motion: Vec2::ZERO,
+        },
+    };
+    let mut balls = [Ball::new(v(l, 13.6), Vec2::ZERO, 13.5)];
+    let none: [Obstacle; 0] = [];
+    let mut scratch = MultiballScratch::default();
+    let mut moving = [flipper];
+    let mut hits = 0;
+    for _ in 0..3 {
+        step_balls(
+            &mut balls,
+            dt,
+            &none,
+            &moving,
+            &MultiballSettings::default(),
+            &mut scratch,
+            |c| {
+                hits += usize::from(!c.sensor);
+            },
+        );
+        // The flipper keeps turning: advance its pose for the next step.
+        let m = &mut moving[0];
+        if let ObstacleShape::Segment(s) = m.obstacle.shape {
+            m.obstacle.shape = ObstacleShape::Segment(m.motion.segment_at(s, 1.0));
+        }
+    }
+    assert!(hits >= 1);
+    let speed = balls[0].velocity.length();
+    assert!((speed / (1.5 * omega * l) - 1.0).abs() < 0.05, "speed {speed}");
+}
+
+#[test]
+#[ignore = "open (issue 4): energy and the event budget hold, but overlaps in a settled pile grow to several units"]
+fn pile_in_a_funnel_settles_without_gaining_energy() {
+    // 100 balls poured into a V funnel under gravity. Kinetic energy must never exceed its
+    // start plus the work gravity has done (Σ m·g·drop), and at the end the pile is still.
+    let g = v(0.0, -981.0);
+    let dt = 1.0 / 240.0;
+    let walls = vec![
+        wall(v(-100.0, 100.0), v(0.0, 0.0)),
+        wall(v(0.0, 0.0), v(100.0, 100.0)),
+    ];
+    let mut balls: Vec<Ball> = (0..100)
+        .map(|k| {
+            let (col, row) = (k % 10, k / 10);
+            let mut b = Ball::new(
+                v(
+                    -40.0 + col as f32 * 8.5 + (row % 2) as f32 * 2.0,
+                    60.0 + row as f32 * 8.5,
+                ),
+                Vec2::ZERO,
+                4.0,
+            );
+            b.material = Material::new(0.3, 0.2);
+            b
+        })
+        .collect();
+    let settings = MultiballSettings {
+        resting_speed: 2.0 * 981.0 * dt,
+        gravity: g,
+        ..Default::default()
+    };
+    let mass = |b: &Ball| 1.0 / b.inverse_mass as f64;
+    let energy = |bs: &[Ball]| {
+        bs.iter()
+            .map(|b| 0.5 * mass(b) * b.velocity.as_dvec2().length_squared())
+            .sum::<f64>()
+    };
+    let height = |bs: &[Ball]| bs.iter().map(|b| mass(b) * b.center.y as f64).sum::<f64>();
+    let (e0, h0) = (energy(&balls), height(&balls));
+    let mut scratch = MultiballScratch::default();
+    for step in 0..2400 {
+        for b in &mut balls {
+            b.velocity += g * dt;
+        }
+        let report = step_balls(&mut balls, dt, &walls, &[], &settings, &mut scratch, |_| {});
+        assert!(!report.event_budget_hit, "event budget hit at step {step}");
+        let work = (h0 - height(&balls)) * 981.0;
+        let e = energy(&balls);
+        assert!(
+            e <= e0 + work + 1e-6 * (e0 + work.abs() + 1.0),
+            "energy {e} > {e0} + {work} at step {step}"
+        );
+        for b in &balls {
+            assert!(b.center.is_finite() && b.velocity.is_finite());
+        }
+    }
+    // Still: no ball faster than a few steps of gravity.
+    let fastest = balls.iter().map(|b| b.velocity.length()).fold(0.0, f32::max);
+    assert!(fastest < 20.0 * 981.0 * dt, "fastest {fastest}");
+    // No two balls sink into each other by more than a hair.
+    let mut deepest = 0.0_f32;
+    for (k, a) in balls.iter().enumerate() {
+        for b in &balls[k + 1..] {
+            deepest = deepest.max(a.radius + b.radius - (a.center - b.center).length());
+        }
+    }
+    assert!(deepest < 0.05, "overlap {deepest}");
+    // Nothing fell through the funnel.
+    for b in &balls {
+        assert!(
+            b.center.y >= b.center.x.abs() - 1e-2,
+            "{:?} below the funnel",
+            b.center
+        );
+    }
+}

@@ -1,0 +1,291 @@
+//! Bounce lab: walls at odd angles, pillars and a one-sided gate. Click and drag to shoot a
+//! ball (drag back like a slingshot); while aiming, its predicted bounce path is drawn.
+//! Debug gizmos show every wall normal, each ball's swept path in the last fixed step and
+//! its contact points.
+//!
+//! ```text
+//! cargo run --release --example bounce_lab
+//! cargo run --example bounce_lab -- --screenshot target/bounce_lab.png --frames 120
+//! ```
+//!
+//! Keys: C clears the balls, G toggles gravity, F1 toggles the debug gizmos.
+
+mod support;
+
+use bevy::gizmos::config::GizmoConfigStore;
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_circle_ccd::ccd_core::{Circle, PredictSettings};
+use bevy_circle_ccd::prelude::*;
+use clap::Parser;
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(about = "Shoot balls at walls, pillars and a one-sided gate")]
+struct Args {
+    /// Save a PNG of the window after `--frames` frames, then exit.
+    #[arg(long)]
+    screenshot: Option<PathBuf>,
+    /// Frames to play before the screenshot.
+    #[arg(long, default_value_t = 120)]
+    frames: u32,
+}
+
+const BALL_RADIUS: f32 = 9.0;
+/// Launch speed per unit of drag, 1/s.
+const LAUNCH_GAIN: f32 = 6.0;
+const HALF: Vec2 = Vec2::new(600.0, 340.0);
+
+fn main() -> AppExit {
+    let args = Args::parse();
+    let mut app = App::new();
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(Window {
+            title: "bevy_circle_ccd: bounce lab".into(),
+            resolution: (1280, 720).into(),
+            ..default()
+        }),
+        ..default()
+    }))
+    .add_plugins(CircleCcdPlugin::default())
+    .insert_resource(Time::<Fixed>::from_hz(120.0))
+    .insert_resource(ClearColor(Color::srgb(0.05, 0.06, 0.09)))
+    .init_resource::<Aim>()
+    .add_systems(Startup, setup)
+    .add_systems(Update, (aim_and_shoot, keys, draw_aim));
+    if std::env::var("NO_DEBUG_DRAW").is_err() {
+        app.add_plugins(CcdDebugPlugin);
+    }
+    if let Some(path) = args.screenshot {
+        app.add_plugins(support::SmokeScreenshotPlugin {
+            path,
+            frames: args.frames,
+        })
+        .add_systems(Startup, demo_shots.after(setup));
+    }
+    app.run()
+}
+
+#[derive(Resource, Default)]
+struct Aim {
+    from: Option<Vec2>,
+    to: Vec2,
+}
+
+#[derive(Resource)]
+struct BallLook {
+    mesh: Handle<Mesh>,
+    material: Handle<ColorMaterial>,
+}
+
+fn setup(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    commands.spawn(Camera2d);
+    commands.insert_resource(BallLook {
+        mesh: meshes.add(Circle2d(BALL_RADIUS)),
+        material: materials.add(Color::srgb(1.0, 0.85, 0.4)),
+    });
+    let wall_color = materials.add(Color::srgb(0.45, 0.65, 0.95));
+    // The arena, an irregular hexagon.
+    let outline = [
+        Vec2::new(-HALF.x, -HALF.y + 80.0),
+        Vec2::new(-HALF.x + 120.0, -HALF.y),
+        Vec2::new(HALF.x - 60.0, -HALF.y),
+        Vec2::new(HALF.x, -HALF.y + 200.0),
+        Vec2::new(HALF.x - 40.0, HALF.y),
+        Vec2::new(-HALF.x + 30.0, HALF.y),
+    ];
+    let mut walls: Vec<(Vec2, Vec2)> = (0..outline.len())
+        .map(|i| (outline[i], outline[(i + 1) % outline.len()]))
+        .collect();
+    // Baffles at odd angles.
+    walls.extend([
+        (Vec2::new(-300.0, -120.0), Vec2::new(-140.0, 40.0)),
+        (Vec2::new(100.0, 180.0), Vec2::new(320.0, 120.0)),
+        (Vec2::new(200.0, -200.0), Vec2::new(260.0, -40.0)),
+    ]);
+    for (a, b) in walls {
+        spawn_wall(&mut commands, &mut meshes, wall_color.clone(), a, b, false);
+    }
+    // A one-sided gate: balls pass going right, bounce going left.
+    let gate = materials.add(Color::srgb(0.3, 0.95, 0.5));
+    spawn_wall(
+        &mut commands,
+        &mut meshes,
+        gate,
+        Vec2::new(-20.0, -60.0),
+        Vec2::new(-20.0, -300.0),
+        true,
+    );
+    let post = materials.add(Color::srgb(0.95, 0.45, 0.55));
+    for (p, r) in [
+        (Vec2::new(-60.0, 160.0), 28.0),
+        (Vec2::new(420.0, -120.0), 40.0),
+        (Vec2::new(-420.0, 180.0), 18.0),
+    ] {
+        commands.spawn((
+            Pillar::new(r),
+            CcdMaterial::new(1.0, 0.0),
+            Mesh2d(meshes.add(Circle2d(r))),
+            MeshMaterial2d(post.clone()),
+            Transform::from_translation(p.extend(0.0)),
+        ));
+    }
+    commands.spawn((
+        Text2d::new("drag to shoot  |  C clear  |  G gravity  |  F1 gizmos"),
+        TextFont {
+            font_size: FontSize::Px(18.0),
+            ..default()
+        },
+        TextColor(Color::srgb(0.8, 0.8, 0.85)),
+        Transform::from_xyz(0.0, HALF.y - 20.0, 1.0),
+    ));
+}
+
+/// `Circle` is taken by the CCD shape; Bevy's primitive under another name.
+#[allow(non_snake_case)]
+fn Circle2d(radius: f32) -> bevy::math::primitives::Circle {
+    bevy::math::primitives::Circle::new(radius)
+}
+
+fn spawn_wall(
+    commands: &mut Commands,
+    meshes: &mut Assets<Mesh>,
+    material: Handle<ColorMaterial>,
+    a: Vec2,
+    b: Vec2,
+    one_sided: bool,
+) {
+    let mid = (a + b) * 0.5;
+    let d = b - a;
+    let mut wall = commands.spawn((
+        // Local space: the capsule's axis is +y, and the transform turns it onto a → b.
+        StaticSegment::new(
+            Vec2::new(0.0, -0.5 * d.length()),
+            Vec2::new(0.0, 0.5 * d.length()),
+        ),
+        Mesh2d(meshes.add(Capsule2d::new(2.5, d.length()))),
+        MeshMaterial2d(material),
+        // The capsule mesh stands along +y; turn it onto the segment.
+        Transform::from_translation(mid.extend(0.0))
+            .with_rotation(Quat::from_rotation_z(d.to_angle() - std::f32::consts::FRAC_PI_2)),
+    ));
+    if one_sided {
+        wall.insert(OneSided);
+    }
+}
+
+fn cursor_world(window: &Window, camera: (&Camera, &GlobalTransform)) -> Option<Vec2> {
+    let cursor = window.cursor_position()?;
+    camera.0.viewport_to_world_2d(camera.1, cursor).ok()
+}
+
+fn aim_and_shoot(
+    mouse: Res<ButtonInput<MouseButton>>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&Camera, &GlobalTransform)>,
+    mut aim: ResMut<Aim>,
+    look: Res<BallLook>,
+    mut commands: Commands,
+) {
+    let Some(cursor) = cursor_world(&window, *camera) else {
+        return;
+    };
+    if mouse.just_pressed(MouseButton::Left) {
+        aim.from = Some(cursor);
+    }
+    aim.to = cursor;
+    if mouse.just_released(MouseButton::Left)
+        && let Some(from) = aim.from.take()
+    {
+        spawn_ball(&mut commands, &look, from, (from - cursor) * LAUNCH_GAIN);
+    }
+}
+
+fn spawn_ball(commands: &mut Commands, look: &BallLook, at: Vec2, velocity: Vec2) {
+    commands.spawn((
+        MovingCircle::new(BALL_RADIUS, velocity),
+        CcdMaterial::new(0.95, 0.05),
+        Mesh2d(look.mesh.clone()),
+        MeshMaterial2d(look.material.clone()),
+        Transform::from_translation(at.extend(2.0)),
+        TransformInterpolation,
+    ));
+}
+
+/// The predicted path of the ball being aimed.
+fn draw_aim(
+    aim: Res<Aim>,
+    world: Res<CcdWorld>,
+    settings: Res<CcdSettings>,
+    mut gizmos: Gizmos,
+    mut path: Local<Vec<Vec2>>,
+) {
+    let Some(from) = aim.from else {
+        return;
+    };
+    let velocity = (from - aim.to) * LAUNCH_GAIN;
+    gizmos.line_2d(from, aim.to, Color::srgba(1.0, 1.0, 1.0, 0.3));
+    let predict = PredictSettings {
+        max_bounces: 10,
+        max_time: 3.0,
+        gravity: settings.gravity,
+        ..default()
+    };
+    if world
+        .predict_path(Circle::new(from, BALL_RADIUS), velocity, &predict, &mut path)
+        .is_ok()
+    {
+        gizmos.linestrip_2d(path.iter().copied(), Color::srgb(1.0, 1.0, 1.0));
+        for p in path.iter().skip(1) {
+            gizmos.circle_2d(*p, BALL_RADIUS, Color::srgba(1.0, 1.0, 1.0, 0.35));
+        }
+    }
+}
+
+fn keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    balls: Query<Entity, With<MovingCircle>>,
+    mut settings: ResMut<CcdSettings>,
+    mut store: ResMut<GizmoConfigStore>,
+    mut commands: Commands,
+) {
+    if keys.just_pressed(KeyCode::KeyC) {
+        balls.iter().for_each(|b| commands.entity(b).despawn());
+    }
+    if keys.just_pressed(KeyCode::KeyG) {
+        settings.gravity = if settings.gravity == Vec2::ZERO {
+            Vec2::new(0.0, -900.0)
+        } else {
+            Vec2::ZERO
+        };
+    }
+    if keys.just_pressed(KeyCode::F1) {
+        let (config, _) = store.config_mut::<CcdGizmos>();
+        config.enabled = !config.enabled;
+    }
+}
+
+/// For the smoke screenshot: a few balls already flying, one being aimed.
+fn demo_shots(mut commands: Commands, look: Res<BallLook>, mut aim: ResMut<Aim>) {
+    for (i, v) in [
+        Vec2::new(2400.0, 900.0),
+        Vec2::new(-1800.0, 2600.0),
+        Vec2::new(3000.0, -1500.0),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        spawn_ball(
+            &mut commands,
+            &look,
+            Vec2::new(-380.0 + 60.0 * i as f32, -80.0),
+            v,
+        );
+    }
+    aim.from = Some(Vec2::new(-450.0, -200.0));
+    aim.to = Vec2::new(-560.0, -260.0);
+}
