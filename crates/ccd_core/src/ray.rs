@@ -1,6 +1,6 @@
 //! The one primitive every pair query reduces to: a ray against a circle.
 
-use glam::Vec2;
+use glam::{DVec2, Vec2};
 
 /// The first `t` in `[0, 1]` at which the point `start + t · motion` reaches distance
 /// `radius` from the origin, for a start strictly outside that circle.
@@ -14,7 +14,9 @@ use glam::Vec2;
 ///   t·|motion| = m − sqrt(r² − n²) = (|start|² − r²) / (m + sqrt(r² − n²))
 /// ```
 ///
-/// and the right-hand form has no cancellation when the start is close to the circle.
+/// and the right-hand form has no cancellation when the start is close to the circle. It
+/// is evaluated in f64 from the exact f32 inputs (every product of two f32 values is exact
+/// in f64), with a single square root, and only for rays that do reach the circle.
 ///
 /// Returns `None` when the start is inside or on the circle, when the ray points away
 /// (`m <= 0`), misses or only grazes (`n >= r`, unless `r == 0` and the ray passes
@@ -30,27 +32,33 @@ use glam::Vec2;
 #[inline]
 #[must_use]
 pub fn ray_circle_toi(start: Vec2, motion: Vec2, radius: f32) -> Option<f32> {
-    let dir = motion.try_normalize()?;
-    let motion_len = motion.length();
-    let start_len = start.length();
-    if !(start_len > radius) {
-        // Inside, touching, or NaN: not this primitive's job.
+    ray_circle_toi_f64(start.as_dvec2(), motion.as_dvec2(), f64::from(radius))
+}
+
+/// [`ray_circle_toi`] on f64 values (the crate computes relative positions in f64 first,
+/// so a subtraction of two far-away f32 points loses nothing).
+#[inline]
+pub(crate) fn ray_circle_toi_f64(w: DVec2, m: DVec2, r: f64) -> Option<f32> {
+    let m2 = m.length_squared();
+    let r2 = r * r;
+    // |w|² − r², > 0 outside.
+    let gap = w.length_squared() - r2;
+    if !(gap > 0.0) || !(m2 > 0.0) {
         return None;
     }
-    // Distance along the ray to the closest approach.
-    let along = -start.dot(dir);
-    if along <= 0.0 {
+    // m·|motion|: how far along the ray the closest approach lies.
+    let along = -w.dot(m);
+    if !(along > 0.0) {
         return None;
     }
-    // Perpendicular miss distance.
-    let miss = dir.perp_dot(start).abs();
+    // (r² − n²)·|motion|², with n·|motion| = |motion × w|.
+    let cross = m.perp_dot(w);
+    let disc = r2 * m2 - cross * cross;
     // A tangent line only grazes, except for a circle of radius 0: a point is reached
     // head on exactly when the ray passes through it.
-    if miss > radius || (miss == radius && radius > 0.0) {
+    if disc < 0.0 || (disc == 0.0 && r > 0.0) {
         return None;
     }
-    let half_chord = ((radius - miss) * (radius + miss)).sqrt();
-    let gap = (start_len - radius) * (start_len + radius);
-    let t = gap / (along + half_chord) / motion_len;
-    (t <= 1.0 && t.is_finite()).then_some(t.max(0.0))
+    let t = gap / (along + disc.sqrt());
+    (t <= 1.0 && t.is_finite()).then_some((t as f32).clamp(0.0, 1.0))
 }

@@ -1,7 +1,7 @@
 //! What a contact does to a velocity: [`Material`], [`reflect`], [`slide`] and [`respond`].
 
 use crate::tolerance::SEPARATION_SPEED_REL;
-use glam::Vec2;
+use glam::{DVec2, Vec2};
 
 /// How a surface or a ball bounces and rubs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -105,30 +105,39 @@ pub enum ResponseMode {
 #[inline]
 #[must_use]
 pub fn reflect(velocity: Vec2, normal: Vec2, material: Material, resting_speed: f32) -> Vec2 {
-    let vn = velocity.dot(normal);
+    // In f64, with the normal renormalised: an f32 unit normal is off by up to 1e-7, and
+    // trusting it would change the speed of every elastic bounce by that much in the same
+    // direction. What is left is the final rounding, which does not drift one way.
+    let (v, unit) = (velocity.as_dvec2(), normal.as_dvec2());
+    let Some(unit) = unit.try_normalize() else {
+        return velocity;
+    };
+    let vn = v.dot(unit);
     if !(vn < 0.0) {
         return velocity;
     }
     let approach = -vn;
-    let tangent = velocity - normal * vn;
-    let e = sanitize(material.restitution);
-    let resting = approach < resting_speed || e == 0.0;
-    let out_normal = if resting { 0.0 } else { e * approach };
-    let delta_vn = approach + out_normal;
-    let tangent = apply_friction(tangent, sanitize(material.friction) * delta_vn);
-    if resting {
-        tangent + normal * (SEPARATION_SPEED_REL * tangent.length())
+    let e = f64::from(sanitize(material.restitution));
+    let resting = approach < f64::from(resting_speed) || e == 0.0;
+    let bounce = if resting { 0.0 } else { e * approach };
+    let tangent = apply_friction(
+        v - unit * vn,
+        f64::from(sanitize(material.friction)) * (approach + bounce),
+    );
+    let out = if resting {
+        f64::from(SEPARATION_SPEED_REL) * tangent.length()
     } else {
-        tangent + normal * out_normal
-    }
+        bounce
+    };
+    (tangent + unit * out).as_vec2()
 }
 
 /// Reduce `tangent` by at most `max_loss` in length, never reversing it.
 #[inline]
-fn apply_friction(tangent: Vec2, max_loss: f32) -> Vec2 {
+fn apply_friction(tangent: DVec2, max_loss: f64) -> DVec2 {
     let speed = tangent.length();
     if speed <= max_loss || speed == 0.0 {
-        Vec2::ZERO
+        DVec2::ZERO
     } else {
         tangent * ((speed - max_loss) / speed)
     }

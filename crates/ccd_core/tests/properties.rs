@@ -105,7 +105,7 @@ struct Layout {
     scale: f64,
     /// The scene's origin: the world origin or far from it.
     origin: P,
-    /// 0: touching or overlapping; 1: just outside; else anywhere.
+    /// 0: touching or overlapping; 1: at the contact distance, give or take; else anywhere.
     start_kind: u8,
     start: P,
     /// Where on the obstacle a contact start or an aimed motion goes (0..1 along it).
@@ -157,9 +157,11 @@ impl Layout {
         let start = match self.start_kind {
             // Touching or overlapping: within `contact` of a point of the obstacle.
             0 => on.add(unit(self.angle).scale(contact * self.depth)),
-            // Just outside: a gap from 1e-7 to 0.1 of the scene's scale.
+            // At the contact distance give or take a gap from 1e-9 to 0.1 of the scene's
+            // scale, inside or outside: from rounding-level contact to just clear.
             1 => {
-                let gap = self.scale * 10_f64.powf(-7.0 + 6.0 * self.depth);
+                let gap = self.scale * 10_f64.powf(-9.0 + 8.0 * self.depth);
+                let gap = if self.jitter < 0.0 { -gap.min(contact) } else { gap };
                 on.add(unit(self.angle).scale(contact + gap))
             }
             // Anywhere in the scene, or around it when the circle is large.
@@ -726,6 +728,41 @@ fn shallow_approach_first_contact_is_not_late() {
     );
     assert!((rf.first_contact.unwrap() - exact).abs() < 1e-12, "{rf:?}");
     check_case(&case, case.run(), Checks::AgreementAndTiming).unwrap();
+}
+
+/// A circle touching a wall (its radius is the f32 just above the exact distance 0.7 from
+/// its centre to the segment) moving straight into it, and 5 units on through it.
+#[test]
+fn touching_start_moving_in_is_a_hit() {
+    let case = Case {
+        circle: Circle::new(Vec2::new(1.0, 2.5), 0.700_000_05),
+        motion: Vec2::new(4.0, -3.0),
+        target: Target::Segment(Segment::new(Vec2::ZERO, Vec2::new(3.0, 4.0))),
+    };
+    let hit = case.run();
+    check_case(&case, hit, Checks::Agreement).unwrap();
+    let hit = hit.unwrap();
+    assert_eq!(hit.toi, 0.0);
+}
+
+/// The same through [`sweep_bounces`]: the ball must not end on the far side of the wall.
+#[test]
+fn touching_start_moving_in_does_not_tunnel() {
+    let wall = [Obstacle::segment(Segment::new(Vec2::ZERO, Vec2::new(3.0, 4.0)))];
+    let ball = Circle::new(Vec2::new(1.0, 2.5), 0.700_000_05);
+    let out = sweep_bounces(
+        ball,
+        Vec2::new(4.0, -3.0),
+        1.0,
+        &wall,
+        &SweepSettings::default(),
+        |_| {},
+    )
+    .unwrap();
+    // The start's side of the line through (0, 0) and (3, 4): 3·y − 4·x > 0.
+    let side = |p: Vec2| 3.0 * p.y - 4.0 * p.x;
+    assert!(side(ball.center) > 0.0);
+    assert!(side(out.center) > 0.0, "tunnelled to {out:?}");
 }
 
 /// Bouncing in the square with corners (±200, 0), (0, ±200): every normal is (±√½, ±√½).

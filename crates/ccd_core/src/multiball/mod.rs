@@ -348,13 +348,13 @@ impl Ord for Event {
 /// ```
 /// use ccd_core::{step_balls, Ball, MultiballScratch, MultiballSettings, Obstacle, Vec2};
 /// // Equal balls head on at ±10 units/s, 10 apart (radius 1): they meet after 0.4 s and
-/// // swap velocities; after 1 s each is back where it started.
+/// // swap velocities; in the last 0.6 s each goes 6 units back: the first ends at x = −1 − 6.
 /// let mut balls = [Ball::new(Vec2::new(-5.0, 0.0), Vec2::new(10.0, 0.0), 1.0), Ball::new(Vec2::new(5.0, 0.0), Vec2::new(-10.0, 0.0), 1.0)];
 /// let none: [Obstacle; 0] = [];
 /// let mut scratch = MultiballScratch::default();
 /// let report = step_balls(&mut balls, 1.0, &none, &[], &MultiballSettings::default(), &mut scratch, |_| {});
 /// assert_eq!(report.bounces, 1);
-/// assert!((balls[0].center - Vec2::new(-5.0, 0.0)).length() < 1e-4);
+/// assert!((balls[0].center - Vec2::new(-7.0, 0.0)).length() < 1e-4);
 /// assert!((balls[0].velocity - Vec2::new(-10.0, 0.0)).length() < 1e-4);
 /// ```
 pub fn step_balls<O: Obstacles + ?Sized>(

@@ -1,6 +1,7 @@
 //! A moving circle against a static circle (a pillar, or a ball held still).
 
-use crate::{Circle, Hit, ray_circle_toi, sweep::usable};
+use crate::ray::ray_circle_toi_f64;
+use crate::{Circle, Hit, sweep::usable};
 use glam::Vec2;
 
 /// First contact of `circle`, moving by `motion`, with the static circle `other`.
@@ -28,18 +29,21 @@ pub fn sweep_circle_circle(circle: Circle, motion: Vec2, other: Circle) -> Optio
     if !usable(circle, motion) || !usable(other, Vec2::ZERO) || motion == Vec2::ZERO {
         return None;
     }
-    let reach = circle.radius + other.radius;
-    let start = circle.center - other.center;
-    let toi = if start.length() <= reach {
+    // In f64 from the exact f32 inputs: the relative position and the radii sum lose
+    // nothing, however far from the origin the pair is.
+    let reach = f64::from(circle.radius) + f64::from(other.radius);
+    let start = circle.center.as_dvec2() - other.center.as_dvec2();
+    let toi = if start.length_squared() <= reach * reach {
         // Starting in contact or overlapping.
         0.0
     } else {
-        ray_circle_toi(start, motion, reach)?
+        ray_circle_toi_f64(start, motion.as_dvec2(), reach)?
     };
     let center = circle.center + motion * toi;
-    let normal = (center - other.center)
+    let normal = (center.as_dvec2() - other.center.as_dvec2())
         .try_normalize()
-        .or_else(|| (-motion).try_normalize())?;
+        .or_else(|| (-motion.as_dvec2()).try_normalize())?
+        .as_vec2();
     Hit {
         toi,
         center,

@@ -1,7 +1,8 @@
 //! A moving circle against a static, two-sided segment: a capsule of radius `r` around it.
 
-use crate::{Circle, Hit, Segment, ray_circle_toi, sweep::usable};
-use glam::Vec2;
+use crate::ray::ray_circle_toi_f64;
+use crate::{Circle, Hit, Segment, sweep::usable};
+use glam::{DVec2, Vec2};
 
 /// Which part of the capsule a point is closest to.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -14,42 +15,28 @@ enum Region {
     EndB,
 }
 
-/// The segment as the queries see it: an origin, a unit direction and a length.
+/// The segment in f64, relative to its end point `a`: `d = b − a` and `|d|²`.
 #[derive(Clone, Copy)]
 struct Frame {
-    a: Vec2,
-    b: Vec2,
-    /// Unit direction from `a` to `b`; `None` for a zero-length segment (a point).
-    dir: Option<Vec2>,
-    len: f32,
+    d: DVec2,
+    len_sq: f64,
 }
 
 impl Frame {
+    /// The region of the point at `p` (relative to `a`), its foot parameter along `d`
+    /// (times `|d|²`), and the closest point (relative to `a`).
     #[inline]
-    fn new(segment: Segment) -> Self {
-        let d = segment.b - segment.a;
-        let dir = d.try_normalize();
-        Self {
-            a: segment.a,
-            b: segment.b,
-            dir,
-            len: if dir.is_some() { d.length() } else { 0.0 },
+    fn closest(&self, p: DVec2) -> (Region, DVec2) {
+        if !(self.len_sq > 0.0) {
+            return (Region::EndA, DVec2::ZERO);
         }
-    }
-
-    /// The region `p` lies in, and the closest point of the segment to `p`.
-    #[inline]
-    fn closest(&self, p: Vec2) -> (Region, Vec2) {
-        let Some(dir) = self.dir else {
-            return (Region::EndA, self.a);
-        };
-        let along = (p - self.a).dot(dir);
+        let along = p.dot(self.d);
         if along <= 0.0 {
-            (Region::EndA, self.a)
-        } else if along >= self.len {
-            (Region::EndB, self.b)
+            (Region::EndA, DVec2::ZERO)
+        } else if along >= self.len_sq {
+            (Region::EndB, self.d)
         } else {
-            (Region::Face, self.a + dir * along)
+            (Region::Face, self.d * (along / self.len_sq))
         }
     }
 }
@@ -60,10 +47,15 @@ impl Frame {
 /// becomes a ray against it:
 /// - each face is a line offset by `±r` along the segment normal; the ray meets the one on
 ///   the side it starts on, and the hit counts if its foot lies between the end points;
-/// - each end point is a circle of radius `r` (see [`ray_circle_toi`]).
+/// - each end point is a circle of radius `r` (see [`ray_circle_toi`](crate::ray_circle_toi)).
 ///
 /// The earliest of the four wins. The normal is then taken from the closest point at the
 /// contact centre, so near a face–end tie it never comes from the wrong feature.
+///
+/// Positions are taken relative to the segment and the arithmetic is done in f64 from the
+/// exact f32 inputs, with cross products against the unnormalised direction: no digit is
+/// lost at coordinates of 10⁴ or at shallow angles, and one square root is taken per query
+/// (more only for a hit).
 ///
 /// A zero-length segment is a point. A circle of radius 0 is a moving point. A circle
 /// whose centre lies on the segment gets the segment normal facing against `motion`.
@@ -85,85 +77,101 @@ pub fn sweep_circle_segment(circle: Circle, motion: Vec2, segment: Segment) -> O
     if !usable(circle, motion) || !segment.a.is_finite() || !segment.b.is_finite() || motion == Vec2::ZERO {
         return None;
     }
-    let frame = Frame::new(segment);
-    let r = circle.radius;
-    let c = circle.center;
-    let rel = c - frame.a;
-    // Signed distance of the start from the segment's line, and the side it is on. A start
-    // on the line takes the side that `motion` comes from.
-    let (offset, side) = match frame.dir {
-        Some(dir) => {
-            let offset = dir.perp_dot(rel);
-            let toward = motion.dot(dir.perp());
-            let side = if offset > 0.0 || (offset == 0.0 && toward < 0.0) {
-                1.0
-            } else {
-                -1.0
-            };
-            (offset, side)
-        }
-        None => (0.0, 1.0),
+    // Quick reject: the swept circle's box misses the segment's box.
+    if !crate::Aabb::swept(circle.center, motion, circle.radius).intersects(&segment.aabb()) {
+        return None;
+    }
+    let a = segment.a.as_dvec2();
+    let frame = Frame {
+        d: segment.b.as_dvec2() - a,
+        len_sq: (segment.b.as_dvec2() - a).length_squared(),
+    };
+    let r = f64::from(circle.radius);
+    let m = motion.as_dvec2();
+    let rel = circle.center.as_dvec2() - a;
+    // Which side of the line the start is on (times |d|); a start on the line takes the
+    // side `motion` comes from.
+    let cross0 = frame.d.perp_dot(rel);
+    let toward = frame.d.perp_dot(m);
+    let side = if cross0 > 0.0 || (cross0 == 0.0 && toward < 0.0) {
+        1.0
+    } else {
+        -1.0
     };
 
-    let (start_region, start_closest) = frame.closest(c);
-    let toi = if (c - start_closest).length() <= r {
+    let (start_region, start_closest) = frame.closest(rel);
+    let toi = if (rel - start_closest).length_squared() <= r * r {
         // Starting in contact or overlapping.
         0.0
     } else {
-        earliest_contact(&frame, c, motion, r, offset, side)?
+        earliest_contact(&frame, rel, m, r, cross0, toward, side)?
     };
-    let center = c + motion * toi;
-    let (region, point) = if toi == 0.0 {
+    let center = circle.center + motion * toi;
+    let at = center.as_dvec2() - a;
+    let (region, closest) = if toi == 0.0 {
         (start_region, start_closest)
     } else {
-        frame.closest(center)
+        frame.closest(at)
     };
-    let normal = match (region, frame.dir) {
+    let normal = match region {
         // Face region: the segment normal on the side the circle came from.
-        (Region::Face, Some(dir)) => dir.perp() * side,
+        Region::Face => (frame.d.perp() * side).try_normalize(),
         // End point regions (and a zero-length segment): away from the end point, or
         // against the motion if the centre sits on it.
-        _ => (center - point)
-            .try_normalize()
-            .or_else(|| (-motion).try_normalize())?,
-    };
+        Region::EndA | Region::EndB => (at - closest).try_normalize(),
+    }
+    .or_else(|| (-m).try_normalize())?;
     Hit {
         toi,
         center,
-        point,
-        normal,
+        point: (a + closest).as_vec2(),
+        normal: normal.as_vec2(),
     }
     .approached_by(motion)
 }
 
 /// The earliest toi in `[0, 1]` at which a centre starting outside the capsule reaches it.
+/// `cross0` and `toward` are `d × rel` and `d × m`; `side` is the start's side.
 #[inline]
-fn earliest_contact(frame: &Frame, c: Vec2, motion: Vec2, r: f32, offset: f32, side: f32) -> Option<f32> {
+fn earliest_contact(
+    frame: &Frame,
+    rel: DVec2,
+    m: DVec2,
+    r: f64,
+    cross0: f64,
+    toward: f64,
+    side: f64,
+) -> Option<f32> {
     let mut best: Option<f32> = None;
     let mut consider = |t: Option<f32>| {
-        if let Some(t) = t {
-            if best.is_none_or(|b| t < b) {
-                best = Some(t);
-            }
+        if let Some(t) = t
+            && best.is_none_or(|b| t < b)
+        {
+            best = Some(t);
         }
     };
-    if let Some(dir) = frame.dir {
+    if frame.len_sq > 0.0 {
         // Face region: the offset line on the start's side, `side · r` from the segment.
-        let closing = -motion.dot(dir.perp()) * side;
-        let gap = offset.abs() - r;
-        if closing > 0.0 && gap >= 0.0 && gap <= closing {
+        // Both quantities are scaled by |d|.
+        let len = frame.len_sq.sqrt();
+        let closing = -toward * side;
+        // Rounding may put a start that is (just) outside the capsule by one measure (the
+        // distance to the closest point) inside the offset line by this one: it is then
+        // at the line, and a hit now if it closes in.
+        let gap = (cross0.abs() - r * len).max(0.0);
+        if closing > 0.0 && gap <= closing {
             let t = gap / closing;
-            let foot = (c + motion * t - frame.a).dot(dir);
-            if (0.0..=frame.len).contains(&foot) {
-                consider(Some(t));
+            let foot = (rel + m * t).dot(frame.d);
+            if (0.0..=frame.len_sq).contains(&foot) {
+                consider(Some(t as f32));
             }
         }
     }
     // End point A region.
-    consider(ray_circle_toi(c - frame.a, motion, r));
+    consider(ray_circle_toi_f64(rel, m, r));
     // End point B region.
-    if frame.dir.is_some() {
-        consider(ray_circle_toi(c - frame.b, motion, r));
+    if frame.len_sq > 0.0 {
+        consider(ray_circle_toi_f64(rel - frame.d, m, r));
     }
     best
 }
