@@ -49,6 +49,23 @@ pub fn inradius() -> f32 {
     OUTER_RADIUS * (std::f32::consts::PI / SIDES as f32).cos()
 }
 
+/// Signed distance from `p` to the outer polygon's boundary, positive inside. A ball of
+/// radius `r` is inside its walls while this is at least `r` (minus rounding). (The
+/// inradius alone is the distance to the edges' midpoints; near a corner a touching ball
+/// sits a little farther from the centre than that.)
+pub fn clearance(p: Vec2) -> f32 {
+    let step = std::f32::consts::TAU / SIDES as f32;
+    let sector = (p.y.atan2(p.x).rem_euclid(std::f32::consts::TAU) / step).floor() as i64;
+    let inr = inradius();
+    (sector - 1..=sector + 1)
+        .map(|k| {
+            // Edge k runs from corner k to corner k + 1; its outward normal points at its middle.
+            let n = Vec2::from_angle((k as f32 + 0.5) * step);
+            inr - p.dot(n)
+        })
+        .fold(f32::INFINITY, f32::min)
+}
+
 fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f32 {
     let d = b - a;
     let t = ((p - a).dot(d) / d.length_squared()).clamp(0.0, 1.0);
