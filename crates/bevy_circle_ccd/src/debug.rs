@@ -55,6 +55,19 @@ const PATH: Color = Color::srgb(1.0, 0.8, 0.2);
 const CONTACT: Color = Color::srgb(1.0, 0.3, 0.3);
 const PREDICTED: Color = Color::srgba(1.0, 1.0, 1.0, 0.6);
 
+/// What the prediction gizmos read of a circle.
+type PredictParts<'a> = (
+    &'a MovingCircle,
+    &'a Transform,
+    &'a PredictPath,
+    Option<&'a CcdMaterial>,
+    Option<&'a CircleResponse>,
+);
+
+#[allow(
+    clippy::too_many_arguments,
+    reason = "a Bevy system: each argument is a system parameter"
+)]
 fn draw(
     mut gizmos: Gizmos<CcdGizmos>,
     store: Res<GizmoConfigStore>,
@@ -62,13 +75,7 @@ fn draw(
     paths: Res<LastStepPaths>,
     settings: Res<CcdSettings>,
     fixed: Res<Time<Fixed>>,
-    predict: Query<(
-        &MovingCircle,
-        &Transform,
-        &PredictPath,
-        Option<&CcdMaterial>,
-        Option<&CircleResponse>,
-    )>,
+    predict: Query<PredictParts>,
     mut scratch: Local<Vec<Vec2>>,
 ) {
     let (_, cfg) = store.config::<CcdGizmos>();

@@ -215,7 +215,7 @@ fn step_events(
     circles: &mut Query<CircleParts>,
     hits: &mut StepHits,
     step: &mut CcdStats,
-    mut paths: Option<&mut LastStepPaths>,
+    paths: Option<&mut LastStepPaths>,
     buffers: &mut EventBuffers,
     commands: &mut Commands,
 ) {
@@ -309,7 +309,7 @@ fn step_events(
             circle.velocity = ball.velocity;
         }
     }
-    if let (Some(paths), Some(starts)) = (paths.as_deref_mut(), starts) {
+    if let (Some(paths), Some(starts)) = (paths, starts) {
         path_points.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
         let mut cursor = 0;
         for (k, ball) in balls.iter().enumerate() {

@@ -122,6 +122,9 @@ type ObstacleItem<'a> = (
     bool,
 );
 
+/// Static segments and pillars.
+type IsObstacle = Or<(With<StaticSegment>, With<Pillar>)>;
+
 type ObstacleChanged = Or<(
     Changed<StaticSegment>,
     Changed<Pillar>,
@@ -190,7 +193,7 @@ pub(crate) fn note_removal<T: Component>(event: On<Remove, T>, mut pending: ResM
 /// last run. Runs in [`CircleCcdSystems::Prepare`](crate::CircleCcdSystems::Prepare).
 pub(crate) fn sync_world(
     mut world: ResMut<CcdWorld>,
-    changed: Query<Entity, (Or<(With<StaticSegment>, With<Pillar>)>, ObstacleChanged)>,
+    changed: Query<Entity, (IsObstacle, ObstacleChanged)>,
     parts: Query<ObstacleParts>,
     mut removed: ResMut<PendingRemovals>,
     mut dirty: Local<Vec<Entity>>,
