@@ -2,10 +2,7 @@
     dead_code,
     reason = "each example uses a different part of this shared module"
 )]
-//! Shared by the examples: the `--screenshot PATH --frames N` smoke mode, and the
-//! engine-free ball-pit scene.
-
-pub mod pit;
+//! Shared by the windowed examples: the `--screenshot PATH --frames N` smoke mode.
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};

@@ -11,7 +11,7 @@
 //! cargo bench -p bevy_circle_ccd --bench ball_pit -- --balls 2000 --steps 600
 //! ```
 
-#[path = "../../../examples/support/pit.rs"]
+#[path = "../../../benches/pit_scene.rs"]
 mod pit;
 
 use bevy::app::{TaskPoolOptions, TaskPoolPlugin};

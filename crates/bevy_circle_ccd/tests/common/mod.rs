@@ -1,6 +1,9 @@
 //! Shared helpers for the headless plugin tests.
 #![allow(dead_code)]
-#![allow(clippy::unwrap_used, reason = "test helpers: a missing component is a failed test")]
+#![allow(
+    clippy::unwrap_used,
+    reason = "test helpers: a missing component is a failed test"
+)]
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
