@@ -2,7 +2,7 @@
 //!
 //! Exact continuous collision detection for moving circles in 2D: balls, pucks and
 //! bullets against walls (segments) and pillars (circles). Pure math on
-//! [`glam::Vec2`](Vec2); no engine, no allocation on the hot path.
+//! [`glam::Vec2`]; no engine, no allocation on the hot path.
 //!
 //! A ball at any speed never passes through a wall, bounces exactly, several times within
 //! one step if it must, and loses no time doing so.
