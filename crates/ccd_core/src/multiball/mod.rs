@@ -54,6 +54,25 @@ pub const RESTING_EVENT_FRACTION: f32 = 0.05;
 /// impulses over touching pairs and walls approaching slower than the resting speed).
 pub const RESTING_ITERATIONS: u32 = 16;
 
+/// Dimensionless. Overlap of two balls, as a fraction of their contact distance `r₁ + r₂`,
+/// that the position correction leaves alone. Slow contacts skipped by
+/// [`RESTING_EVENT_FRACTION`] let a pile sink in by up to `0.05 · resting_speed · dt` per
+/// step; below this depth (1e-3 of the contact distance, a thousandth of a diameter)
+/// nothing is visible and moving balls would only make the pile creep.
+pub const ALLOWED_OVERLAP_REL: f32 = 1e-3;
+
+/// Dimensionless. Fraction of the overlap beyond [`ALLOWED_OVERLAP_REL`] that one step's
+/// position correction removes. Half keeps the correction gentle (no visible pop) while
+/// the steady overlap stays within about twice the per-step creep.
+pub const OVERLAP_CORRECTION_FRACTION: f32 = 0.5;
+
+/// Passes of the position correction over the touching pairs at the start of a step.
+pub const OVERLAP_CORRECTION_ITERATIONS: u32 = 16;
+
+/// Slides along a wall allowed to one ball's position correction in one pass (a ball in
+/// a corner slides once along each wall, then stops).
+pub const MAX_CORRECTION_SLIDES: u32 = 2;
+
 /// Sensor contacts remembered per ball per leg (see
 /// [`MAX_SENSOR_HITS_PER_LEG`](crate::MAX_SENSOR_HITS_PER_LEG)).
 const SENSORS_PER_LEG: usize = crate::MAX_SENSOR_HITS_PER_LEG;
@@ -239,6 +258,9 @@ pub struct MultiballReport {
     pub capped_balls: u32,
     /// Whether the event budget ran out (every ball lost the rest of the step).
     pub event_budget_hit: bool,
+    /// The deepest ball–ball overlap found at the start of the step, in world units,
+    /// before the position correction (see [`ALLOWED_OVERLAP_REL`]).
+    pub max_overlap: f32,
 }
 
 /// Reusable buffers for [`step_balls`], so stepping allocates nothing once warm.
@@ -380,7 +402,7 @@ pub fn step_balls<O: Obstacles + ?Sized>(
         max_radius: 0.0,
     };
     sim.prepare();
-    sim.solve_resting(&mut on_contact);
+    sim.solve_resting(&mut report);
     let budget = if settings.max_events > 0 {
         settings.max_events
     } else {
@@ -548,7 +570,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// balls touching walls (a pile under gravity), by sequential impulses in a fixed order.
     /// Only approaches slower than the resting speed are touched; real impacts are left to
     /// the exact event-driven phase.
-    fn solve_resting(&mut self, _on_contact: &mut impl FnMut(&Contact)) {
+    fn solve_resting(&mut self, report: &mut MultiballReport) {
         let resting = self.settings.resting_speed;
         if !(resting > 0.0) {
             return;
@@ -631,8 +653,13 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 if vn < 0.0 && -vn < resting && inv_sum > 0.0 {
                     let jn =
                         (SEPARATION_SPEED_REL * (a.velocity.length() + b.velocity.length()) - vn) / inv_sum;
-                    self.balls[i].velocity += n * (jn * a.inverse_mass);
-                    self.balls[j].velocity -= n * (jn * b.inverse_mass);
+                    // Coulomb friction on the sliding, never reversing it.
+                    let tangent = relative - n * vn;
+                    let mu = a.material.combine(b.material).friction.max(0.0);
+                    let jt = (tangent.length() / inv_sum).min(mu * jn);
+                    let impulse = n * jn - tangent.normalize_or_zero() * jt;
+                    self.balls[i].velocity += impulse * a.inverse_mass;
+                    self.balls[j].velocity -= impulse * b.inverse_mass;
                     changed = true;
                 }
             }
@@ -670,6 +697,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 }
             }
         }
+        self.correct_overlaps(&links, report);
         self.scratch.links = links;
         self.scratch.wall_contacts = walls;
         self.scratch.found = found;
@@ -678,6 +706,72 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             for k in 0..self.balls.len() {
                 self.moved(k);
             }
+        }
+    }
+
+    /// Push overlapping touching balls apart, by positions only (velocities, so energy and
+    /// momentum, are untouched). Each shift is swept against the walls and the moving
+    /// obstacles at their start pose, so a correction never pushes a ball through anything.
+    fn correct_overlaps(&mut self, links: &[(usize, usize)], report: &mut MultiballReport) {
+        for pass in 0..OVERLAP_CORRECTION_ITERATIONS {
+            let mut any = false;
+            for &(i, j) in links {
+                let (a, b) = (self.balls[i], self.balls[j]);
+                let contact = a.radius + b.radius;
+                let gap = a.center - b.center;
+                let depth = contact - gap.length();
+                if pass == 0 {
+                    report.max_overlap = report.max_overlap.max(depth);
+                }
+                let excess = depth - ALLOWED_OVERLAP_REL * contact;
+                let inv_sum = a.inverse_mass + b.inverse_mass;
+                if !(excess > 0.0) || !(inv_sum > 0.0) {
+                    continue;
+                }
+                // Coincident centres: any direction separates them; take a fixed one.
+                let n = gap.try_normalize().unwrap_or(Vec2::Y);
+                let push = n * (excess * OVERLAP_CORRECTION_FRACTION / inv_sum);
+                self.shift(i, push * a.inverse_mass);
+                self.shift(j, -push * b.inverse_mass);
+                any = true;
+            }
+            if !any {
+                break;
+            }
+        }
+    }
+
+    /// Move ball `k` by `delta`, sliding along the first walls or moving obstacles on the
+    /// way (at most [`MAX_CORRECTION_SLIDES`] times) and never crossing one.
+    fn shift(&mut self, k: usize, delta: Vec2) {
+        let mut left = delta;
+        for _ in 0..=MAX_CORRECTION_SLIDES {
+            if left == Vec2::ZERO || !left.is_finite() {
+                return;
+            }
+            let ball = self.balls[k];
+            let circle = ball.circle();
+            let mut first = earliest_on_leg(circle, left, self.obstacles, ball.layers)
+                .solid
+                .map(|(_, _, hit)| hit);
+            for m in self.moving {
+                if m.obstacle.sensor || !ball.layers.interacts(m.obstacle.layers) {
+                    continue;
+                }
+                if let Some(hit) = m.obstacle.sweep(circle, left)
+                    && first.is_none_or(|f| hit.toi < f.toi)
+                {
+                    first = Some(hit);
+                }
+            }
+            let Some(hit) = first else {
+                self.balls[k].center += left;
+                return;
+            };
+            self.balls[k].center += left * hit.toi;
+            // Keep the part of the rest that runs along the surface.
+            let rest = left * (1.0 - hit.toi);
+            left = rest - hit.normal * rest.dot(hit.normal).min(0.0);
         }
     }
 
