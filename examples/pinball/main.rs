@@ -1,0 +1,174 @@
+//! Pinball: a real, playable table on `bevy_circle_ccd`, in millimetres and seconds, with
+//! a bevy_egui panel for live tuning and stats.
+//!
+//! ```text
+//! cargo run --release --example pinball
+//! cargo run --release --example pinball -- --autoplay
+//! cargo run --example pinball -- --screenshot target/pinball.png --frames 240
+//! cargo run --release --example pinball -- --headless --seconds 600
+//! ```
+//!
+//! Keys: Left/Right Shift, Z/M or the arrow keys flip; Space or Down pulls the plunger;
+//! N new game; B adds a ball; P pauses; period steps while paused; F1 debug gizmos.
+//!
+//! The table is `assets/tables/classic.ron` (or `--table PATH`): walls, flippers,
+//! bumpers, slingshots, lanes and targets are data, validated on load.
+
+mod game;
+mod panel;
+#[path = "../support/mod.rs"]
+mod support;
+mod table;
+mod view;
+
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_circle_ccd::prelude::*;
+use clap::Parser;
+use game::{GamePlugin, Requests, RunStats};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser, Debug, Clone)]
+#[command(about = "A pinball table on bevy_circle_ccd")]
+struct Args {
+    /// The table file (RON).
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/tables/classic.ron"))]
+    table: PathBuf,
+    /// A simple player flips and plunges by itself.
+    #[arg(long)]
+    autoplay: bool,
+    /// Save a PNG of the window after `--frames` frames (with autoplay), then exit.
+    #[arg(long)]
+    screenshot: Option<PathBuf>,
+    /// Frames to play before the screenshot.
+    #[arg(long, default_value_t = 240)]
+    frames: u32,
+    /// No window: run the same table and rules on MinimalPlugins with autoplay, print a
+    /// summary, and exit non-zero if a ball escaped or a NaN appeared.
+    #[arg(long)]
+    headless: bool,
+    /// Simulated seconds for `--headless`.
+    #[arg(long, default_value_t = 120.0)]
+    seconds: f64,
+    /// Fixed physics rate, Hz (60–1000).
+    #[arg(long, default_value_t = 1000.0)]
+    hz: f64,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let def = match table::load(&args.table) {
+        Ok(def) => def,
+        Err(e) => {
+            eprintln!("pinball: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if !(60.0..=1000.0).contains(&args.hz) {
+        eprintln!("pinball: --hz must be in 60..=1000, got {}", args.hz);
+        return ExitCode::FAILURE;
+    }
+    if args.headless {
+        return headless(def, &args);
+    }
+    let autoplay = args.autoplay || args.screenshot.is_some();
+    let mut app = App::new();
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(Window {
+            title: format!("bevy_circle_ccd pinball: {}", def.name),
+            resolution: (1280, 720).into(),
+            ..default()
+        }),
+        ..default()
+    }))
+    .add_plugins((
+        CircleCcdPlugin::default(),
+        CcdDebugPlugin,
+        GamePlugin { table: def, autoplay },
+        view::ViewPlugin,
+        panel::PanelPlugin,
+    ))
+    .insert_resource(Time::<Fixed>::from_hz(args.hz));
+    if let Some(path) = args.screenshot {
+        app.add_plugins(support::SmokeScreenshotPlugin {
+            path,
+            frames: args.frames,
+        });
+        app.world_mut().resource_mut::<Requests>().new_game = true;
+    }
+    match app.run() {
+        AppExit::Success => ExitCode::SUCCESS,
+        AppExit::Error(_) => ExitCode::FAILURE,
+    }
+}
+
+/// Simulated seconds between progress lines.
+const PROGRESS_SECONDS: f64 = 30.0;
+
+fn headless(def: table::TableDef, args: &Args) -> ExitCode {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        TransformPlugin,
+        CircleCcdPlugin {
+            interpolation: false,
+            ..default()
+        },
+        GamePlugin {
+            table: def,
+            autoplay: true,
+        },
+    ))
+    .insert_resource(Time::<Fixed>::from_hz(args.hz))
+    .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+    app.finish();
+    app.cleanup();
+    app.world_mut().resource_mut::<Requests>().new_game = true;
+    let started = std::time::Instant::now();
+    let mut next_report = PROGRESS_SECONDS;
+    loop {
+        app.update();
+        let stats = app.world().resource::<RunStats>();
+        if stats.simulated >= next_report {
+            eprintln!(
+                "  {:>6.0} s simulated, {} served, {} drained, {:.1} µs/step, escapes {}",
+                stats.simulated,
+                stats.served,
+                stats.drained,
+                stats.mean_micros(),
+                stats.escapes
+            );
+            next_report += PROGRESS_SECONDS;
+        }
+        if stats.simulated >= args.seconds || stats.escapes > 0 || stats.nan > 0 {
+            break;
+        }
+    }
+    let stats = app.world().resource::<RunStats>();
+    let game = app.world().resource::<game::Game>();
+    println!("pinball headless summary ({} Hz, autoplay)", args.hz);
+    println!("  simulated seconds:     {:.1}", stats.simulated);
+    println!("  wall-clock seconds:    {:.1}", started.elapsed().as_secs_f64());
+    println!("  fixed steps:           {}", stats.steps);
+    println!("  games started:         {}", game.games);
+    println!("  balls served:          {}", stats.served);
+    println!("  balls drained:         {}", stats.drained);
+    println!("  multiballs:            {}", stats.multiballs);
+    println!("  bounces:               {}", stats.bounces);
+    println!(
+        "  max bounces in a step: {} (one ball: {})",
+        stats.max_bounces_step, stats.max_bounces_circle
+    );
+    println!("  max ball speed:        {:.0} mm/s", stats.max_speed);
+    println!("  CCD µs per step:       {:.2}", stats.mean_micros());
+    println!("  ball searches:         {}", stats.ball_searches);
+    println!("  high score:            {}", game.high_score.max(game.score));
+    println!("  escapes:               {}", stats.escapes);
+    println!("  NaN:                   {}", stats.nan);
+    if stats.escapes > 0 || stats.nan > 0 {
+        eprintln!("pinball: FAILED: a ball escaped or a NaN appeared");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}

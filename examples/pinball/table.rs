@@ -1,0 +1,454 @@
+//! The table file: its data types (RON, loaded with serde), validation with errors that
+//! name the bad field, and the geometry derived from it.
+
+use bevy::prelude::*;
+use serde::Deserialize;
+use std::fmt;
+use std::path::Path;
+
+/// A point in table millimetres.
+pub type P = (f32, f32);
+
+/// Distance (mm) within which the outline's last point must meet its first.
+const OUTLINE_CLOSE_MM: f32 = 0.5;
+/// Shortest wall segment accepted, mm (shorter ones are typos, not geometry).
+const MIN_SEGMENT_MM: f32 = 0.5;
+/// Most segments one arc may have.
+const MAX_ARC_SEGMENTS: u32 = 1024;
+
+/// A whole table, as written in `assets/tables/*.ron`.
+#[derive(Deserialize, Clone, Debug)]
+pub struct TableDef {
+    pub name: String,
+    pub size: P,
+    pub slope_degrees: f32,
+    pub ball_radius: f32,
+    pub balls_per_game: u32,
+    pub outline: Vec<Piece>,
+    pub walls: Vec<Piece>,
+    pub lane_gate: (P, P),
+    pub plunger: PlungerDef,
+    pub flippers: Vec<FlipperDef>,
+    pub slingshots: Vec<SlingDef>,
+    pub bumpers: Vec<BumperDef>,
+    pub rollovers: Vec<RolloverDef>,
+    pub targets: Vec<(P, P)>,
+    pub drain: (P, P),
+    pub tuning: Tuning,
+}
+
+/// A run of wall segments.
+#[derive(Deserialize, Clone, Debug)]
+pub enum Piece {
+    /// A polyline through these points.
+    Line(Vec<P>),
+    /// A circular arc, counter-clockwise from `from_degrees` to `to_degrees`.
+    Arc {
+        center: P,
+        radius: f32,
+        from_degrees: f32,
+        to_degrees: f32,
+        segments: u32,
+    },
+}
+
+#[derive(Deserialize, Clone, Debug)]
+pub struct PlungerDef {
+    /// Where a served ball waits.
+    pub ball_at: P,
+    /// Balls in the lane below this height are launched.
+    pub zone_top: f32,
+    /// Launch speed for a tap and for a full pull, mm/s.
+    pub min_speed: f32,
+    pub max_speed: f32,
+    /// Seconds of holding for a full pull.
+    pub full_pull_seconds: f32,
+}
+
+#[derive(Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Left,
+    Right,
+}
+
+#[derive(Deserialize, Clone, Debug)]
+pub struct FlipperDef {
+    pub side: Side,
+    pub pivot: P,
+    pub length: f32,
+    pub thickness: f32,
+    /// Angle at rest below the horizontal towards the table's middle (negative = down).
+    pub rest_degrees: f32,
+    /// How far it rises.
+    pub stroke_degrees: f32,
+}
+
+#[derive(Deserialize, Clone, Debug)]
+pub struct SlingDef {
+    pub a: P,
+    pub b: P,
+    pub c: P,
+}
+
+#[derive(Deserialize, Clone, Debug)]
+pub struct BumperDef {
+    pub center: P,
+    pub radius: f32,
+}
+
+#[derive(Deserialize, Clone, Debug)]
+pub struct RolloverDef {
+    pub a: P,
+    pub b: P,
+    pub points: u32,
+}
+
+/// Materials and kicks; the panel edits a copy of these live.
+#[derive(Deserialize, Clone, Debug, PartialEq)]
+pub struct Tuning {
+    pub ball_restitution: f32,
+    pub ball_friction: f32,
+    pub wall_restitution: f32,
+    pub wall_friction: f32,
+    pub flipper_restitution: f32,
+    pub flipper_friction: f32,
+    pub bumper_restitution: f32,
+    /// Least normal speed a pop bumper sends the ball away with, mm/s.
+    pub bumper_kick: f32,
+    pub sling_restitution: f32,
+    /// Normal speed a slingshot adds, mm/s.
+    pub sling_kick: f32,
+    /// Flipper speed at the end of the up-stroke, rad/s.
+    pub flipper_top_speed: f32,
+    /// Flipper speed at the end of the down-stroke, rad/s.
+    pub flipper_return_speed: f32,
+}
+
+/// What is wrong with a table file.
+#[derive(Debug)]
+pub enum TableError {
+    Read(String, std::io::Error),
+    Parse(String),
+    Invalid { field: String, problem: String },
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Read(path, e) => write!(f, "cannot read table file {path}: {e}"),
+            Self::Parse(e) => write!(f, "table file does not parse: {e}"),
+            Self::Invalid { field, problem } => write!(f, "table field `{field}`: {problem}"),
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
+fn invalid(field: impl Into<String>, problem: impl Into<String>) -> TableError {
+    TableError::Invalid {
+        field: field.into(),
+        problem: problem.into(),
+    }
+}
+
+pub fn v(p: P) -> Vec2 {
+    Vec2::new(p.0, p.1)
+}
+
+/// Load and validate a table.
+pub fn load(path: &Path) -> Result<TableDef, TableError> {
+    let text = std::fs::read_to_string(path).map_err(|e| TableError::Read(path.display().to_string(), e))?;
+    parse(&text)
+}
+
+/// Parse and validate a table from RON text.
+pub fn parse(text: &str) -> Result<TableDef, TableError> {
+    let def: TableDef = ron::from_str(text).map_err(|e| TableError::Parse(e.to_string()))?;
+    def.validate()?;
+    Ok(def)
+}
+
+fn finite_point(field: &str, p: P) -> Result<(), TableError> {
+    if p.0.is_finite() && p.1.is_finite() {
+        Ok(())
+    } else {
+        Err(invalid(
+            field,
+            format!("({}, {}) is not a finite point", p.0, p.1),
+        ))
+    }
+}
+
+fn positive(field: &str, x: f32) -> Result<(), TableError> {
+    if x.is_finite() && x > 0.0 {
+        Ok(())
+    } else {
+        Err(invalid(field, format!("must be positive and finite, got {x}")))
+    }
+}
+
+fn in_range(field: &str, x: f32, lo: f32, hi: f32) -> Result<(), TableError> {
+    if x.is_finite() && (lo..=hi).contains(&x) {
+        Ok(())
+    } else {
+        Err(invalid(field, format!("must be in {lo}..={hi}, got {x}")))
+    }
+}
+
+fn segment(field: &str, (a, b): (P, P)) -> Result<(), TableError> {
+    finite_point(field, a)?;
+    finite_point(field, b)?;
+    if v(a).distance(v(b)) < MIN_SEGMENT_MM {
+        return Err(invalid(field, "end points coincide (zero-length segment)"));
+    }
+    Ok(())
+}
+
+impl Piece {
+    fn validate(&self, field: &str) -> Result<(), TableError> {
+        match self {
+            Piece::Line(points) => {
+                if points.len() < 2 {
+                    return Err(invalid(field, "a line needs at least two points"));
+                }
+                for (k, w) in points.windows(2).enumerate() {
+                    segment(&format!("{field}[{k}..{}]", k + 1), (w[0], w[1]))?;
+                }
+                Ok(())
+            }
+            Piece::Arc {
+                center,
+                radius,
+                from_degrees,
+                to_degrees,
+                segments,
+            } => {
+                finite_point(&format!("{field}.center"), *center)?;
+                positive(&format!("{field}.radius"), *radius)?;
+                in_range(&format!("{field}.from_degrees"), *from_degrees, -720.0, 720.0)?;
+                in_range(&format!("{field}.to_degrees"), *to_degrees, -720.0, 720.0)?;
+                if !(1..=MAX_ARC_SEGMENTS).contains(segments) {
+                    return Err(invalid(
+                        format!("{field}.segments"),
+                        format!("must be in 1..={MAX_ARC_SEGMENTS}, got {segments}"),
+                    ));
+                }
+                if (to_degrees - from_degrees).abs() < 1e-3 {
+                    return Err(invalid(field, "the arc has no length"));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The points of this piece in order.
+    pub fn points(&self) -> Vec<Vec2> {
+        match self {
+            Piece::Line(points) => points.iter().map(|p| v(*p)).collect(),
+            Piece::Arc {
+                center,
+                radius,
+                from_degrees,
+                to_degrees,
+                segments,
+            } => (0..=*segments)
+                .map(|k| {
+                    let t = k as f32 / *segments as f32;
+                    let a = (from_degrees + (to_degrees - from_degrees) * t).to_radians();
+                    v(*center) + Vec2::from_angle(a) * *radius
+                })
+                .collect(),
+        }
+    }
+
+    /// The wall segments of this piece.
+    pub fn segments(&self) -> Vec<(Vec2, Vec2)> {
+        let p = self.points();
+        p.windows(2).map(|w| (w[0], w[1])).collect()
+    }
+}
+
+impl TableDef {
+    /// Check every field; the error names the first bad one.
+    pub fn validate(&self) -> Result<(), TableError> {
+        positive("size.0", self.size.0)?;
+        positive("size.1", self.size.1)?;
+        in_range("slope_degrees", self.slope_degrees, 0.0, 45.0)?;
+        positive("ball_radius", self.ball_radius)?;
+        if !(1..=99).contains(&self.balls_per_game) {
+            return Err(invalid("balls_per_game", "must be 1 to 99"));
+        }
+        if self.outline.is_empty() {
+            return Err(invalid("outline", "the table needs an outer wall"));
+        }
+        for (k, piece) in self.outline.iter().enumerate() {
+            piece.validate(&format!("outline[{k}]"))?;
+        }
+        let ring = self.outline_points();
+        if let (Some(first), Some(last)) = (ring.first(), ring.last())
+            && first.distance(*last) > OUTLINE_CLOSE_MM
+        {
+            return Err(invalid(
+                "outline",
+                format!("must be closed: it starts at {first} but ends at {last}"),
+            ));
+        }
+        for (k, piece) in self.walls.iter().enumerate() {
+            piece.validate(&format!("walls[{k}]"))?;
+        }
+        segment("lane_gate", self.lane_gate)?;
+        let pl = &self.plunger;
+        finite_point("plunger.ball_at", pl.ball_at)?;
+        positive("plunger.min_speed", pl.min_speed)?;
+        positive("plunger.max_speed", pl.max_speed)?;
+        positive("plunger.full_pull_seconds", pl.full_pull_seconds)?;
+        in_range("plunger.zone_top", pl.zone_top, pl.ball_at.1, self.size.1)?;
+        if pl.max_speed < pl.min_speed {
+            return Err(invalid(
+                "plunger.max_speed",
+                "must not be below plunger.min_speed",
+            ));
+        }
+        if self.flippers.is_empty() {
+            return Err(invalid("flippers", "a table needs at least one flipper"));
+        }
+        for (k, f) in self.flippers.iter().enumerate() {
+            let field = format!("flippers[{k}]");
+            finite_point(&format!("{field}.pivot"), f.pivot)?;
+            positive(&format!("{field}.length"), f.length)?;
+            in_range(&format!("{field}.thickness"), f.thickness, 0.0, f.length)?;
+            in_range(&format!("{field}.rest_degrees"), f.rest_degrees, -89.0, 89.0)?;
+            in_range(&format!("{field}.stroke_degrees"), f.stroke_degrees, 1.0, 120.0)?;
+        }
+        for (k, s) in self.slingshots.iter().enumerate() {
+            let field = format!("slingshots[{k}]");
+            segment(&format!("{field}.a..b"), (s.a, s.b))?;
+            segment(&format!("{field}.b..c"), (s.b, s.c))?;
+            segment(&format!("{field}.a..c"), (s.a, s.c))?;
+        }
+        for (k, b) in self.bumpers.iter().enumerate() {
+            finite_point(&format!("bumpers[{k}].center"), b.center)?;
+            positive(&format!("bumpers[{k}].radius"), b.radius)?;
+        }
+        for (k, r) in self.rollovers.iter().enumerate() {
+            segment(&format!("rollovers[{k}]"), (r.a, r.b))?;
+        }
+        for (k, t) in self.targets.iter().enumerate() {
+            segment(&format!("targets[{k}]"), *t)?;
+        }
+        segment("drain", self.drain)?;
+        self.tuning.validate()
+    }
+
+    /// The outer wall as one ring of points (first = last).
+    pub fn outline_points(&self) -> Vec<Vec2> {
+        let mut ring: Vec<Vec2> = Vec::new();
+        for piece in &self.outline {
+            for p in piece.points() {
+                if ring.last().is_none_or(|q| q.distance(p) > OUTLINE_CLOSE_MM) {
+                    ring.push(p);
+                }
+            }
+        }
+        if let Some(&first) = ring.first() {
+            ring.push(first);
+        }
+        ring
+    }
+
+    /// Gravity along the playfield, mm/s²: 9,810 · sin(slope).
+    pub fn gravity(&self) -> f32 {
+        9810.0 * self.slope_degrees.to_radians().sin()
+    }
+
+    /// The middle of the table.
+    pub fn center(&self) -> Vec2 {
+        Vec2::new(self.size.0, self.size.1) * 0.5
+    }
+}
+
+impl Tuning {
+    pub fn validate(&self) -> Result<(), TableError> {
+        for (name, x, hi) in [
+            ("tuning.ball_restitution", self.ball_restitution, 2.0),
+            ("tuning.ball_friction", self.ball_friction, 2.0),
+            ("tuning.wall_restitution", self.wall_restitution, 2.0),
+            ("tuning.wall_friction", self.wall_friction, 2.0),
+            ("tuning.flipper_restitution", self.flipper_restitution, 2.0),
+            ("tuning.flipper_friction", self.flipper_friction, 2.0),
+            ("tuning.bumper_restitution", self.bumper_restitution, 3.0),
+            ("tuning.bumper_kick", self.bumper_kick, 10_000.0),
+            ("tuning.sling_restitution", self.sling_restitution, 3.0),
+            ("tuning.sling_kick", self.sling_kick, 10_000.0),
+        ] {
+            in_range(name, x, 0.0, hi)?;
+        }
+        in_range("tuning.flipper_top_speed", self.flipper_top_speed, 1.0, 500.0)?;
+        in_range(
+            "tuning.flipper_return_speed",
+            self.flipper_return_speed,
+            1.0,
+            500.0,
+        )
+    }
+}
+
+/// Whether `p` is inside the closed polygon `ring` (even–odd rule).
+pub fn inside(ring: &[Vec2], p: Vec2) -> bool {
+    let mut odd = false;
+    for w in ring.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        if (a.y > p.y) != (b.y > p.y) {
+            let x = a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x);
+            if p.x < x {
+                odd = !odd;
+            }
+        }
+    }
+    odd
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CLASSIC: &str = include_str!("../../assets/tables/classic.ron");
+
+    #[test]
+    fn the_shipped_table_is_valid_and_closed() {
+        let t = parse(CLASSIC).unwrap();
+        let ring = t.outline_points();
+        assert!(ring.len() > 64 + 4, "the arch has 64+ segments");
+        assert!(inside(&ring, t.center()));
+        assert!(!inside(&ring, Vec2::new(-1.0, 10.0)));
+        // The arch's top: 815 + 255 = 1,070 mm, the table's height.
+        let top = ring.iter().map(|p| p.y).fold(f32::MIN, f32::max);
+        assert!((top - 1070.0).abs() < 1e-3, "{top}");
+        // 9,810 · sin 6.5° = 1,110.5 mm/s².
+        assert!((t.gravity() - 1110.5).abs() < 0.5);
+    }
+
+    #[test]
+    fn bad_fields_are_named() {
+        let bad = CLASSIC.replace("ball_radius: 13.5", "ball_radius: -13.5");
+        let e = parse(&bad).unwrap_err().to_string();
+        assert!(e.contains("ball_radius") && e.contains("-13.5"), "{e}");
+        let bad = CLASSIC.replace("length: 70.0", "length: 0.0");
+        assert!(
+            parse(&bad)
+                .unwrap_err()
+                .to_string()
+                .contains("flippers[0].length")
+        );
+        let bad = CLASSIC.replace("(0.0, 815.0), (0.0, 0.0)", "(0.0, 815.0), (0.0, 5.0)");
+        assert!(parse(&bad).unwrap_err().to_string().contains("must be closed"));
+        let bad = CLASSIC.replace(
+            "drain: ((0.0, 30.0), (476.0, 30.0))",
+            "drain: ((1.0, 30.0), (1.0, 30.0))",
+        );
+        assert!(parse(&bad).unwrap_err().to_string().contains("`drain`"));
+        assert!(matches!(parse("(name: 3)"), Err(TableError::Parse(_))));
+        let bad = CLASSIC.replace("slope_degrees: 6.5", "slope_degrees: NaN");
+        assert!(parse(&bad).unwrap_err().to_string().contains("slope_degrees"));
+    }
+}
