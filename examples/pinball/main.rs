@@ -172,3 +172,6 @@ fn headless(def: table::TableDef, args: &Args) -> ExitCode {
     }
     ExitCode::SUCCESS
 }
+
+#[cfg(test)]
+mod tests;

@@ -284,7 +284,7 @@ impl TableDef {
         for (k, piece) in self.outline.iter().enumerate() {
             piece.validate(&format!("outline[{k}]"))?;
         }
-        let ring = self.outline_points();
+        let ring: Vec<Vec2> = self.outline.iter().flat_map(Piece::points).collect();
         if let (Some(first), Some(last)) = (ring.first(), ring.last())
             && first.distance(*last) > OUTLINE_CLOSE_MM
         {

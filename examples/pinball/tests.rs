@@ -1,0 +1,157 @@
+//! Headless checks of the table: the flipper's stroke against a real flipper's, a held
+//! flipper cradling the ball, and a flipper never letting a ball through.
+
+use crate::game::{self, Controls, Flipper, GamePlugin, flipper_step, spawn_ball};
+use crate::table::{self, Side};
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_circle_ccd::prelude::*;
+
+const CLASSIC: &str = include_str!("../../assets/tables/classic.ron");
+
+#[test]
+fn flipper_stroke_matches_a_real_flipper() {
+    // ω(θ) = ω_top·(θ/S)^E with E = k/(k+1), k = 2.5, floored at 0.05·ω_top: the floor
+    // holds below x = 0.05^(1/E) = 0.0151 of the stroke (θ = 0.0132 rad, 3.5 ms at
+    // 3.75 rad/s); the law takes the rest in 40.7·(1 − 0.0151^(1/3.5)) = 28.4 ms. About
+    // 31.9 ms in all, ending at ω_top = 75 rad/s.
+    let def = table::parse(CLASSIC).unwrap();
+    let stroke = 50f32.to_radians();
+    let dt = 1e-4;
+    let (mut theta, mut t, mut omega) = (0.0, 0.0, 0.0);
+    while theta < stroke && t < 1.0 {
+        let next = flipper_step(theta, stroke, true, &def.tuning, dt);
+        if next < stroke {
+            // The last full step (the final one is cut short by the stop).
+            omega = (next - theta) / dt;
+        }
+        theta = next;
+        t += dt;
+    }
+    assert!((t - 0.0319).abs() < 0.001, "up-stroke {t} s");
+    assert!((omega / 75.0 - 1.0).abs() < 0.02, "end speed {omega} rad/s");
+    // Released, it falls back to rest and stops there.
+    for _ in 0..2000 {
+        theta = flipper_step(theta, stroke, false, &def.tuning, dt);
+    }
+    assert_eq!(theta, 0.0);
+}
+
+fn app() -> App {
+    let def = table::parse(CLASSIC).unwrap();
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        TransformPlugin,
+        CircleCcdPlugin {
+            interpolation: false,
+            ..default()
+        },
+        GamePlugin {
+            table: def,
+            autoplay: false,
+        },
+    ))
+    .insert_resource(Time::<Fixed>::from_hz(1000.0))
+    .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+    app.finish();
+    app.cleanup();
+    // Startup: the table is spawned; the game is over until N, so nothing is served.
+    app.update();
+    app
+}
+
+fn left_flipper(app: &mut App) -> (Vec2, f32, f32, f32) {
+    let mut q = app.world_mut().query::<&Flipper>();
+    let f = q.iter(app.world()).find(|f| f.side == Side::Left).unwrap();
+    (f.pivot, f.angle(), f.length, f.thickness)
+}
+
+fn ball_state(app: &mut App, e: Entity) -> (Vec2, Vec2) {
+    let p = app.world().get::<Transform>(e).unwrap().translation.truncate();
+    let v = app.world().get::<MovingCircle>(e).unwrap().velocity;
+    (p, v)
+}
+
+#[test]
+fn a_held_flipper_cradles_the_ball() {
+    let mut app = app();
+    app.world_mut().resource_mut::<Controls>().left = true;
+    for _ in 0..100 {
+        app.update();
+    }
+    // Drop a ball onto the raised left flipper, over its middle.
+    let (pivot, angle, length, thickness) = left_flipper(&mut app);
+    let dir = Vec2::from_angle(angle);
+    let table = app.world().resource::<game::Table>().clone();
+    let tune = app.world().resource::<game::Tune>().0.clone();
+    let start = pivot + dir * (length * 0.6) + dir.perp() * 60.0;
+    let ball = {
+        let mut commands = app.world_mut().commands();
+        spawn_ball(&mut commands, &table, &tune, start, Vec2::ZERO)
+    };
+    app.world_mut().flush();
+    let r = table.def.ball_radius;
+    let mut rest_at = Vec2::ZERO;
+    // 5 s: it lands, rolls down the raised blade towards the pivot and stops in the cradle
+    // between the blade and the inlane guide.
+    for step in 0..5000 {
+        app.update();
+        let (p, v) = ball_state(&mut app, ball);
+        // Never inside the blade: distance to the blade's centre line ≥ r + thickness/2.
+        let along = (p - pivot).dot(dir).clamp(0.0, length);
+        let gap = p.distance(pivot + dir * along);
+        assert!(
+            gap >= r + thickness * 0.5 - 0.05,
+            "sank into the flipper: {gap} at step {step}"
+        );
+        if step == 3000 {
+            rest_at = p;
+        }
+        if step > 3000 {
+            assert!(
+                p.distance(rest_at) < 0.5,
+                "moved {} while cradled",
+                p.distance(rest_at)
+            );
+            assert!(v.length() < 10.0, "speed {v}");
+        }
+    }
+    // It rests near the pivot end, not on the tip.
+    let (p, _) = ball_state(&mut app, ball);
+    assert!((p - pivot).dot(dir) < length * 0.5);
+}
+
+#[test]
+fn a_flipping_flipper_never_lets_a_ball_through() {
+    // A ball falls at 3 m/s onto the left flipper, which flips at 25 different moments.
+    for offset in 0..25 {
+        let mut app = app();
+        let (pivot, _, length, thickness) = left_flipper(&mut app);
+        let table = app.world().resource::<game::Table>().clone();
+        let tune = app.world().resource::<game::Tune>().0.clone();
+        let start = Vec2::new(pivot.x + 40.0, 320.0);
+        let ball = {
+            let mut commands = app.world_mut().commands();
+            spawn_ball(&mut commands, &table, &tune, start, Vec2::new(0.0, -3000.0))
+        };
+        app.world_mut().flush();
+        let r = table.def.ball_radius;
+        for step in 0..400 {
+            app.world_mut().resource_mut::<Controls>().left = step >= offset * 2 && step < offset * 2 + 120;
+            app.update();
+            let (_, angle, _, _) = left_flipper(&mut app);
+            let dir = Vec2::from_angle(angle);
+            let (p, _) = ball_state(&mut app, ball);
+            let along = (p - pivot).dot(dir);
+            if (5.0..length - 5.0).contains(&along) {
+                // Over the blade's middle the ball is always on the upper side.
+                let side = (p - pivot).dot(dir.perp());
+                assert!(
+                    side >= r + thickness * 0.5 - 0.05,
+                    "offset {offset}, step {step}: ball {p} is {side} from the blade"
+                );
+            }
+        }
+    }
+}
