@@ -115,7 +115,10 @@ pub struct RunStats {
     pub speed_history: VecDeque<(f64, f32)>,
     /// Hits per second over the last second.
     pub hits_per_second: f32,
-    hit_window: VecDeque<(f64, u32)>,
+    hit_window: VecDeque<(f64, u32, u32)>,
+    /// The most bounces in one step over the last second.
+    pub recent_max_bounces: u32,
+    /// Mean bounces per step over the last second.
     pub bounces_per_step_avg: f32,
     pub fastest_now: f32,
 }
@@ -326,6 +329,7 @@ pub fn spawn_ball(commands: &mut Commands, table: &Table, tune: &Tuning, at: Vec
 
 /// The autoplayer: flips when a ball comes down over a flipper, plunges served balls and
 /// starts a new game after game over.
+#[allow(clippy::too_many_arguments)]
 fn autoplay(
     time: Res<Time>,
     mut auto: ResMut<Autoplay>,
@@ -498,12 +502,14 @@ fn plunger(
 #[derive(Resource, Default)]
 pub struct PlungerShown(pub f32);
 
+type MaterialParts<'a> = (&'a mut CcdMaterial, Option<&'a Part>, Has<FlipperPart>, Has<Ball>);
+
 /// Push the panel's tuning into the materials and settings when it changes.
 fn apply_tuning(
     tune: Res<Tune>,
     table: Res<Table>,
     mut settings: ResMut<CcdSettings>,
-    mut materials: Query<(&mut CcdMaterial, Option<&Part>, Has<FlipperPart>, Has<Ball>)>,
+    mut materials: Query<MaterialParts>,
 ) {
     settings.gravity = Vec2::new(0.0, -table.def.gravity());
     if !tune.is_changed() {
@@ -603,9 +609,6 @@ fn on_hits(
                 flash = true;
             }
             Part::Drain => {
-                if std::env::var_os("PINBALL_DRAINS").is_some() {
-                    eprintln!("drain at {} v {}", hit.center, hit.speed);
-                }
                 commands.entity(hit.circle).despawn();
                 gone.insert(hit.circle);
                 stats.drained += 1;
@@ -709,15 +712,8 @@ fn watch_balls(
 ) {
     let now = time.elapsed_secs();
     let pl = &table.def.plunger;
-    let trace = std::env::var_os("PINBALL_TRACE").is_some() && (now * 1000.0).round() as u32 % 50 == 0;
     for (e, tf, mut c, mut ball) in &mut balls {
         let p = tf.translation.truncate();
-        if trace {
-            eprintln!(
-                "t {now:.2} ball {e} at {:.0},{:.0} v {:.0},{:.0}",
-                p.x, p.y, c.velocity.x, c.velocity.y
-            );
-        }
         if !p.is_finite() || !c.velocity.is_finite() {
             stats.nan += 1;
             error!("ball {e}: non-finite state at {p} velocity {}", c.velocity);
@@ -761,7 +757,6 @@ fn collect_stats(
     stats.fastest_now = fastest;
     stats.max_speed = stats.max_speed.max(fastest);
     let now = stats.simulated;
-    stats.bounces_per_step_avg = stats.bounces_per_step_avg * 0.99 + ccd.bounces as f32 * 0.01;
     if stats.speed_history.back().is_none_or(|(t, _)| now - t >= 0.01) {
         stats.speed_history.push_back((now, fastest));
     }
@@ -773,9 +768,12 @@ fn collect_stats(
         stats.speed_history.pop_front();
     }
     let hits = ccd.bounces + ccd.sensor_hits;
-    stats.hit_window.push_back((now, hits));
-    while stats.hit_window.front().is_some_and(|(t, _)| now - t > 1.0) {
+    stats.hit_window.push_back((now, hits, ccd.bounces));
+    while stats.hit_window.front().is_some_and(|(t, _, _)| now - t > 1.0) {
         stats.hit_window.pop_front();
     }
-    stats.hits_per_second = stats.hit_window.iter().map(|(_, h)| *h).sum::<u32>() as f32;
+    stats.hits_per_second = stats.hit_window.iter().map(|(_, h, _)| *h).sum::<u32>() as f32;
+    stats.recent_max_bounces = stats.hit_window.iter().map(|(_, _, b)| *b).max().unwrap_or(0);
+    let window = stats.hit_window.len().max(1) as f32;
+    stats.bounces_per_step_avg = stats.hit_window.iter().map(|(_, _, b)| *b).sum::<u32>() as f32 / window;
 }

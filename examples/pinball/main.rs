@@ -44,6 +44,9 @@ struct Args {
     /// Frames to play before the screenshot.
     #[arg(long, default_value_t = 240)]
     frames: u32,
+    /// Start with the debug gizmos on (F1 toggles them).
+    #[arg(long)]
+    gizmos: bool,
     /// No window: run the same table and rules on MinimalPlugins with autoplay, print a
     /// summary, and exit non-zero if a ball escaped or a NaN appeared.
     #[arg(long)]
@@ -89,7 +92,11 @@ fn main() -> ExitCode {
         view::ViewPlugin,
         panel::PanelPlugin,
     ))
-    .insert_resource(Time::<Fixed>::from_hz(args.hz));
+    .insert_resource(Time::<Fixed>::from_hz(args.hz))
+    .insert_resource(view::ViewToggles {
+        gizmos: args.gizmos,
+        ..default()
+    });
     if let Some(path) = args.screenshot {
         app.add_plugins(support::SmokeScreenshotPlugin {
             path,

@@ -47,12 +47,10 @@ fn egui_camera(mut commands: Commands, mut settings: ResMut<EguiGlobalSettings>)
     ));
 }
 
-/// The previous frame's hit count and timing, smoothed for reading.
+/// The CCD time per step, smoothed for reading.
 #[derive(Default)]
 struct Smoothed {
     micros: f32,
-    max_bounces: u32,
-    max_bounces_age: f32,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -72,18 +70,11 @@ fn panel(
         ResMut<StepOnce>,
         ResMut<Autoplay>,
     ),
-    real: Res<Time<Real>>,
     balls: Query<(), With<Ball>>,
     mut smooth: Local<Smoothed>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     smooth.micros = smooth.micros * 0.95 + ccd.step_micros * 0.05;
-    smooth.max_bounces_age += real.delta_secs();
-    if smooth.max_bounces_age > 2.0 {
-        smooth.max_bounces = 0;
-        smooth.max_bounces_age = 0.0;
-    }
-    smooth.max_bounces = smooth.max_bounces.max(ccd.bounces);
     let mut edit = tune.0.clone();
     let mut slope = table.def.slope_degrees;
     let mut max_bounces = settings.max_bounces;
@@ -177,8 +168,8 @@ fn panel(
                         ui.end_row();
                         ui.label("bounces / step");
                         ui.label(format!(
-                            "max {}  avg {:.2}",
-                            smooth.max_bounces, stats.bounces_per_step_avg
+                            "max {}  avg {:.3} (last second)",
+                            stats.recent_max_bounces, stats.bounces_per_step_avg
                         ));
                         ui.end_row();
                         ui.label("hits / s");

@@ -15,6 +15,10 @@ const MARGIN_MM: f32 = 30.0;
 const STROKE_MM: f32 = 3.0;
 const GLOW_MM: f32 = 10.0;
 
+/// Length of the drawn plunger rod and how far a full pull draws it back, mm.
+const PLUNGER_ROD_MM: f32 = 30.0;
+const PLUNGER_TRAVEL_MM: f32 = 12.0;
+
 const BACKGROUND: Color = Color::srgb(0.03, 0.035, 0.06);
 const PLAYFIELD: Color = Color::srgb(0.07, 0.09, 0.16);
 const WALL_CORE: Color = Color::srgb(0.55, 0.8, 1.0);
@@ -304,7 +308,7 @@ fn draw_table(
     // The plunger rod.
     let pl = &t.plunger;
     commands.spawn((
-        Mesh2d(meshes.add(Rectangle::new(16.0, 60.0))),
+        Mesh2d(meshes.add(Rectangle::new(16.0, PLUNGER_ROD_MM))),
         MeshMaterial2d(materials.add(Color::srgb(0.75, 0.75, 0.8))),
         Transform::from_xyz(pl.ball_at.0, 0.0, -1.5),
         PlungerRod,
@@ -446,7 +450,7 @@ fn plunger_rod(
     let floor = table.def.plunger.ball_at.1 - table.def.ball_radius;
     for mut tf in &mut rod {
         // The rod's top sits under the ball and drops as it is pulled.
-        tf.translation.y = floor - 30.0 - 35.0 * shown.0;
+        tf.translation.y = floor - PLUNGER_ROD_MM * 0.5 - PLUNGER_TRAVEL_MM * shown.0;
     }
 }
 
