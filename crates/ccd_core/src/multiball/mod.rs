@@ -279,7 +279,8 @@ pub struct MultiballScratch {
     cluster: Vec<usize>,
     links: Vec<(usize, usize)>,
     found: Vec<usize>,
-    wall_contacts: Vec<(usize, Vec2)>,
+    /// Resting wall contacts: ball, normal, and the combined friction coefficient.
+    wall_contacts: Vec<(usize, Vec2, f32)>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -290,6 +291,9 @@ struct BallState {
     bounces: u32,
     /// Waiting at its last contact for the rest of the step.
     frozen: bool,
+    /// Passed `usable` at the step's start (cached: pair searches ask it of every
+    /// candidate, and a ball's values stay finite through the step).
+    valid: bool,
     sensors: [(f32, ContactWith, Hit); SENSORS_PER_LEG],
     sensor_count: u8,
 }
@@ -307,6 +311,7 @@ impl Default for BallState {
             version: 0,
             bounces: 0,
             frozen: false,
+            valid: false,
             sensors: [(0.0, ContactWith::Ball(0), nothing); SENSORS_PER_LEG],
             sensor_count: 0,
         }
@@ -547,10 +552,14 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             .fold(0.0, f32::max);
         self.scratch.state.clear();
         self.scratch.state.resize(n, BallState::default());
+        // Once per step; `resolve_pairs` keeps it all zero between its calls.
+        self.scratch.degree.clear();
+        self.scratch.degree.resize(n, 0);
         self.scratch.heap.clear();
         for (ball, state) in self.balls.iter().zip(self.scratch.state.iter_mut()) {
             // A bad ball sits out the whole step.
-            state.frozen = !usable(ball);
+            state.valid = usable(ball);
+            state.frozen = !state.valid;
         }
         self.scratch.moving_boxes.clear();
         self.scratch
@@ -605,7 +614,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                     && (!o.one_sided
                         || matches!(o.shape, ObstacleShape::Segment(s) if n.dot(s.direction().perp()) > 0.0))
                 {
-                    walls.push((k, n));
+                    // Friction combines both materials, as in every other contact (the
+                    // ball's own alone made a rough ball stick on a frictionless ramp).
+                    walls.push((k, n, b.material.combine(o.material).friction));
                 }
             });
             if self.settings.ball_ball {
@@ -614,7 +625,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                     .inflated(b.radius * (1.0 + TOUCH_SLOP_REL) + self.max_radius);
                 self.scratch.grid.query(reach, |j| found.push(j));
                 for &j in &found {
-                    if j <= k || !b.layers.interacts(self.balls[j].layers) || !usable(&self.balls[j]) {
+                    if j <= k || !b.layers.interacts(self.balls[j].layers) || !self.scratch.state[j].valid {
                         continue;
                     }
                     let o = self.balls[j];
@@ -626,12 +637,12 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
         for _ in 0..RESTING_ITERATIONS {
             let mut changed = false;
-            for &(k, n) in walls.iter() {
+            for &(k, n, mu) in walls.iter() {
                 let v = self.balls[k].velocity;
                 let vn = v.dot(n);
                 if vn < 0.0 && -vn < resting {
                     let tangent = v - n * vn;
-                    let friction = self.balls[k].material.friction.max(0.0) * -vn;
+                    let friction = mu.max(0.0) * -vn;
                     let t_len = tangent.length();
                     let kept = if t_len > friction {
                         tangent * ((t_len - friction) / t_len)
@@ -671,7 +682,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         // stack stops in one sweep instead of after many halvings. It only removes
         // approach, so it never adds energy.
         if let Some(up) = (-self.settings.gravity).try_normalize() {
-            for &(k, n) in walls.iter() {
+            for &(k, n, _) in walls.iter() {
                 let v = self.balls[k].velocity;
                 let vn = v.dot(n);
                 if vn < 0.0 && -vn < resting {
@@ -923,10 +934,20 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         if self.settings.ball_ball {
             let balls = &*self.balls;
             let states = &self.scratch.state;
+            let boxes = &self.scratch.boxes;
             let dt = self.dt;
             let resting_floor = self.settings.resting_speed * RESTING_EVENT_FRACTION;
+            // Two balls whose swept boxes for the rest of the step are apart cannot touch:
+            // skip the pair sweep (most grid candidates; the sweeps were most of a dense
+            // step's time). The margin keeps f32 rounding of the boxes from dropping a
+            // contact at their very edge.
+            let reach = bounds.inflated(self.max_radius * TOUCH_SLOP_REL);
             self.scratch.grid.query(bounds, |j| {
-                if j == i || !ball.layers.interacts(balls[j].layers) || !usable(&balls[j]) {
+                if j == i
+                    || !ball.layers.interacts(balls[j].layers)
+                    || !states[j].valid
+                    || !boxes[j].intersects(&reach)
+                {
                     return;
                 }
                 let other = balls[j];
@@ -1061,8 +1082,12 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let mut impulses = std::mem::take(&mut self.scratch.pair_impulses);
         let mut degree = std::mem::take(&mut self.scratch.degree);
         let mut reported = std::mem::take(&mut self.scratch.reported);
-        degree.clear();
-        degree.resize(self.balls.len(), 0);
+        // All zero between calls (each pass resets the entries it raised), so it is sized
+        // here but not cleared: clearing it was O(balls) per ball–ball event, about a tenth
+        // of a 10,000-ball step.
+        if degree.len() < self.balls.len() {
+            degree.resize(self.balls.len(), 0);
+        }
         reported.clear();
         // Only a real impact spreads through the balls touching the pair; slow (resting)
         // contacts stay pairwise, or a pile would be solved whole at every nudge.
@@ -1172,7 +1197,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         found.clear();
         self.scratch.grid.query(reach, |j| found.push(j));
         for &j in &found {
-            if j == k || !b.layers.interacts(self.balls[j].layers) || !usable(&self.balls[j]) {
+            if j == k || !b.layers.interacts(self.balls[j].layers) || !self.scratch.state[j].valid {
                 continue;
             }
             if links.iter().any(|&(x, y)| (x, y) == (k, j) || (x, y) == (j, k)) {
@@ -1233,6 +1258,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     fn moved(&mut self, k: usize) {
         if self.settings.ball_ball {
             let b = self.swept_box(k);
+            self.scratch.boxes[k] = b;
             self.scratch.grid.update(k, b);
         }
     }
