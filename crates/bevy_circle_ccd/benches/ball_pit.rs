@@ -6,9 +6,15 @@
 //! fixed step (the sweep system alone, and the whole app update), escapes and the energy
 //! ratio after 1,200 steps.
 //!
+//! Ball–ball collisions are off unless `--ball-ball` is given (`--ball-ball` alone means
+//! `on`; `--ball-ball both` runs every size both ways). The scene spawns balls at least
+//! 0.5 units apart, so none starts overlapping another. With equal masses and e = 1 the
+//! kinetic energy Σ v² is conserved by ball–ball contacts too.
+//!
 //! ```text
 //! cargo bench -p bevy_circle_ccd --bench ball_pit
 //! cargo bench -p bevy_circle_ccd --bench ball_pit -- --balls 2000 --steps 600
+//! cargo bench -p bevy_circle_ccd --bench ball_pit -- --balls 1000,2000,10000 --steps 600 --ball-ball
 //! ```
 
 #[path = "../../../benches/pit_scene.rs"]
@@ -33,13 +39,38 @@ struct Args {
     /// Scene seed.
     #[arg(long, default_value_t = 7)]
     seed: u64,
+    /// Ball–ball collisions: `off`, `on` (the value when the flag is given alone) or
+    /// `both`.
+    #[arg(long, value_enum, num_args = 0..=1, default_value = "off", default_missing_value = "on")]
+    ball_ball: BallBall,
     /// Passed by `cargo bench`; ignored.
     #[arg(long, hide = true)]
     bench: bool,
 }
 
+/// Which ball–ball settings to run.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum BallBall {
+    Off,
+    On,
+    Both,
+}
+
+impl BallBall {
+    fn modes(self) -> &'static [bool] {
+        match self {
+            Self::Off => &[false],
+            Self::On => &[true],
+            Self::Both => &[false, true],
+        }
+    }
+}
+
 struct Row {
     balls: usize,
+    ball_ball: bool,
+    events_per_step: f64,
+    budget_hits: u32,
     sweep_us: f64,
     update_us: f64,
     bounces_per_step: f64,
@@ -53,17 +84,39 @@ fn main() {
         "ball pit: 512-gon r=1000, 300 baffles, 64 pillars, balls r=4 at 500-4000 u/s, 120 Hz, 1 thread"
     );
     println!(
-        "{:>7} | {:>14} | {:>15} | {:>12} | {:>7} | {:>12}",
-        "balls", "sweep µs/step", "update µs/step", "bounces/step", "escapes", "energy ratio"
+        "{:>7} | {:>9} | {:>14} | {:>15} | {:>12} | {:>11} | {:>7} | {:>12}",
+        "balls",
+        "ball-ball",
+        "sweep µs/step",
+        "update µs/step",
+        "bounces/step",
+        "events/step",
+        "escapes",
+        "energy ratio"
     );
     let mut failed = false;
     for &n in &args.balls {
-        let row = run(n, args.steps, args.seed);
-        println!(
-            "{:>7} | {:>14.1} | {:>15.1} | {:>12.1} | {:>7} | {:>12.8}",
-            row.balls, row.sweep_us, row.update_us, row.bounces_per_step, row.escapes, row.energy_ratio
-        );
-        failed |= row.escapes > 0 || !row.energy_ratio.is_finite();
+        for &ball_ball in args.ball_ball.modes() {
+            let row = run(n, args.steps, args.seed, ball_ball);
+            println!(
+                "{:>7} | {:>9} | {:>14.1} | {:>15.1} | {:>12.1} | {:>11.1} | {:>7} | {:>12.8}",
+                row.balls,
+                if row.ball_ball { "on" } else { "off" },
+                row.sweep_us,
+                row.update_us,
+                row.bounces_per_step,
+                row.events_per_step,
+                row.escapes,
+                row.energy_ratio
+            );
+            if row.budget_hits > 0 {
+                eprintln!(
+                    "  {} steps ran out of events (time lost, nothing tunnelled)",
+                    row.budget_hits
+                );
+            }
+            failed |= row.escapes > 0 || !row.energy_ratio.is_finite();
+        }
     }
     println!(
         "(median over {} steps; sweep = the CCD system alone, update = the whole app frame)",
@@ -82,7 +135,7 @@ fn energy(app: &mut App) -> f64 {
         .sum()
 }
 
-fn run(balls: usize, steps: u32, seed: u64) -> Row {
+fn run(balls: usize, steps: u32, seed: u64, ball_ball: bool) -> Row {
     let scene = pit::build(balls, seed);
     let mut app = App::new();
     app.add_plugins(MinimalPlugins.set(TaskPoolPlugin {
@@ -98,6 +151,7 @@ fn run(balls: usize, steps: u32, seed: u64) -> Row {
     .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
     .insert_resource(CcdSettings {
         entity_events: false,
+        ball_ball,
         ..default()
     });
     for (a, b) in &scene.walls {
@@ -124,6 +178,8 @@ fn run(balls: usize, steps: u32, seed: u64) -> Row {
     let mut sweep = Vec::with_capacity(steps as usize);
     let mut update = Vec::with_capacity(steps as usize);
     let mut bounces = 0u64;
+    let mut events = 0u64;
+    let mut budget_hits = 0u32;
     // A ball has escaped if its centre comes closer to the outer wall than its radius
     // (less a rounding allowance of 1e-3 units).
     let limit = pit::BALL_RADIUS - 1e-3;
@@ -146,6 +202,8 @@ fn run(balls: usize, steps: u32, seed: u64) -> Row {
         update.push(elapsed);
         sweep.push(f64::from(stats.step_micros));
         bounces += u64::from(stats.bounces);
+        events += u64::from(stats.events);
+        budget_hits += u32::from(stats.event_budget_hit);
         for (e, t) in positions.iter(app.world()) {
             let clearance = pit::clearance(t.translation.truncate());
             closest = closest.min(clearance);
@@ -156,11 +214,15 @@ fn run(balls: usize, steps: u32, seed: u64) -> Row {
     }
     let e1 = energy(&mut app);
     eprintln!(
-        "  {balls} balls: closest approach of a ball centre to the outer wall {closest:.5} (radius {})",
+        "  {balls} balls (ball-ball {}): closest approach of a ball centre to the outer wall {closest:.5} (radius {})",
+        if ball_ball { "on" } else { "off" },
         pit::BALL_RADIUS
     );
     Row {
         balls,
+        ball_ball,
+        events_per_step: events as f64 / f64::from(steps),
+        budget_hits,
         sweep_us: median(&mut sweep),
         update_us: median(&mut update),
         bounces_per_step: bounces as f64 / f64::from(steps),

@@ -258,7 +258,9 @@ pub struct CcdInvalid {
 #[reflect(Component, Default, Debug, PartialEq)]
 #[require(Transform)]
 pub enum Kinematic {
-    /// Moves at these velocities; the plugin advances the `Transform` every step.
+    /// Moves at these velocities; the plugin advances the `Transform` every step. Any turn
+    /// rate works, even more than half a turn per step (a spinner): the obstacle is swept
+    /// through the whole `angular · dt`.
     Velocity {
         /// Counter-clockwise turn rate about the entity's origin, radians per second.
         angular: f32,

@@ -1,6 +1,7 @@
 //! Debug gizmos: segments with normals, pillars, last step's swept paths and contacts, and
 //! predicted paths. Behind the `debug-draw` feature.
 
+use crate::kinematic::Kinematics;
 use crate::{CcdMaterial, CcdSettings, CcdWorld, CircleResponse, LastStepPaths, MovingCircle, PredictPath};
 use bevy::color::Color;
 use bevy::gizmos::config::{GizmoConfigGroup, GizmoConfigStore};
@@ -50,6 +51,7 @@ impl Plugin for CcdDebugPlugin {
 }
 
 const WALL: Color = Color::srgb(0.55, 0.75, 1.0);
+const KINEMATIC: Color = Color::srgb(1.0, 0.55, 0.95);
 const NORMAL: Color = Color::srgb(0.3, 0.9, 0.4);
 const PATH: Color = Color::srgb(1.0, 0.8, 0.2);
 const CONTACT: Color = Color::srgb(1.0, 0.3, 0.3);
@@ -72,6 +74,7 @@ fn draw(
     mut gizmos: Gizmos<CcdGizmos>,
     store: Res<GizmoConfigStore>,
     world: Res<CcdWorld>,
+    kinematics: Res<Kinematics>,
     paths: Res<LastStepPaths>,
     settings: Res<CcdSettings>,
     fixed: Res<Time<Fixed>>,
@@ -93,6 +96,21 @@ fn draw(
                 }
                 ObstacleShape::Circle(c) => {
                     gizmos.circle_2d(c.center, c.radius, WALL);
+                }
+            }
+        }
+        // Kinematic obstacles where the last step left them (their pose at its end).
+        for m in &kinematics.moving {
+            let motion = m.motion;
+            match m.obstacle.shape {
+                ObstacleShape::Segment(s) => {
+                    let end = motion.segment_at(s, 1.0);
+                    gizmos.line_2d(end.a, end.b, KINEMATIC);
+                }
+                ObstacleShape::Circle(c) => {
+                    let center =
+                        motion.pivot_at(1.0) + Vec2::from_angle(motion.angle).rotate(c.center - motion.pivot);
+                    gizmos.circle_2d(center, c.radius, KINEMATIC);
                 }
             }
         }

@@ -85,15 +85,23 @@ pub(crate) fn prepare_kinematics(
             continue;
         };
         let current = Pose::of(transform);
-        let (start, end) = match *kinematic {
-            Kinematic::Velocity { angular, linear } => (
-                current,
-                Pose {
+        // The turn over the step. A velocity-driven obstacle turns by exactly `ω·dt`, which
+        // may exceed half a turn (a fast spinner, or a low fixed rate): wrapping it into
+        // (−π, π] would sweep it the wrong way round. Only a followed transform, which gives
+        // just two poses, is taken the shorter way.
+        let (start, end, turn) = match *kinematic {
+            Kinematic::Velocity { angular, linear } => {
+                let turn = angular * dt;
+                let end = Pose {
                     translation: current.translation + linear * dt,
-                    angle: current.angle + angular * dt,
-                },
-            ),
-            Kinematic::FollowTransform => (k.previous.get(&entity).copied().unwrap_or(current), current),
+                    angle: current.angle + turn,
+                };
+                (current, end, turn)
+            }
+            Kinematic::FollowTransform => {
+                let start = k.previous.get(&entity).copied().unwrap_or(current);
+                (start, current, shortest_turn(current.angle - start.angle))
+            }
         };
         let scale = transform.scale.truncate();
         let built = match (segment, pillar) {
@@ -118,7 +126,6 @@ pub(crate) fn prepare_kinematics(
             }
             (None, None) => continue,
         };
-        let turn = shortest_turn(end.angle - start.angle);
         let motion = SegmentMotion {
             pivot: start.translation,
             angle: turn,

@@ -87,9 +87,9 @@ pub mod prelude {
     #[cfg(feature = "debug-draw")]
     pub use crate::{CcdDebugPlugin, CcdGizmos};
     pub use crate::{
-        CcdInvalid, CcdMaterial, CcdSettings, CcdStats, CcdWorld, CircleCcdPlugin, CircleCcdSystems,
-        CircleHit, CircleHitEvent, CircleResponse, CollisionLayers, MovingCircle, OneSided, Pillar,
-        PredictPath, Sensor, StaticSegment,
+        CcdInvalid, CcdMass, CcdMaterial, CcdSettings, CcdStats, CcdWorld, CircleCcdPlugin, CircleCcdSystems,
+        CircleHit, CircleHitEvent, CircleResponse, CollisionLayers, Kinematic, MovingCircle, OneSided,
+        Pillar, PredictPath, Sensor, StaticSegment,
     };
     pub use bevy_transform_interpolation::prelude::TransformInterpolation;
 }

@@ -25,8 +25,11 @@ pub struct CcdSettings {
     pub enabled: bool,
     /// Whether [`MovingCircle`](crate::MovingCircle)s collide with each other (their
     /// [`CollisionLayers`](crate::CollisionLayers) permitting), exactly and in time order
-    /// within the step. Default `false` for now: the event-driven ball–ball path is still
-    /// being finished (resting piles under gravity do not yet settle cleanly).
+    /// within the step. Default `true`. Turn it off (or give the balls
+    /// [`CollisionLayers`](crate::CollisionLayers) that exclude each other) when balls
+    /// should pass through one another; without ball–ball and without
+    /// [`Kinematic`](crate::Kinematic) obstacles each circle is swept on its own, which is
+    /// cheaper.
     pub ball_ball: bool,
     /// Events one step may process before every circle waits where it is for the rest of
     /// the step (nothing tunnels; time is lost and [`CcdStats::event_budget_hit`] says
@@ -42,7 +45,7 @@ impl Default for CcdSettings {
             resting_speed: None,
             entity_events: true,
             enabled: true,
-            ball_ball: false,
+            ball_ball: true,
             max_events: 0,
         }
     }
