@@ -966,9 +966,19 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                     Circle::new(pj, other.radius),
                     vj * rest,
                 ) {
-                    // Already touching and barely closing in: the next resting solve's job.
-                    if hit.toi == 0.0 && -(ball.velocity - vj).dot(hit.normal) < resting_floor {
-                        return;
+                    // Already touching: an event only if the pair closes in by the measure
+                    // the impulse uses (`pair_impulse`: the line of centres, strictly
+                    // closing). The sweep's own normal may differ from it in the last bit,
+                    // and a contact the sweep calls closing but the impulse does not was
+                    // resolved to nothing and found again at the same instant, over and
+                    // over until the event budget ran out (a dense gas hit it within ten
+                    // steps). Closing slower than the resting floor: the next resting
+                    // solve's job.
+                    if hit.toi == 0.0 {
+                        let normal = (pi - pj).try_normalize().unwrap_or(hit.normal);
+                        if -(ball.velocity - vj).dot(normal) <= resting_floor {
+                            return;
+                        }
                     }
                     let time = common + hit.toi * rest;
                     if best.is_none_or(|(t, _)| time < t) {
