@@ -54,8 +54,9 @@ pub use broadphase::{DEFAULT_CELL_SIZE, Grid, MAX_CELLS_PER_OBSTACLE, MAX_GRID_C
 pub use glam::Vec2;
 pub use hit::Hit;
 pub use multiball::{
-    Ball, Contact, ContactWith, DEFAULT_EVENTS_PER_BALL, MAX_SIMULTANEOUS_PASSES, MIN_EVENT_BUDGET,
-    MovingObstacle, MultiballReport, MultiballScratch, MultiballSettings, RESTING_EVENT_FRACTION,
+    ALLOWED_OVERLAP_REL, Ball, Contact, ContactWith, DEFAULT_EVENTS_PER_BALL, MAX_CORRECTION_SLIDES,
+    MAX_SIMULTANEOUS_PASSES, MIN_EVENT_BUDGET, MovingObstacle, MultiballReport, MultiballScratch,
+    MultiballSettings, OVERLAP_CORRECTION_FRACTION, OVERLAP_CORRECTION_ITERATIONS, RESTING_EVENT_FRACTION,
     RESTING_ITERATIONS, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL, step_balls,
 };
 pub use obstacle::{Layers, Obstacle, ObstacleId, ObstacleShape, Obstacles};
