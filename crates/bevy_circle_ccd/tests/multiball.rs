@@ -135,10 +135,13 @@ fn head_on_at_20000_never_passes_through() {
     // Speeds of 20,000 in f32 round at 2e-3; 1e-5 relative is 0.2.
     assert!((velocity(&app, a) - Vec2::new(-speed, 0.0)).length() < 1e-5 * speed);
     assert!((velocity(&app, b) - Vec2::new(speed, 0.0)).length() < 1e-5 * speed);
-    // Then 10 s of ping-pong between each other and the walls (about 50 meetings, one
-    // every 784/40,000 … 0.0196 s of closing, plus the trips to the walls): A stays left of
-    // B at every step and both keep their speed.
+    // Then 10 s of ping-pong: each ball runs from the meeting point (x = ∓4) to its wall
+    // (x = ∓396) and back, 784 units at 20,000 units/s, so they meet every 0.0392 s: 255
+    // meetings in 10 s. A meeting turns A from +x to −x (a wall turns it back), and the
+    // two are 0.0196 s = 2.35 steps apart, so each step shows at most one turn. At every
+    // step A stays left of B and both keep their speed.
     let mut meetings = 0;
+    let mut a_was_right = velocity(&app, a).x > 0.0;
     for _ in 0..1200 {
         steps(&mut app, 1);
         assert!(
@@ -147,13 +150,16 @@ fn head_on_at_20000_never_passes_through() {
             position(&app, a),
             position(&app, b)
         );
-        meetings += u32::from(velocity(&app, a).x < 0.0 && velocity(&app, b).x > 0.0);
+        let a_right = velocity(&app, a).x > 0.0;
+        meetings += u32::from(a_was_right && !a_right);
+        a_was_right = a_right;
         for e in [a, b] {
             assert!((velocity(&app, e).length() / speed - 1.0).abs() < 1e-5);
             assert!(position(&app, e).x.abs() <= 396.0 + CONTACT_TOL);
         }
     }
-    assert!(meetings > 100, "{meetings}");
+    // 10 / 0.0392 = 255.1; one either way for where the 10 s window cuts the cycle.
+    assert!((254..=256).contains(&meetings), "{meetings} meetings");
 }
 
 /// The flipper of the batting tests: length 70 turning at 80 rad/s, restitution 0.5.
