@@ -113,7 +113,9 @@ fn main() -> ExitCode {
 /// Simulated seconds between progress lines.
 const PROGRESS_SECONDS: f64 = 30.0;
 
-fn headless(def: table::TableDef, args: &Args) -> ExitCode {
+/// The table and rules on MinimalPlugins, one fixed step of `1/hz` s per `app.update()`
+/// (the headless mode and the tests).
+fn headless_app(def: table::TableDef, autoplay: bool, hz: f64) -> App {
     let mut app = App::new();
     app.add_plugins((
         MinimalPlugins,
@@ -122,15 +124,17 @@ fn headless(def: table::TableDef, args: &Args) -> ExitCode {
             interpolation: false,
             ..default()
         },
-        GamePlugin {
-            table: def,
-            autoplay: true,
-        },
+        GamePlugin { table: def, autoplay },
     ))
-    .insert_resource(Time::<Fixed>::from_hz(args.hz))
+    .insert_resource(Time::<Fixed>::from_hz(hz))
     .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
     app.finish();
     app.cleanup();
+    app
+}
+
+fn headless(def: table::TableDef, args: &Args) -> ExitCode {
+    let mut app = headless_app(def, true, args.hz);
     app.world_mut().resource_mut::<Requests>().new_game = true;
     let started = std::time::Instant::now();
     let mut next_report = PROGRESS_SECONDS;

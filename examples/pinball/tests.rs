@@ -1,10 +1,9 @@
 //! Headless checks of the table: the flipper's stroke against a real flipper's, a held
 //! flipper cradling the ball, and a flipper never letting a ball through.
 
-use crate::game::{self, Controls, Flipper, GamePlugin, Requests, flipper_step, spawn_ball};
+use crate::game::{self, Controls, Flipper, Requests, flipper_step, spawn_ball};
 use crate::table::{self, Side};
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use bevy_circle_ccd::prelude::*;
 
 const CLASSIC: &str = include_str!("../../assets/tables/classic.ron");
@@ -38,24 +37,7 @@ fn flipper_stroke_matches_a_real_flipper() {
 }
 
 fn app() -> App {
-    let def = table::parse(CLASSIC).unwrap();
-    let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        TransformPlugin,
-        CircleCcdPlugin {
-            interpolation: false,
-            ..default()
-        },
-        GamePlugin {
-            table: def,
-            autoplay: false,
-        },
-    ))
-    .insert_resource(Time::<Fixed>::from_hz(1000.0))
-    .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
-    app.finish();
-    app.cleanup();
+    let mut app = crate::headless_app(table::parse(CLASSIC).unwrap(), false, 1000.0);
     // Startup: the table is spawned; the game is over until N, so nothing is served.
     app.update();
     app

@@ -463,30 +463,29 @@ fn apply_toggles(
 ) {
     let (config, _) = store.config_mut::<CcdGizmos>();
     config.enabled = toggles.gizmos;
-    for (e, interp, predict) in &balls {
-        if interp != toggles.interpolation {
-            if toggles.interpolation {
-                commands.entity(e).insert(TransformInterpolation);
-            } else {
-                commands.entity(e).remove::<TransformInterpolation>();
-            }
-        }
-        if predict != toggles.prediction {
-            if toggles.prediction {
-                commands.entity(e).insert(PredictPath::default());
-            } else {
-                commands.entity(e).remove::<PredictPath>();
-            }
-        }
+    let interpolated = balls.iter().map(|(e, i, _)| (e, i)).chain(flippers.iter());
+    for (e, has) in interpolated {
+        set_component(&mut commands, e, has, toggles.interpolation, || {
+            TransformInterpolation
+        });
     }
-    for (e, interp) in &flippers {
-        if interp != toggles.interpolation {
-            if toggles.interpolation {
-                commands.entity(e).insert(TransformInterpolation);
-            } else {
-                commands.entity(e).remove::<TransformInterpolation>();
-            }
-        }
+    for (e, _, has) in &balls {
+        set_component(&mut commands, e, has, toggles.prediction, PredictPath::default);
+    }
+}
+
+/// Insert or remove a component so that its presence matches `want`.
+fn set_component<C: Component>(
+    commands: &mut Commands,
+    e: Entity,
+    has: bool,
+    want: bool,
+    make: impl Fn() -> C,
+) {
+    if want && !has {
+        commands.entity(e).insert(make());
+    } else if has && !want {
+        commands.entity(e).remove::<C>();
     }
 }
 
