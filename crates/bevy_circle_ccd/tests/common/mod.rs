@@ -19,7 +19,18 @@ pub fn app(hz: f64) -> App {
     // Let startup run and transforms propagate before any test step.
     app.finish();
     app.cleanup();
+    single_threaded(&mut app);
     app
+}
+
+/// Every schedule on the single-threaded executor: a test step is microseconds of work,
+/// and handing systems to worker threads and back costs about a millisecond per update
+/// on a two-core VM (futex calls).
+pub fn single_threaded(app: &mut App) {
+    let mut schedules = app.world_mut().resource_mut::<bevy::ecs::schedule::Schedules>();
+    for (_, schedule) in schedules.iter_mut() {
+        schedule.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
+    }
 }
 
 /// Run updates until `n` more CCD steps have happened.
