@@ -5,6 +5,11 @@ use bevy::prelude::*;
 /// One contact of a [`MovingCircle`](crate::MovingCircle) with an obstacle, written for
 /// every contact of every step, solid or sensor, in time order for each circle.
 ///
+/// A resting contact (a circle pressing on a surface slower than the resting speed, such
+/// as a ball rolling along a floor) is a contact too: it is written once per step while
+/// the circle presses on the surface, whether or not ball–ball or kinematic obstacles are
+/// on. Tell it from an impact by its `speed`.
+///
 /// ```
 /// use bevy::prelude::*;
 /// use bevy_circle_ccd::prelude::*;

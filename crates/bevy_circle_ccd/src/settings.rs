@@ -10,7 +10,11 @@ pub struct CcdSettings {
     /// world units per second². Default `Vec2::ZERO`.
     pub gravity: Vec2,
     /// Contacts one circle may resolve in one step; past it the circle waits at its last
-    /// contact until the next step. Default 16.
+    /// contact until the next step (against a moving obstacle it rides along with it).
+    /// In a corner the cap is raised by the bounces an elastic ball can take there before
+    /// it comes out (`⌈π/α⌉ + 1` for walls at an angle α), up to
+    /// [`ccd_core::MAX_WEDGE_BOUNCES`], so a ball never waits in a corner it can leave.
+    /// Default 16.
     pub max_bounces: u32,
     /// Approach speed (world units per second) below which a contact stops the normal
     /// motion instead of bouncing, so a ball rolls along a slope without chatter.
@@ -80,7 +84,8 @@ pub struct CcdStats {
     pub bounces: u32,
     /// The most contacts one circle resolved in the last step.
     pub max_bounces_per_circle: u32,
-    /// Circles that reached `max_bounces` in the last step.
+    /// Circles that reached the bounce cap (`max_bounces`, raised in corners) in the last
+    /// step.
     pub capped: u32,
     /// Sensor contacts in the last step.
     pub sensor_hits: u32,

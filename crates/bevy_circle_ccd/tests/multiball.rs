@@ -23,26 +23,6 @@ fn area_mass(radius: f32) -> f64 {
     f64::from(PI * radius * radius)
 }
 
-/// A root segment from its origin to `(length, 0)`, turned to `angle`, moving as `kinematic`.
-fn flipper(app: &mut App, at: Vec2, length: f32, angle: f32, kinematic: Kinematic) -> Entity {
-    app.world_mut()
-        .spawn((
-            StaticSegment::new(Vec2::ZERO, Vec2::new(length, 0.0)),
-            kinematic,
-            Transform::from_translation(at.extend(0.0)).with_rotation(Quat::from_rotation_z(angle)),
-        ))
-        .id()
-}
-
-/// Where `p` is relative to a flipper of `length`: (distance along it from the pivot,
-/// signed distance from its line, positive on its front `(b − a).perp()` side).
-fn flipper_coords(app: &App, flipper: Entity, p: Vec2) -> (f32, f32) {
-    let t = app.world().get::<Transform>(flipper).unwrap();
-    let dir = (t.rotation * Vec3::X).truncate().normalize();
-    let rel = p - t.translation.truncate();
-    (rel.dot(dir), rel.dot(dir.perp()))
-}
-
 fn angle_of(app: &App, e: Entity) -> f32 {
     let t = app.world().get::<Transform>(e).unwrap();
     let d = (t.rotation * Vec3::X).truncate();
@@ -213,13 +193,6 @@ fn flipper_bats_a_resting_ball_at_one_plus_e_omega_l() {
         "approach {}",
         hits[0].speed
     );
-}
-
-/// Distance from `p` to the segment from `a` to `b`.
-fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f32 {
-    let d = b - a;
-    let t = ((p - a).dot(d) / d.length_squared()).clamp(0.0, 1.0);
-    (p - (a + d * t)).length()
 }
 
 #[test]

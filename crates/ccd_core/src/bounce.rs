@@ -1,22 +1,25 @@
 //! The multi-bounce sweep: move a circle through a whole time step, bouncing as often as
 //! it must, with no time lost and no tunnelling.
 
-use crate::{Aabb, Circle, Hit, Layers, Material, ObstacleId, Obstacles, ResponseMode, ShapeError, respond};
+use crate::hit::{ContactOrder, Feature, Hit};
+use crate::obstacle::{Layers, ObstacleId, Obstacles};
+use crate::response::{Material, ResponseMode, respond};
+use crate::response::{Surface, TwoSurfaces, two_surfaces};
+use crate::shape::{Aabb, Circle, ShapeError};
+use crate::tolerance::{
+    DEFAULT_MAX_BOUNCES, MAX_SENSOR_HITS_PER_LEG, MAX_WEDGE_BOUNCES, SIMULTANEOUS_TIME_REL,
+};
 use glam::Vec2;
-
-/// Default cap on solid contacts in one [`sweep_bounces`] call.
-pub const DEFAULT_MAX_BOUNCES: u32 = 16;
-
-/// Cap on sensor contacts reported for one straight leg of the path (between two solid
-/// contacts). Past it the earliest ones are kept, so the count is bounded and the work
-/// stays on the stack.
-pub const MAX_SENSOR_HITS_PER_LEG: usize = 8;
 
 /// How [`sweep_bounces`] treats the moving circle.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SweepSettings {
     /// Solid contacts allowed in one call before the circle is held at its last contact
-    /// for the rest of the step. Default [`DEFAULT_MAX_BOUNCES`].
+    /// for the rest of the step. Default [`DEFAULT_MAX_BOUNCES`]. In a corner (two walls
+    /// at an angle α, bounced off in turn) it is raised by the `⌈π/α⌉ + 1` bounces an
+    /// elastic ball can take there before it comes out, up to
+    /// [`MAX_WEDGE_BOUNCES`](crate::MAX_WEDGE_BOUNCES): a ball never waits in a corner it
+    /// can leave.
     pub max_bounces: u32,
     /// Approach speed, in world units per second, below which a contact removes the
     /// normal velocity instead of bouncing it (resting contact). Default `0.0`: every
@@ -67,8 +70,8 @@ pub struct SweepOutcome {
     pub velocity: Vec2,
     /// Solid contacts resolved.
     pub bounces: u32,
-    /// Whether `max_bounces` was reached, holding the circle at its last contact for the
-    /// rest of the step.
+    /// Whether the bounce cap was reached (`max_bounces`, raised in corners), holding the
+    /// circle at its last contact for the rest of the step.
     pub capped: bool,
 }
 
@@ -138,8 +141,11 @@ pub fn sweep_bounces<O: Obstacles + ?Sized>(
         capped: false,
     };
     let mut elapsed = 0.0_f32;
+    let mut allowed = settings.max_bounces;
+    // The previous solid contact: obstacle, normal, time.
+    let mut last: Option<(ObstacleId, Vec2, f32)> = None;
     // Each pass is one straight leg; every pass but the last resolves a bounce, so the
-    // bounce cap bounds the loop.
+    // bounce cap (at most `MAX_WEDGE_BOUNCES`) bounds the loop.
     loop {
         let time_left = dt - elapsed;
         let motion = out.velocity * time_left;
@@ -147,7 +153,7 @@ pub fn sweep_bounces<O: Obstacles + ?Sized>(
             break;
         }
         let here = circle.at(out.center);
-        let leg = earliest_on_leg(here, motion, obstacles, settings.layers);
+        let leg = earliest_on_leg(here, motion, obstacles, settings.layers, None);
         for sensor in leg.sensors() {
             if leg.solid.is_none_or(|(_, _, solid)| sensor.1.toi <= solid.toi) {
                 on_hit(&leg_hit(
@@ -169,22 +175,60 @@ pub fn sweep_bounces<O: Obstacles + ?Sized>(
         out.center = hit.center;
         elapsed = event.time;
         out.bounces += 1;
-        out.velocity = respond(
-            settings.response,
-            out.velocity,
-            hit.normal,
-            settings.material.combine(material),
-            settings.resting_speed,
-        );
+        // Touching another wall that faces this one (the last contact, a moment ago): a
+        // corner, taken as one contact with both.
+        let corner = last.filter(|&(other, n, t)| {
+            other != id && n.dot(hit.normal) < 0.0 && elapsed - t <= SIMULTANEOUS_TIME_REL * dt
+        });
+        out.velocity = match corner {
+            Some((_, n, _)) if settings.response == ResponseMode::Bounce => {
+                let wall = |normal| Surface {
+                    normal,
+                    velocity: Vec2::ZERO,
+                };
+                match two_surfaces(out.velocity, wall(hit.normal), wall(n)) {
+                    TwoSurfaces::Leave(v) | TwoSurfaces::Squeezed { velocity: v, .. } => v,
+                }
+            }
+            _ => respond(
+                settings.response,
+                out.velocity,
+                hit.normal,
+                settings.material.combine(material),
+                settings.resting_speed,
+            ),
+        };
         if settings.response == ResponseMode::Stop {
             break;
         }
-        if out.bounces >= settings.max_bounces {
+        if out.bounces >= allowed
+            && let Some((other, n, _)) = last
+            && other != id
+        {
+            allowed = allowed.max(out.bounces.saturating_add(corner_bounces(n, hit.normal)));
+        }
+        if out.bounces >= allowed.min(MAX_WEDGE_BOUNCES) {
             out.capped = true;
             break;
         }
+        last = Some((id, hit.normal, elapsed));
     }
     Ok(out)
+}
+
+/// The most times an elastic ball can bounce between two walls with these normals before
+/// it comes out of their corner: `⌈π/α⌉ + 1`, where `α` is the angle between the walls
+/// (unfold the corner by reflecting it about each wall the ball meets: the path becomes a
+/// straight line, which crosses at most `⌈π/α⌉` copies of the walls). Parallel walls (a
+/// channel) are no corner: they bound nothing, and the cap holds.
+pub(crate) fn corner_bounces(a: Vec2, b: Vec2) -> u32 {
+    // The angle between the walls, from the cross product: accurate near zero.
+    let alpha = a.perp_dot(b).abs().atan2(-a.dot(b));
+    if alpha > 0.0 {
+        ((std::f32::consts::PI / alpha).ceil() as u32).saturating_add(1)
+    } else {
+        0
+    }
 }
 
 fn leg_hit(
@@ -207,6 +251,8 @@ fn leg_hit(
 /// What one straight leg meets: the earliest solid contact and the sensors entered.
 pub(crate) struct Leg {
     pub(crate) solid: Option<(ObstacleId, Material, Hit)>,
+    /// Orders the solid contact against the others found (see [`ContactOrder`]).
+    order: ContactOrder,
     sensors: [(ObstacleId, Hit); MAX_SENSOR_HITS_PER_LEG],
     sensor_count: usize,
 }
@@ -240,6 +286,7 @@ pub(crate) fn earliest_on_leg<O: Obstacles + ?Sized>(
     motion: Vec2,
     obstacles: &O,
     layers: Layers,
+    skip: Option<ObstacleId>,
 ) -> Leg {
     let placeholder = (
         ObstacleId(u32::MAX),
@@ -252,16 +299,20 @@ pub(crate) fn earliest_on_leg<O: Obstacles + ?Sized>(
     );
     let mut leg = Leg {
         solid: None,
+        order: ContactOrder {
+            toi: f64::INFINITY,
+            feature: Feature::Round,
+        },
         sensors: [placeholder; MAX_SENSOR_HITS_PER_LEG],
         sensor_count: 0,
     };
     obstacles.query(
         Aabb::swept(circle.center, motion, circle.radius),
         |id, obstacle| {
-            if !layers.interacts(obstacle.layers) {
+            if !layers.interacts(obstacle.layers) || skip == Some(id) {
                 return;
             }
-            let Some(hit) = obstacle.sweep(circle, motion) else {
+            let Some((hit, order)) = obstacle.sweep_ordered(circle, motion) else {
                 return;
             };
             if obstacle.sensor {
@@ -269,8 +320,9 @@ pub(crate) fn earliest_on_leg<O: Obstacles + ?Sized>(
                 if hit.toi > 0.0 {
                     leg.push_sensor(id, hit);
                 }
-            } else if leg.solid.is_none_or(|(_, _, best)| hit.toi < best.toi) {
+            } else if order.before(leg.order) {
                 leg.solid = Some((id, obstacle.material, hit));
+                leg.order = order;
             }
         },
     );

@@ -20,7 +20,9 @@
 //! `R ∩ Q`, the cell `(max(R.min.x, Q.min.x), max(R.min.y, Q.min.y))`: exactly one cell,
 //! with no per-query memory and `&self` only.
 
-use crate::{Aabb, Obstacle, ObstacleId, Obstacles, ShapeError};
+use crate::obstacle::{Obstacle, ObstacleId, Obstacles};
+use crate::shape::{Aabb, ShapeError};
+use crate::tolerance::{MAX_CELLS_PER_OBSTACLE, MAX_GRID_CELLS};
 use glam::Vec2;
 
 /// World units. The cell side used by [`Grid::default`] and by [`Grid::new`] when it is
@@ -32,24 +34,6 @@ use glam::Vec2;
 /// within 1 to 4 cells and such an obstacle within a handful of cells; much smaller cells
 /// multiply the entries per obstacle, much larger ones multiply the obstacles per cell.
 pub const DEFAULT_CELL_SIZE: f32 = 32.0;
-
-/// Cells. An obstacle whose bounding box covers more cells than this is not stored in
-/// cells but in the grid's large list, scanned by every query.
-///
-/// A 10⁶-unit wall at 32 units per cell would otherwise take 31 250 cell entries (and a
-/// long diagonal one the square of that). Scanning a large obstacle costs one box test
-/// per query; storing it costs one 28-byte entry per cell. 256 cells is a 16 × 16 block
-/// (512 × 512 units at the default size), bigger than most queries, so past it the list
-/// is the cheaper home.
-pub const MAX_CELLS_PER_OBSTACLE: u64 = 256;
-
-/// Cells. The dense rectangle never holds more cells than this; an obstacle that would
-/// need a larger one goes to the large list.
-///
-/// 2²⁰ cells is 1024 × 1024, a square of 32 768 units at the default cell size, and
-/// 24 MiB of empty cell lists on a 64-bit target. It bounds both memory and the cost of a
-/// query over a huge box, which is clamped to the rectangle.
-pub const MAX_GRID_CELLS: u64 = 1 << 20;
 
 /// An inclusive rectangle of cells, in absolute cell coordinates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -29,3 +29,38 @@ impl Hit {
         (finite && motion.dot(self.normal) < 0.0).then_some(self)
     }
 }
+
+/// The kind of surface a contact is on, for ordering contacts that tie.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Feature {
+    /// A flat face of a segment.
+    Face,
+    /// A round part: a segment's end cap, or a circle.
+    Round,
+}
+
+/// What orders two contacts of one leg with different obstacles: the exact (f64) time of
+/// first contact, then the feature, a face before a round part.
+///
+/// Two segments that share an end point and lie on one line are one flat wall. A circle
+/// that meets it near the seam reaches the face of one segment and the end cap of the
+/// other at nearly the same time: in f32 the two times are often equal, and the cap's
+/// normal (tilted by about the distance to the seam over the radius) would win by store
+/// order. The f64 times are computed from the same exact f32 inputs and tell the two
+/// apart; when even they are equal the contact is at the seam itself, where the face's
+/// normal and the cap's agree, and the face wins.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct ContactOrder {
+    /// The time of first contact, as a fraction of the motion.
+    pub(crate) toi: f64,
+    /// The kind of surface touched.
+    pub(crate) feature: Feature,
+}
+
+impl ContactOrder {
+    /// Whether this contact comes strictly before `other`.
+    #[inline]
+    pub(crate) fn before(self, other: Self) -> bool {
+        self.toi < other.toi || (self.toi == other.toi && self.feature < other.feature)
+    }
+}

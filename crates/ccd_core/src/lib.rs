@@ -21,7 +21,7 @@
 //! | many balls, flippers and ball–ball, event by event | [`step_balls`] (`multiball/`) |
 //! | where will the ball go? | [`predict_path`] (`predict.rs`) |
 //! | which obstacles are near? | [`Grid`] (`broadphase.rs`) |
-//! | every tolerance, with its units and reason | [`tolerance`] |
+//! | every tolerance and cap, with its units and reason | [`tolerance`] |
 //!
 //! ## Example
 //! ```
@@ -47,24 +47,27 @@ mod shape;
 mod sweep;
 pub mod tolerance;
 
-pub use bounce::{
-    BounceHit, DEFAULT_MAX_BOUNCES, MAX_SENSOR_HITS_PER_LEG, SweepOutcome, SweepSettings, sweep_bounces,
-};
-pub use broadphase::{DEFAULT_CELL_SIZE, Grid, MAX_CELLS_PER_OBSTACLE, MAX_GRID_CELLS};
+pub use bounce::{BounceHit, SweepOutcome, SweepSettings, sweep_bounces};
+pub use broadphase::{DEFAULT_CELL_SIZE, Grid};
 pub use glam::Vec2;
 pub use hit::Hit;
 pub use multiball::{
-    ALLOWED_OVERLAP_REL, Ball, Contact, ContactWith, DEFAULT_EVENTS_PER_BALL, MAX_CORRECTION_SLIDES,
-    MAX_SIMULTANEOUS_PASSES, MIN_EVENT_BUDGET, MovingObstacle, MultiballReport, MultiballScratch,
-    MultiballSettings, OVERLAP_CORRECTION_FRACTION, OVERLAP_CORRECTION_ITERATIONS, RESTING_EVENT_FRACTION,
-    RESTING_ITERATIONS, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL, step_balls,
+    Ball, Contact, ContactWith, MovingObstacle, MultiballReport, MultiballScratch, MultiballSettings,
+    step_balls,
 };
 pub use obstacle::{Layers, Obstacle, ObstacleId, ObstacleShape, Obstacles};
-pub use predict::{MAX_PREDICT_STEPS, PredictSettings, Prediction, predict_path};
+pub use predict::{PredictSettings, Prediction, predict_path};
 pub use ray::ray_circle_toi;
 pub use response::{Material, ResponseMode, reflect, respond, slide};
 pub use shape::{Aabb, Circle, Segment, ShapeError};
 pub use sweep::{
-    MAX_MOVING_SEGMENT_ITERATIONS, MOVING_SEGMENT_TOLERANCE_REL, MovingHit, SegmentMotion,
-    sweep_circle_circle, sweep_circle_moving_circle, sweep_circle_moving_segment, sweep_circle_segment,
+    MovingHit, SegmentMotion, sweep_circle_circle, sweep_circle_moving_circle, sweep_circle_moving_segment,
+    sweep_circle_segment,
+};
+pub use tolerance::{
+    ALLOWED_OVERLAP_REL, DEFAULT_EVENTS_PER_BALL, DEFAULT_MAX_BOUNCES, MAX_CELLS_PER_OBSTACLE,
+    MAX_CORRECTION_SLIDES, MAX_GRID_CELLS, MAX_MOVING_SEGMENT_ITERATIONS, MAX_MOVING_SEGMENT_RESTARTS,
+    MAX_PREDICT_STEPS, MAX_SENSOR_HITS_PER_LEG, MAX_SIMULTANEOUS_PASSES, MAX_WEDGE_BOUNCES, MIN_EVENT_BUDGET,
+    MOVING_SEGMENT_TOLERANCE_REL, OVERLAP_CORRECTION_FRACTION, OVERLAP_CORRECTION_ITERATIONS,
+    RESTING_EVENT_FRACTION, RESTING_ITERATIONS, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL,
 };

@@ -1,7 +1,10 @@
 //! [`Obstacle`]: a segment or a pillar with a material, one-sidedness, sensor flag and
 //! collision layers, and the [`Obstacles`] trait every obstacle store implements.
 
-use crate::{Aabb, Circle, Hit, Material, Segment, ShapeError, sweep_circle_circle, sweep_circle_segment};
+use crate::hit::{ContactOrder, Hit};
+use crate::response::{Material, takes_contact};
+use crate::shape::{Aabb, Circle, Segment, ShapeError};
+use crate::sweep::{sweep_circle_circle_ordered, sweep_circle_segment_ordered};
 use glam::Vec2;
 
 /// The geometry of an obstacle.
@@ -162,15 +165,18 @@ impl Obstacle {
     #[inline]
     #[must_use]
     pub fn sweep(&self, circle: Circle, motion: Vec2) -> Option<Hit> {
+        self.sweep_ordered(circle, motion).map(|(hit, _)| hit)
+    }
+
+    /// [`Obstacle::sweep`], with what orders the contact against other obstacles'.
+    #[inline]
+    pub(crate) fn sweep_ordered(&self, circle: Circle, motion: Vec2) -> Option<(Hit, ContactOrder)> {
         match self.shape {
             ObstacleShape::Segment(s) => {
-                let hit = sweep_circle_segment(circle, motion, s)?;
-                if self.one_sided && hit.normal.dot(s.direction().perp()) <= 0.0 {
-                    return None;
-                }
-                Some(hit)
+                let found = sweep_circle_segment_ordered(circle, motion, s)?;
+                takes_contact(self, found.0.normal).then_some(found)
             }
-            ObstacleShape::Circle(c) => sweep_circle_circle(circle, motion, c),
+            ObstacleShape::Circle(c) => sweep_circle_circle_ordered(circle, motion, c),
         }
     }
 }

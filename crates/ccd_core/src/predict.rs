@@ -1,11 +1,10 @@
 //! Trajectory prediction: the future path of a ball as a polyline, for aiming guides.
 
-use crate::{Circle, Obstacles, ShapeError, SweepSettings, sweep_bounces};
+use crate::bounce::{SweepSettings, sweep_bounces};
+use crate::obstacle::Obstacles;
+use crate::shape::{Circle, ShapeError};
+use crate::tolerance::MAX_PREDICT_STEPS;
 use glam::Vec2;
-
-/// Hard cap on integration steps in one [`predict_path`] call, whatever `max_time / step`
-/// asks for, so a tiny `step` cannot stall a frame.
-pub const MAX_PREDICT_STEPS: u32 = 10_000;
 
 /// How far [`predict_path`] looks ahead.
 #[derive(Clone, Copy, Debug, PartialEq)]

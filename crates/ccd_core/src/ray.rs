@@ -32,13 +32,14 @@ use glam::{DVec2, Vec2};
 #[inline]
 #[must_use]
 pub fn ray_circle_toi(start: Vec2, motion: Vec2, radius: f32) -> Option<f32> {
-    ray_circle_toi_f64(start.as_dvec2(), motion.as_dvec2(), f64::from(radius))
+    ray_circle_toi_f64(start.as_dvec2(), motion.as_dvec2(), f64::from(radius)).map(|t| t as f32)
 }
 
-/// [`ray_circle_toi`] on f64 values (the crate computes relative positions in f64 first,
-/// so a subtraction of two far-away f32 points loses nothing).
+/// [`ray_circle_toi`] on f64 values, with the time in f64 too (the crate computes relative
+/// positions in f64 first, so a subtraction of two far-away f32 points loses nothing, and
+/// orders contacts that tie in f32 by this time).
 #[inline]
-pub(crate) fn ray_circle_toi_f64(w: DVec2, m: DVec2, r: f64) -> Option<f32> {
+pub(crate) fn ray_circle_toi_f64(w: DVec2, m: DVec2, r: f64) -> Option<f64> {
     let m2 = m.length_squared();
     let r2 = r * r;
     // |w|² − r², > 0 outside.
@@ -60,5 +61,5 @@ pub(crate) fn ray_circle_toi_f64(w: DVec2, m: DVec2, r: f64) -> Option<f32> {
         return None;
     }
     let t = gap / (along + disc.sqrt());
-    (t <= 1.0 && t.is_finite()).then_some((t as f32).clamp(0.0, 1.0))
+    (t <= 1.0 && t.is_finite()).then_some(t.clamp(0.0, 1.0))
 }

@@ -1,6 +1,16 @@
-//! What a contact does to a velocity: [`Material`], [`reflect`], [`slide`] and [`respond`].
+//! What a contact does to a velocity. Every velocity change of the crate lives here:
+//!
+//! | contact | function |
+//! |---|---|
+//! | a circle bounces off a wall, static or moving | [`reflect`], [`slide`], [`respond`] |
+//! | whether a one-sided wall responds at all | `takes_contact` |
+//! | two balls meet | `pair_impulse` |
+//! | a slow contact with a wall, in the resting solve | `rest_on_wall` |
+//! | a slow contact between two balls, in the resting solve | `rest_pair` |
+//! | two surfaces at once: a corner, or a ball squeezed between two | `two_surfaces` |
 
-use crate::tolerance::SEPARATION_SPEED_REL;
+use crate::obstacle::{Obstacle, ObstacleShape};
+use crate::tolerance::{DEGENERATE_LENGTH_REL, SEPARATION_SPEED_REL};
 use glam::{DVec2, Vec2};
 
 /// How a surface or a ball bounces and rubs.
@@ -124,12 +134,222 @@ pub fn reflect(velocity: Vec2, normal: Vec2, material: Material, resting_speed: 
         v - unit * vn,
         f64::from(sanitize(material.friction)) * (approach + bounce),
     );
-    let out = if resting {
-        f64::from(SEPARATION_SPEED_REL) * tangent.length()
+    if resting {
+        return leave_resting(tangent, unit).as_vec2();
+    }
+    (tangent + unit * bounce).as_vec2()
+}
+
+/// After a contact took the normal part of a velocity away, leave along `normal` with a
+/// [`SEPARATION_SPEED_REL`] share of the tangential speed. The kinetic energy this adds,
+/// `ε² = 1e-10` of the tangential part's, is a thousand times below the rounding of the
+/// f32 velocity it is stored in, and far below the approach the contact removed.
+#[inline]
+fn leave_resting(tangent: DVec2, normal: DVec2) -> DVec2 {
+    let eps = f64::from(SEPARATION_SPEED_REL);
+    tangent + normal * (eps * tangent.length())
+}
+
+/// Whether `obstacle` responds to a contact whose normal (from the obstacle towards the
+/// circle) is `normal`: always, except a one-sided segment touched from behind, which a
+/// circle passes through. The one front test of the crate (sweeps, moving obstacles and
+/// resting contacts all ask it).
+#[inline]
+#[must_use]
+pub(crate) fn takes_contact(obstacle: &Obstacle, normal: Vec2) -> bool {
+    match obstacle.shape {
+        ObstacleShape::Segment(s) if obstacle.one_sided => normal.dot(s.direction().perp()) > 0.0,
+        _ => true,
+    }
+}
+
+/// One side of a contact between two balls: its velocity and `1 / mass` (zero for a ball
+/// that cannot be pushed).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Body {
+    pub(crate) velocity: Vec2,
+    pub(crate) inverse_mass: f32,
+}
+
+/// The impulse on ball `a` (ball `b` takes its opposite) where they touch, `normal` pointing
+/// from `b` to `a`, if they close in: the normal impulse that makes them separate at `e`
+/// times the approach (or, slower than `resting_speed`, just leave; see `reflect`), and
+/// Coulomb friction on the sliding, at most `μ` times the normal impulse and never
+/// reversing it. `None` when they do not close in or neither can be pushed.
+///
+/// For a contact at `normal = n`, `J = (target − v_n)/(1/m_a + 1/m_b)` along `n`: with
+/// `e = 1` and no friction the kinetic energy and the momentum are kept.
+pub(crate) fn pair_impulse(
+    a: Body,
+    b: Body,
+    normal: Vec2,
+    material: Material,
+    resting_speed: f32,
+) -> Option<Vec2> {
+    let relative = a.velocity - b.velocity;
+    let vn = relative.dot(normal);
+    if !(vn < 0.0) {
+        return None;
+    }
+    let inv_sum = a.inverse_mass + b.inverse_mass;
+    if !(inv_sum > 0.0) {
+        return None;
+    }
+    let approach = -vn;
+    let e = sanitize(material.restitution);
+    // A resting pair leaves at a tiny bias so that rounding cannot report a new approach,
+    // but never faster than it came: then no energy is added.
+    let target = if approach < resting_speed || e == 0.0 {
+        (SEPARATION_SPEED_REL * (a.velocity.length() + b.velocity.length())).min(approach)
     } else {
-        bounce
+        e * approach
     };
-    (tangent + unit * out).as_vec2()
+    let jn = (target - vn) / inv_sum;
+    let tangent = relative - normal * vn;
+    let jt = (tangent.length() / inv_sum).min(sanitize(material.friction) * jn);
+    let impulse = normal * jn - tangent.normalize_or_zero() * jt;
+    impulse.is_finite().then_some(impulse)
+}
+
+/// A ball's velocity after a push (a change of velocity, the impulses of its contacts
+/// over its mass, summed in f64): added in f64 and rounded once. The batch solve of
+/// simultaneous ball–ball contacts (`multiball::pairs`) pushes every ball this way.
+pub(crate) fn push_ball(velocity: Vec2, push: DVec2) -> Vec2 {
+    let v = (velocity.as_dvec2() + push).as_vec2();
+    if v.is_finite() { v } else { velocity }
+}
+
+/// Coulomb friction between two touching balls: the impulse on `a` (`b` takes its
+/// opposite) that takes at most `limit` (μ times the normal impulse) off their sliding
+/// across `normal`, never reversing it. `None` when neither can be pushed.
+pub(crate) fn pair_friction(a: Body, b: Body, normal: DVec2, limit: f64) -> Option<Vec2> {
+    let inv_sum = f64::from(a.inverse_mass) + f64::from(b.inverse_mass);
+    if !(inv_sum > 0.0) {
+        return None;
+    }
+    let relative = (a.velocity - b.velocity).as_dvec2();
+    let tangent = relative - normal * relative.dot(normal);
+    let jt = (tangent.length() / inv_sum).min(limit.max(0.0));
+    let impulse = (-tangent.normalize_or_zero() * jt).as_vec2();
+    impulse.is_finite().then_some(impulse)
+}
+
+/// The resting solve's wall contact: a velocity approaching the wall (`normal` towards the
+/// ball) slower than `resting_speed` loses the approach, and friction takes at most
+/// `friction` times it off the tangent, never reversing it; it leaves as `reflect` leaves a
+/// resting contact. `None` when there is nothing to remove.
+pub(crate) fn rest_on_wall(velocity: Vec2, normal: Vec2, friction: f32, resting_speed: f32) -> Option<Vec2> {
+    let (v, n) = (velocity.as_dvec2(), normal.as_dvec2().try_normalize()?);
+    let vn = v.dot(n);
+    if !(vn < 0.0) || !(-vn < f64::from(resting_speed)) {
+        return None;
+    }
+    let tangent = apply_friction(v - n * vn, f64::from(sanitize(friction)) * -vn);
+    Some(leave_resting(tangent, n).as_vec2())
+}
+
+/// The resting solve's pair contact: the impulse on `a` (`b` takes its opposite) that
+/// removes a slow approach (slower than `resting_speed`) along `normal` (from `b` to `a`),
+/// with Coulomb friction `friction`. `None` when there is nothing to remove.
+pub(crate) fn rest_pair(a: Body, b: Body, normal: Vec2, friction: f32, resting_speed: f32) -> Option<Vec2> {
+    let vn = (a.velocity - b.velocity).dot(normal);
+    if !(vn < 0.0) || !(-vn < resting_speed) {
+        return None;
+    }
+    pair_impulse(a, b, normal, Material::new(0.0, friction), f32::INFINITY)
+}
+
+/// A velocity with its approach along `normal` removed (nothing else): the resting solve's
+/// shock propagation, which holds a lower ball still under an upper one.
+#[inline]
+pub(crate) fn without_approach(velocity: Vec2, normal: Vec2) -> Vec2 {
+    let vn = velocity.dot(normal);
+    if vn < 0.0 {
+        velocity - normal * vn
+    } else {
+        velocity
+    }
+}
+
+/// A surface a ball touches: its unit normal (towards the ball) and the velocity of its
+/// material point under the ball (zero for a wall).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Surface {
+    pub(crate) normal: Vec2,
+    pub(crate) velocity: Vec2,
+}
+
+/// How a ball touching two surfaces at once leaves them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum TwoSurfaces {
+    /// A corner the ball can leave: the velocity closest to the one it had that leaves (or
+    /// slides along) both. No bounce: a ball bouncing between two surfaces at once would
+    /// do so forever in no time.
+    Leave(Vec2),
+    /// The two close in on each other across the ball: it is squeezed. Along the axis
+    /// between them it takes the slower surface's speed (across it, it keeps its own), and
+    /// the faster one (`true` for `b`) will push it out by position.
+    Squeezed { velocity: Vec2, faster_is_b: bool },
+}
+
+/// A ball at `velocity` touching surfaces `a` and `b` at once (a corner, or a pinch between
+/// a flipper and a wall).
+///
+/// Two surfaces close in on each other when `a` moves towards `b` along the axis from one
+/// to the other faster than `b` moves away. Then no velocity keeps clear of both without
+/// growing as the gap narrows (bounce after bounce between them would pump the speed
+/// without bound), so the ball takes the slower surface's speed along that axis: it never
+/// leaves faster than a single bounce off the faster surface would throw it. Otherwise the
+/// ball leaves with the velocity nearest its own that does not move into either.
+pub(crate) fn two_surfaces(velocity: Vec2, a: Surface, b: Surface) -> TwoSurfaces {
+    let axis = (a.normal - b.normal).normalize_or_zero();
+    let (sa, sb) = (a.velocity.dot(axis), b.velocity.dot(axis));
+    if axis != Vec2::ZERO && sa > sb && a.normal.dot(b.normal) < 0.0 {
+        let (slower, faster_is_b) = if sa.abs() <= sb.abs() {
+            (sa, true)
+        } else {
+            (sb, false)
+        };
+        return TwoSurfaces::Squeezed {
+            velocity: velocity - axis * velocity.dot(axis) + axis * slower,
+            faster_is_b,
+        };
+    }
+    // The velocities that leave both: (v − u_a)·n_a ≥ 0 and (v − u_b)·n_b ≥ 0, an
+    // intersection of two half-planes; the nearest such velocity is v itself, its projection
+    // onto one boundary, or their crossing.
+    // Within rounding of leaving is leaving.
+    let leaves = |v: Vec2, s: Surface| (v - s.velocity).dot(s.normal) >= -DEGENERATE_LENGTH_REL * v.length();
+    let onto = |v: Vec2, s: Surface| v - s.normal * (v - s.velocity).dot(s.normal).min(0.0);
+    if leaves(velocity, a) && leaves(velocity, b) {
+        return TwoSurfaces::Leave(velocity);
+    }
+    let candidates = [onto(velocity, a), onto(velocity, b)];
+    let best = candidates
+        .into_iter()
+        .filter(|&v| leaves(v, a) && leaves(v, b))
+        .min_by(|x, y| {
+            (*x - velocity)
+                .length_squared()
+                .total_cmp(&(*y - velocity).length_squared())
+        });
+    TwoSurfaces::Leave(best.unwrap_or_else(|| crossing(a, b).unwrap_or(Vec2::ZERO)))
+}
+
+/// The velocity that moves exactly with both surfaces along their normals, if they are not
+/// parallel.
+fn crossing(a: Surface, b: Surface) -> Option<Vec2> {
+    let (ca, cb) = (a.velocity.dot(a.normal), b.velocity.dot(b.normal));
+    let det = a.normal.perp_dot(b.normal);
+    if det.abs() <= DEGENERATE_LENGTH_REL {
+        return None;
+    }
+    // Solve v·n_a = ca, v·n_b = cb (Cramer's rule).
+    let v = Vec2::new(
+        ca * b.normal.y - cb * a.normal.y,
+        a.normal.x * cb - b.normal.x * ca,
+    ) / det;
+    v.is_finite().then_some(v)
 }
 
 /// Reduce `tangent` by at most `max_loss` in length, never reversing it.
@@ -144,7 +364,9 @@ fn apply_friction(tangent: DVec2, max_loss: f64) -> DVec2 {
 }
 
 /// The velocity with its part into the surface removed: what is left slides along it.
-/// A velocity already leaving the surface is returned unchanged.
+/// A velocity already leaving the surface is returned unchanged. Like a resting contact,
+/// it leaves with a [`SEPARATION_SPEED_REL`] share of the tangential speed, never faster
+/// than it came.
 ///
 /// ```
 /// use ccd_core::{slide, Vec2};
@@ -154,12 +376,15 @@ fn apply_friction(tangent: DVec2, max_loss: f64) -> DVec2 {
 #[inline]
 #[must_use]
 pub fn slide(velocity: Vec2, normal: Vec2) -> Vec2 {
-    let vn = velocity.dot(normal);
+    let (v, n) = (velocity.as_dvec2(), normal.as_dvec2());
+    let Some(n) = n.try_normalize() else {
+        return velocity;
+    };
+    let vn = v.dot(n);
     if !(vn < 0.0) {
         return velocity;
     }
-    let tangent = velocity - normal * vn;
-    tangent + normal * (SEPARATION_SPEED_REL * tangent.length())
+    leave_resting(v - n * vn, n).as_vec2()
 }
 
 /// The velocity after a contact, by `mode`.

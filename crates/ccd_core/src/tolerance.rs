@@ -1,8 +1,20 @@
-//! Every tolerance used by `ccd_core`, in one place, each with its units and its reason.
+//! Every tolerance and every cap of `ccd_core`, in one place, each with its units and its
+//! reason (as Box2D keeps its `constants.h`).
 //!
-//! The pair queries themselves use no tolerance at all: they decide with exact sign tests
+//! The static pair queries use no tolerance at all: they decide with exact sign tests
 //! (approaching means `motion · normal < 0`). Tolerances appear only where a float result
-//! is turned back into a decision.
+//! is turned back into a decision. Every loop of the crate that could run long has a hard
+//! cap here, and the count it reached is reported where it stops.
+//!
+//! | where | tolerances | caps |
+//! |---|---|---|
+//! | response | [`DEGENERATE_LENGTH_REL`], [`SEPARATION_SPEED_REL`] | |
+//! | moving segment sweep | [`MOVING_SEGMENT_TOLERANCE_REL`], [`MOVING_SEGMENT_ACCEPT_BAND`] | [`MAX_MOVING_SEGMENT_ITERATIONS`], [`MAX_MOVING_SEGMENT_RESTARTS`] |
+//! | multi-bounce sweep | [`SIMULTANEOUS_TIME_REL`] | [`DEFAULT_MAX_BOUNCES`], [`MAX_WEDGE_BOUNCES`], [`MAX_SENSOR_HITS_PER_LEG`] |
+//! | multiball events | [`SIMULTANEOUS_TIME_REL`], [`TOUCH_SLOP_REL`], [`RESTING_EVENT_FRACTION`], [`CONTACT_SOLVE_TOLERANCE`] | [`DEFAULT_EVENTS_PER_BALL`], [`MIN_EVENT_BUDGET`], [`MAX_SIMULTANEOUS_PASSES`] |
+//! | resting contacts and overlaps | [`ALLOWED_OVERLAP_REL`], [`OVERLAP_CORRECTION_FRACTION`] | [`RESTING_ITERATIONS`], [`OVERLAP_CORRECTION_ITERATIONS`], [`MAX_CORRECTION_SLIDES`] |
+//! | broadphases | | [`MAX_CELLS_PER_OBSTACLE`], [`MAX_GRID_CELLS`], [`MAX_BALL_GRID_CELLS_PER_AXIS`] |
+//! | prediction | | [`MAX_PREDICT_STEPS`] |
 
 /// Dimensionless. A length whose magnitude is below this fraction of the query's
 /// coordinate scale is rounding noise, so a direction taken from it is meaningless.
@@ -19,3 +31,144 @@ pub const DEGENERATE_LENGTH_REL: f32 = 8.0 * f32::EPSILON;
 /// would spend the bounce budget on nothing. 1e-5 is 100 times that noise and changes the
 /// kinetic energy by 1e-10 relative.
 pub const SEPARATION_SPEED_REL: f32 = 1e-5;
+
+// --- The moving segment sweep -----------------------------------------------------------
+
+/// Dimensionless. The contact tolerance of [`sweep_circle_moving_segment`](crate::sweep_circle_moving_segment), as a fraction of
+/// the query's scale (the largest coordinate, motion, radius or lever sweep involved).
+///
+/// The distance function is evaluated in f32, whose noise is about 1e-7 of that scale, so
+/// 1e-6 is ten times the noise: small enough that a contact is found within a micrometre
+/// on a metre-sized table, large enough to never chase rounding.
+pub const MOVING_SEGMENT_TOLERANCE_REL: f32 = 1e-6;
+
+/// Tolerances ([`MOVING_SEGMENT_TOLERANCE_REL`] of the query's scale). The moving segment
+/// search accepts a time whose gap is within one tolerance above the level it looks for,
+/// which is itself one tolerance; so a leg that starts with a gap of up to this many
+/// tolerances is in touch from the start (a ball that just bounced off the segment).
+pub const MOVING_SEGMENT_ACCEPT_BAND: f32 = 2.0;
+
+/// Hard cap on the root search of [`sweep_circle_moving_segment`](crate::sweep_circle_moving_segment). Each iteration is one or
+/// two distance evaluations. A plain contact needs about 10 to 40; the cap is reached only
+/// by near-grazing paths, and then the earliest uncertified time is reported, so the cap
+/// can make a contact early, never late.
+pub const MAX_MOVING_SEGMENT_ITERATIONS: u32 = 256;
+
+/// Hard cap on the times [`sweep_circle_moving_segment`](crate::sweep_circle_moving_segment) goes on searching past a time
+/// where the shapes touch without closing in: a graze, or a ball that starts the leg a
+/// hair outside the segment (right after bouncing off it) while still separating. Each
+/// restart lowers the level it looks for by the tolerance, so a later real press is
+/// always found; more than two in one query takes a path that grazes again and again.
+pub const MAX_MOVING_SEGMENT_RESTARTS: u32 = 4;
+
+// --- Bounces -------------------------------------------------------------------------------
+
+/// Default cap on solid contacts in one [`sweep_bounces`](crate::sweep_bounces) call.
+pub const DEFAULT_MAX_BOUNCES: u32 = 16;
+
+/// Solid contacts. The most one circle may resolve in one step when its contacts are
+/// those of a narrow corner (two walls meeting at an angle α, where an elastic ball
+/// bounces at most ⌈π/α⌉ times before it comes out): past [`DEFAULT_MAX_BOUNCES`] (or the
+/// configured cap), the cap is raised by that count, up to this. 1,024 covers a V of 0.18°
+/// and bounds the work of one ball in one step to a thousand sweeps.
+pub const MAX_WEDGE_BOUNCES: u32 = 1024;
+
+/// Cap on sensor contacts reported for one straight leg of the path (between two solid
+/// contacts). Past it the earliest ones are kept, so the count is bounded and the work
+/// stays on the stack.
+pub const MAX_SENSOR_HITS_PER_LEG: usize = 8;
+
+// --- Many balls ----------------------------------------------------------------------------
+
+/// Default event budget per ball per step; the whole step may process
+/// `balls · DEFAULT_EVENTS_PER_BALL + MIN_EVENT_BUDGET` events before it stops.
+pub const DEFAULT_EVENTS_PER_BALL: u32 = 64;
+
+/// Events always allowed per step, however few balls there are.
+pub const MIN_EVENT_BUDGET: u32 = 1024;
+
+/// Dimensionless. Ball–ball events less than this fraction of the step apart are
+/// simultaneous and resolved together, order-independently, so a symmetric break stays
+/// symmetric. 1e-6 of a step is far below any visible motion and far above the rounding
+/// (about 1e-7) that makes mirrored contacts differ in their last bit.
+pub const SIMULTANEOUS_TIME_REL: f32 = 1e-6;
+
+/// Passes. Cap on the projected Jacobi passes of the contact solve over one batch of
+/// simultaneous ball–ball contacts (a single pair needs none). Two contacts on one ball
+/// converge to f64 rounding in about 35 passes, a rack of touching balls in about 100;
+/// this bounds a nearly degenerate batch, which then keeps its energy only to the
+/// solve's accuracy.
+pub const MAX_SIMULTANEOUS_PASSES: u32 = 256;
+
+/// Dimensionless. The contact solve of a batch of simultaneous ball–ball contacts stops
+/// when no impulse changed by more than this fraction of the largest one in a pass: f64
+/// rounding, a few ulps, so that the energy is kept to rounding with `e = 1`.
+pub const CONTACT_SOLVE_TOLERANCE: f64 = 1e-13;
+
+/// Dimensionless. Two balls whose centres are within `(1 + TOUCH_SLOP_REL)·(r₁ + r₂)` are
+/// touching: they join the same simultaneous contact cluster and the resting-contact
+/// solve. 1e-4 of the contact distance absorbs the rounding of positions placed at
+/// contact by earlier steps (about 1e-7 relative) a thousand times over, and is far below
+/// anything visible.
+pub const TOUCH_SLOP_REL: f32 = 1e-4;
+
+/// Dimensionless. Two balls already touching that close in slower than this fraction of the
+/// resting speed make no event; the next step's resting-contact solve takes them. Without
+/// it a settling pile turns into an endless chain of ever smaller contacts (inelastic
+/// collapse). The overlap this allows is at most `0.05 · resting_speed · dt` per step, a
+/// twentieth of what gravity adds to a resting contact in one step.
+pub const RESTING_EVENT_FRACTION: f32 = 0.05;
+
+/// Iterations of the resting-contact solve run at the start of each step (sequential
+/// impulses over touching pairs and walls approaching slower than the resting speed).
+pub const RESTING_ITERATIONS: u32 = 16;
+
+/// Dimensionless. Overlap of two balls, as a fraction of their contact distance `r₁ + r₂`,
+/// that the position correction leaves alone. Slow contacts skipped by
+/// [`RESTING_EVENT_FRACTION`] let a pile sink in by up to `0.05 · resting_speed · dt` per
+/// step; below this depth (1e-3 of the contact distance, a thousandth of a diameter)
+/// nothing is visible and moving balls would only make the pile creep.
+pub const ALLOWED_OVERLAP_REL: f32 = 1e-3;
+
+/// Dimensionless. Fraction of the overlap beyond [`ALLOWED_OVERLAP_REL`] that one step's
+/// position correction removes. Half keeps the correction gentle (no visible pop) while
+/// the steady overlap stays within about twice the per-step creep.
+pub const OVERLAP_CORRECTION_FRACTION: f32 = 0.5;
+
+/// Passes of the position correction over the touching pairs at the start of a step.
+pub const OVERLAP_CORRECTION_ITERATIONS: u32 = 16;
+
+/// Slides along a wall allowed to one ball's position correction in one pass (a ball in
+/// a corner slides once along each wall, then stops).
+pub const MAX_CORRECTION_SLIDES: u32 = 2;
+
+// --- Broadphases ---------------------------------------------------------------------------
+
+/// Cells. An obstacle whose bounding box covers more cells than this is not stored in
+/// cells but in the grid's large list, scanned by every query.
+///
+/// A 10⁶-unit wall at 32 units per cell would otherwise take 31 250 cell entries (and a
+/// long diagonal one the square of that). Scanning a large obstacle costs one box test
+/// per query; storing it costs one 28-byte entry per cell. 256 cells is a 16 × 16 block
+/// (512 × 512 units at the default size), bigger than most queries, so past it the list
+/// is the cheaper home.
+pub const MAX_CELLS_PER_OBSTACLE: u64 = 256;
+
+/// Cells. The dense rectangle never holds more cells than this; an obstacle that would
+/// need a larger one goes to the large list.
+///
+/// 2²⁰ cells is 1024 × 1024, a square of 32 768 units at the default cell size, and
+/// 24 MiB of empty cell lists on a 64-bit target. It bounds both memory and the cost of a
+/// query over a huge box, which is clamped to the rectangle.
+pub const MAX_GRID_CELLS: u64 = 1 << 20;
+
+/// Cells. The most cells per axis of the balls' swept-box grid in
+/// [`step_balls`](crate::step_balls), so a huge scene or a stray ball cannot allocate
+/// without bound; the cells grow instead.
+pub const MAX_BALL_GRID_CELLS_PER_AXIS: usize = 512;
+
+// --- Prediction ----------------------------------------------------------------------------
+
+/// Hard cap on integration steps in one [`predict_path`](crate::predict_path) call, whatever `max_time / step`
+/// asks for, so a tiny `step` cannot stall a frame.
+pub const MAX_PREDICT_STEPS: u32 = 10_000;

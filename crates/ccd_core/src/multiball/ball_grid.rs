@@ -1,11 +1,8 @@
 //! A uniform grid of the balls' swept boxes, rebuilt every step, to find candidate pairs.
 
-use crate::Aabb;
+use crate::shape::Aabb;
+use crate::tolerance::MAX_BALL_GRID_CELLS_PER_AXIS as MAX_CELLS_PER_AXIS;
 use glam::Vec2;
-
-/// Cap on grid cells per axis, so a huge scene or a stray ball cannot allocate without
-/// bound; cells grow instead.
-const MAX_CELLS_PER_AXIS: usize = 512;
 
 /// Dense grid over the step's bounds; a box outside them lands in the border cells, for
 /// queries and inserts alike, so candidates are never lost.

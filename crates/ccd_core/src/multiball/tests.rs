@@ -1,7 +1,11 @@
 //! Event-driven multiball cases, each against a number computed by hand or an invariant.
 
 use super::*;
-use crate::{Obstacle, Segment};
+use crate::obstacle::{Layers, Obstacle, ObstacleShape};
+use crate::response::Material;
+use crate::shape::Segment;
+use crate::sweep::SegmentMotion;
+use glam::Vec2;
 
 fn v(x: f32, y: f32) -> Vec2 {
     Vec2::new(x, y)
@@ -325,8 +329,10 @@ fn pour_pile(steps: usize) -> Pile {
 fn pile_in_a_funnel_settles_without_gaining_energy() {
     // Kinetic energy must never exceed its start plus the work gravity has done
     // (Σ m·g·drop); at the end the pile is still, the balls do not sink into each other and
-    // none fell through the funnel. 2,400 steps are 10 s.
-    let pile = pour_pile(2400);
+    // none fell through the funnel. 4,800 steps are 20 s: a pile of frictional discs has
+    // avalanches for several seconds after the pour (10 to 16 s over small changes of the
+    // start), and the test is about where it ends.
+    let pile = pour_pile(4800);
     assert!(!pile.budget_hit, "the event budget ran out");
     assert!(
         pile.worst_energy_excess <= 1e-6,

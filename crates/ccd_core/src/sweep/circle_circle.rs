@@ -1,7 +1,9 @@
 //! A moving circle against a static circle (a pillar, or a ball held still).
 
+use crate::hit::{ContactOrder, Feature, Hit};
 use crate::ray::ray_circle_toi_f64;
-use crate::{Circle, Hit, sweep::usable};
+use crate::shape::Circle;
+use crate::sweep::usable;
 use glam::Vec2;
 
 /// First contact of `circle`, moving by `motion`, with the static circle `other`.
@@ -26,6 +28,16 @@ use glam::Vec2;
 #[inline]
 #[must_use]
 pub fn sweep_circle_circle(circle: Circle, motion: Vec2, other: Circle) -> Option<Hit> {
+    sweep_circle_circle_ordered(circle, motion, other).map(|(hit, _)| hit)
+}
+
+/// [`sweep_circle_circle`], with what orders its contact against other obstacles' (the
+/// exact time; a circle is round).
+pub(crate) fn sweep_circle_circle_ordered(
+    circle: Circle,
+    motion: Vec2,
+    other: Circle,
+) -> Option<(Hit, ContactOrder)> {
     if !usable(circle, motion) || !usable(other, Vec2::ZERO) || motion == Vec2::ZERO {
         return None;
     }
@@ -33,24 +45,32 @@ pub fn sweep_circle_circle(circle: Circle, motion: Vec2, other: Circle) -> Optio
     // nothing, however far from the origin the pair is.
     let reach = f64::from(circle.radius) + f64::from(other.radius);
     let start = circle.center.as_dvec2() - other.center.as_dvec2();
-    let toi = if start.length_squared() <= reach * reach {
+    let exact = if start.length_squared() <= reach * reach {
         // Starting in contact or overlapping.
         0.0
     } else {
         ray_circle_toi_f64(start, motion.as_dvec2(), reach)?
     };
+    let toi = exact as f32;
     let center = circle.center + motion * toi;
     let normal = (center.as_dvec2() - other.center.as_dvec2())
         .try_normalize()
         .or_else(|| (-motion.as_dvec2()).try_normalize())?
         .as_vec2();
-    Hit {
+    let hit = Hit {
         toi,
         center,
         point: other.center + normal * other.radius,
         normal,
     }
-    .approached_by(motion)
+    .approached_by(motion)?;
+    Some((
+        hit,
+        ContactOrder {
+            toi: exact,
+            feature: Feature::Round,
+        },
+    ))
 }
 
 #[cfg(test)]

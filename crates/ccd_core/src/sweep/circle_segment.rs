@@ -1,7 +1,9 @@
 //! A moving circle against a static, two-sided segment: a capsule of radius `r` around it.
 
+use crate::hit::{ContactOrder, Feature, Hit};
 use crate::ray::ray_circle_toi_f64;
-use crate::{Circle, Hit, Segment, sweep::usable};
+use crate::shape::{Aabb, Circle, Segment};
+use crate::sweep::usable;
 use glam::{DVec2, Vec2};
 
 /// Which part of the capsule a point is closest to.
@@ -20,6 +22,17 @@ enum Region {
 struct Frame {
     d: DVec2,
     len_sq: f64,
+}
+
+impl Region {
+    /// The kind of surface this region's contacts are on.
+    #[inline]
+    fn feature(self) -> Feature {
+        match self {
+            Self::Face => Feature::Face,
+            Self::EndA | Self::EndB => Feature::Round,
+        }
+    }
 }
 
 impl Frame {
@@ -74,11 +87,21 @@ impl Frame {
 /// ```
 #[must_use]
 pub fn sweep_circle_segment(circle: Circle, motion: Vec2, segment: Segment) -> Option<Hit> {
+    sweep_circle_segment_ordered(circle, motion, segment).map(|(hit, _)| hit)
+}
+
+/// [`sweep_circle_segment`], with what orders its contact against other obstacles' (the
+/// exact time and the feature touched).
+pub(crate) fn sweep_circle_segment_ordered(
+    circle: Circle,
+    motion: Vec2,
+    segment: Segment,
+) -> Option<(Hit, ContactOrder)> {
     if !usable(circle, motion) || !segment.a.is_finite() || !segment.b.is_finite() || motion == Vec2::ZERO {
         return None;
     }
     // Quick reject: the swept circle's box misses the segment's box.
-    if !crate::Aabb::swept(circle.center, motion, circle.radius).intersects(&segment.aabb()) {
+    if !Aabb::swept(circle.center, motion, circle.radius).intersects(&segment.aabb()) {
         return None;
     }
     let a = segment.a.as_dvec2();
@@ -100,12 +123,16 @@ pub fn sweep_circle_segment(circle: Circle, motion: Vec2, segment: Segment) -> O
     };
 
     let (start_region, start_closest) = frame.closest(rel);
-    let toi = if (rel - start_closest).length_squared() <= r * r {
+    let order = if (rel - start_closest).length_squared() <= r * r {
         // Starting in contact or overlapping.
-        0.0
+        ContactOrder {
+            toi: 0.0,
+            feature: start_region.feature(),
+        }
     } else {
         earliest_contact(&frame, rel, m, r, cross0, toward, side)?
     };
+    let toi = order.toi as f32;
     let center = circle.center + motion * toi;
     let at = center.as_dvec2() - a;
     let (region, closest) = if toi == 0.0 {
@@ -121,17 +148,19 @@ pub fn sweep_circle_segment(circle: Circle, motion: Vec2, segment: Segment) -> O
         Region::EndA | Region::EndB => (at - closest).try_normalize(),
     }
     .or_else(|| (-m).try_normalize())?;
-    Hit {
+    let hit = Hit {
         toi,
         center,
         point: (a + closest).as_vec2(),
         normal: normal.as_vec2(),
     }
-    .approached_by(motion)
+    .approached_by(motion)?;
+    Some((hit, order))
 }
 
-/// The earliest toi in `[0, 1]` at which a centre starting outside the capsule reaches it.
-/// `cross0` and `toward` are `d × rel` and `d × m`; `side` is the start's side.
+/// The earliest toi in `[0, 1]` at which a centre starting outside the capsule reaches it,
+/// and the feature reached (a face before an end cap at the same time). `cross0` and
+/// `toward` are `d × rel` and `d × m`; `side` is the start's side.
 #[inline]
 fn earliest_contact(
     frame: &Frame,
@@ -141,13 +170,14 @@ fn earliest_contact(
     cross0: f64,
     toward: f64,
     side: f64,
-) -> Option<f32> {
-    let mut best: Option<f32> = None;
-    let mut consider = |t: Option<f32>| {
-        if let Some(t) = t
-            && best.is_none_or(|b| t < b)
-        {
-            best = Some(t);
+) -> Option<ContactOrder> {
+    let mut best: Option<ContactOrder> = None;
+    let mut consider = |toi: Option<f64>, feature: Feature| {
+        if let Some(toi) = toi {
+            let found = ContactOrder { toi, feature };
+            if best.is_none_or(|b| found.before(b)) {
+                best = Some(found);
+            }
         }
     };
     if frame.len_sq > 0.0 {
@@ -163,15 +193,15 @@ fn earliest_contact(
             let t = gap / closing;
             let foot = (rel + m * t).dot(frame.d);
             if (0.0..=frame.len_sq).contains(&foot) {
-                consider(Some(t as f32));
+                consider(Some(t), Feature::Face);
             }
         }
     }
     // End point A region.
-    consider(ray_circle_toi_f64(rel, m, r));
+    consider(ray_circle_toi_f64(rel, m, r), Feature::Round);
     // End point B region.
     if frame.len_sq > 0.0 {
-        consider(ray_circle_toi_f64(rel - frame.d, m, r));
+        consider(ray_circle_toi_f64(rel - frame.d, m, r), Feature::Round);
     }
     best
 }

@@ -15,14 +15,13 @@ mod moving_circle;
 mod moving_segment;
 
 pub use circle_circle::sweep_circle_circle;
+pub(crate) use circle_circle::sweep_circle_circle_ordered;
 pub use circle_segment::sweep_circle_segment;
+pub(crate) use circle_segment::sweep_circle_segment_ordered;
 pub use moving_circle::sweep_circle_moving_circle;
-pub use moving_segment::{
-    MAX_MOVING_SEGMENT_ITERATIONS, MOVING_SEGMENT_TOLERANCE_REL, MovingHit, SegmentMotion,
-    sweep_circle_moving_segment,
-};
+pub use moving_segment::{MovingHit, SegmentMotion, sweep_circle_moving_segment};
 
-use crate::Circle;
+use crate::shape::Circle;
 use glam::Vec2;
 
 /// Whether a query's inputs can be used: finite values and non-negative radii.

@@ -1,7 +1,9 @@
 //! Two circles, each moving linearly over the step (two balls, or a ball and a kinematic
 //! pillar).
 
-use crate::{Circle, Hit, sweep_circle_circle};
+use super::circle_circle::sweep_circle_circle;
+use crate::hit::Hit;
+use crate::shape::Circle;
 use glam::Vec2;
 
 /// First contact of `circle` moving by `motion` with `other` moving by `other_motion`

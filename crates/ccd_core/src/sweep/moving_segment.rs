@@ -1,22 +1,14 @@
 //! A moving circle against a segment that turns about a pivot (and may slide) during the
 //! step: a flipper.
 
-use crate::{Circle, Hit, Segment, sweep::usable};
+use crate::hit::Hit;
+use crate::shape::{Circle, Segment};
+use crate::sweep::usable;
+use crate::tolerance::{
+    MAX_MOVING_SEGMENT_ITERATIONS, MAX_MOVING_SEGMENT_RESTARTS, MOVING_SEGMENT_ACCEPT_BAND,
+    MOVING_SEGMENT_TOLERANCE_REL,
+};
 use glam::Vec2;
-
-/// Dimensionless. The contact tolerance of [`sweep_circle_moving_segment`], as a fraction of
-/// the query's scale (the largest coordinate, motion, radius or lever sweep involved).
-///
-/// The distance function is evaluated in f32, whose noise is about 1e-7 of that scale, so
-/// 1e-6 is ten times the noise: small enough that a contact is found within a micrometre
-/// on a metre-sized table, large enough to never chase rounding.
-pub const MOVING_SEGMENT_TOLERANCE_REL: f32 = 1e-6;
-
-/// Hard cap on the root search of [`sweep_circle_moving_segment`]. Each iteration is one or
-/// two distance evaluations. A plain contact needs about 10 to 40; the cap is reached only
-/// by near-grazing paths, and then the earliest uncertified time is reported, so the cap
-/// can make a contact early, never late.
-pub const MAX_MOVING_SEGMENT_ITERATIONS: u32 = 256;
 
 /// How a segment moves over one step: a rigid turn by `angle` radians (counter-clockwise)
 /// about `pivot` at constant angular velocity, while the pivot slides by `pivot_motion`,
@@ -80,24 +72,33 @@ pub struct MovingHit {
     pub surface_motion: Vec2,
     /// Root-search iterations spent (at most [`MAX_MOVING_SEGMENT_ITERATIONS`]).
     pub iterations: u32,
+    /// Times the search went on past a time where the shapes touched without closing in
+    /// (at most [`MAX_MOVING_SEGMENT_RESTARTS`]).
+    pub restarts: u32,
 }
 
 /// First contact of `circle` moving by `motion` with `segment` (given at toi 0) moving by
 /// `segment_motion` over the step.
 ///
 /// The circle's path relative to a turning segment is curved, so there is no closed form.
-/// The distance `f(t)` between the centre and the segment can change no faster than
-/// `K = |motion| + |angle|·(max lever arm) + |pivot_motion|` per unit toi, and the search
-/// uses that bound twice: conservative advancement (no contact can happen before
-/// `t + (f(t) − r)/K`) and a Lipschitz envelope that rules out whole intervals, visited
-/// leftmost first. So it never skips the first contact and never reports one later than it
-/// by more than the tolerance ([`MOVING_SEGMENT_TOLERANCE_REL`] of the query's scale).
+/// The search works on the gap `g(t)` (centre-to-segment distance minus the radius) and its
+/// rate `g'(t)`, both exact at any instant, and two bounds on how fast they can change from
+/// an instant `t` on: a speed bound `L` on `|g'|` (the centre's speed relative to the
+/// turning segment) and a curvature bound `M` on `|g''|` (from the turn, and from the
+/// rounded end caps). Then `g` cannot come down to the contact level before the first root
+/// of `g(t) + g'(t)·δ − M·δ²/2`, nor before `(g(t) − level)/L`: the search jumps by the
+/// larger of the two, and so never skips the first contact. Far from the segment the
+/// jumps are long; near a crossing they become Newton steps. It never reports a contact
+/// later than the true one by more than the tolerance ([`MOVING_SEGMENT_TOLERANCE_REL`] of
+/// the query's scale).
 ///
 /// Same contract as [`sweep_circle_segment`](crate::sweep_circle_segment): `None` when there
 /// is no approached contact in `[0, 1]`; `toi == 0` for a circle that starts touching while
 /// the relative motion at the contact point closes in. A circle that starts touching but
-/// separating (after a bounce) is hit again only if the segment catches up with it and
-/// presses in by more than the tolerance.
+/// separating (after a bounce) is hit again when the segment catches up with it later in
+/// the step and presses in by more than the tolerance; a touch that does not close in (a
+/// graze) never ends the search, which goes on after it (at most
+/// [`MAX_MOVING_SEGMENT_RESTARTS`] times).
 ///
 /// ```
 /// use ccd_core::{sweep_circle_moving_segment, Circle, Segment, SegmentMotion, Vec2};
@@ -120,137 +121,223 @@ pub fn sweep_circle_moving_segment(
     segment: Segment,
     segment_motion: SegmentMotion,
 ) -> Option<MovingHit> {
-    let m = segment_motion;
-    if !usable(circle, motion)
-        || !segment.a.is_finite()
-        || !segment.b.is_finite()
-        || !m.pivot.is_finite()
-        || !m.angle.is_finite()
-        || !m.pivot_motion.is_finite()
-    {
-        return None;
-    }
-    let lever = (segment.a - m.pivot).length().max((segment.b - m.pivot).length());
-    let bound = motion.length() + m.angle.abs() * lever + m.pivot_motion.length();
-    if !(bound > 0.0) || !bound.is_finite() {
-        return None;
-    }
-    let scale = [
-        circle.center.abs().max_element(),
-        segment.a.abs().max_element(),
-        segment.b.abs().max_element(),
-        circle.radius,
-        bound,
-    ]
-    .into_iter()
-    .fold(1.0_f32, f32::max);
-    let tol = MOVING_SEGMENT_TOLERANCE_REL * scale;
-    let gap = |t: f32| {
-        let center = circle.center + motion * t;
-        let s = m.segment_at(segment, t);
-        (center - s.closest_point(center)).length() - circle.radius
-    };
-
-    let start_gap = gap(0.0);
-    let level = if start_gap <= tol {
-        // Starting in touch: a hit now if the contact closes in.
-        if let Some(contact) = contact_at(circle, motion, segment, m, 0.0, 0) {
+    let query = Query::new(circle, motion, segment, segment_motion)?;
+    // Each pass searches from `from` for the first time the gap comes down to a level. A
+    // time found there that does not close in (a graze, or a ball still separating right
+    // after a contact) is not the answer, but it must not end the search either: the next
+    // pass starts from it, as from a start in touch.
+    let mut from = 0.0_f32;
+    let mut probe = query.probe(0.0);
+    let mut iterations = 0;
+    let mut restarts = 0;
+    loop {
+        let level = if probe.gap <= MOVING_SEGMENT_ACCEPT_BAND * query.tol {
+            // In touch at `from` (a search would accept it at once). A hit now if the
+            // contact closes in; otherwise only a new press counts, one tolerance deeper
+            // than the gap is now (the search accepts a gap within one tolerance of its
+            // level).
+            if from == 0.0
+                && let Some(contact) = query.contact_at(0.0, 0, 0)
+            {
+                return Some(contact);
+            }
+            probe.gap.min(0.0) - 2.0 * query.tol
+        } else {
+            query.tol
+        };
+        let budget = MAX_MOVING_SEGMENT_ITERATIONS - iterations;
+        let (toi, at, spent) = query.advance(from, probe, level, budget)?;
+        iterations += spent;
+        if let Some(contact) = query.contact_at(toi, iterations, restarts) {
             return Some(contact);
         }
-        // Separating: only a new press deeper than the tolerance counts.
-        start_gap.min(0.0) - tol
-    } else {
-        tol
-    };
-    let (toi, iterations) = first_crossing(gap, level, bound, start_gap, tol)?;
-    contact_at(circle, motion, segment, m, toi, iterations)
+        if restarts == MAX_MOVING_SEGMENT_RESTARTS || iterations >= MAX_MOVING_SEGMENT_ITERATIONS {
+            return None;
+        }
+        restarts += 1;
+        (from, probe) = (toi, at);
+    }
 }
 
-/// The contact at `toi` if the circle and the segment close in there.
-fn contact_at(
+/// The gap between the circle and the segment at one instant, and how fast it changes.
+#[derive(Clone, Copy, Debug)]
+struct Probe {
+    /// Distance from the centre to the segment, minus the radius.
+    gap: f32,
+    /// `d gap / d toi`: the centre's motion relative to the segment's material point
+    /// under it, along the normal.
+    rate: f32,
+    /// The centre's speed (per unit toi) relative to the turning, sliding segment: a bound
+    /// on `|rate|`.
+    frame_speed: f32,
+}
+
+/// One query's inputs, scale and bounds.
+struct Query {
     circle: Circle,
     motion: Vec2,
     segment: Segment,
     m: SegmentMotion,
-    toi: f32,
-    iterations: u32,
-) -> Option<MovingHit> {
-    let center = circle.center + motion * toi;
-    let s = m.segment_at(segment, toi);
-    let point = s.closest_point(center);
-    let surface_motion = m.point_motion(point, toi);
-    let relative = motion - surface_motion;
-    // Away from the segment; on the segment itself, the face normal against the relative
-    // motion.
-    let normal = (center - point).try_normalize().or_else(|| {
-        let face = s.direction().perp().try_normalize()?;
-        Some(if relative.dot(face) < 0.0 { face } else { -face })
-    })?;
-    let hit = Hit {
-        toi,
-        center,
-        point,
-        normal,
-    }
-    .approached_by(relative)?;
-    Some(MovingHit {
-        hit,
-        surface_motion,
-        iterations,
-    })
+    /// `motion − pivot_motion`: the centre's motion relative to the pivot.
+    relative: Vec2,
+    /// A bound on `|g'|` over the whole step: the centre's speed plus the speed of the
+    /// segment's farthest point.
+    bound: f32,
+    /// The contact tolerance, world units.
+    tol: f32,
 }
 
-/// The first `t` in `[0, 1]` where `f(t) <= level`, for `f(0) = f0 > level` and
-/// `|f'| <= bound`: leftmost-first search with conservative advancement and Lipschitz
-/// envelopes, on a fixed stack. Returns the time and the iterations spent.
-fn first_crossing(f: impl Fn(f32) -> f32, level: f32, bound: f32, f0: f32, tol: f32) -> Option<(f32, u32)> {
-    /// Pending intervals; the search is depth-first, so this many levels of halving suffice
-    /// for any interval longer than f32 resolution.
-    const STACK: usize = 48;
-    let mut stack = [(0.0_f32, 0.0_f32, 0.0_f32, 0.0_f32); STACK];
-    let mut depth = 0;
-    stack[depth] = (0.0, f0, 1.0, f(1.0));
-    depth += 1;
-    let mut iterations = 0;
-    while depth > 0 {
-        depth -= 1;
-        let (a, fa, b, fb) = stack[depth];
-        iterations += 1;
-        if iterations > MAX_MOVING_SEGMENT_ITERATIONS {
-            // Out of budget: report the earliest time not yet ruled out (early, never late).
-            return Some((a, iterations - 1));
+impl Query {
+    fn new(circle: Circle, motion: Vec2, segment: Segment, m: SegmentMotion) -> Option<Self> {
+        if !usable(circle, motion)
+            || !segment.a.is_finite()
+            || !segment.b.is_finite()
+            || !m.pivot.is_finite()
+            || !m.angle.is_finite()
+            || !m.pivot_motion.is_finite()
+        {
+            return None;
         }
-        // The Lipschitz envelope's lowest point on [a, b]; above the level, no contact.
-        if (fa + fb - bound * (b - a)) * 0.5 > level {
-            continue;
+        let lever = (segment.a - m.pivot).length().max((segment.b - m.pivot).length());
+        let bound = motion.length() + m.angle.abs() * lever + m.pivot_motion.length();
+        if !(bound > 0.0) || !bound.is_finite() {
+            return None;
         }
-        // Conservative advancement: nothing can reach the level before `a2`.
-        let a2 = a + (fa - level) / bound;
-        if a2 >= b {
-            if fb <= level + tol {
-                return Some((b, iterations));
-            }
-            continue;
-        }
-        let fa2 = f(a2);
-        if fa2 <= level + tol {
-            return Some((a2, iterations));
-        }
-        let mid = a2 + (b - a2) * 0.5;
-        if mid <= a2 || mid >= b {
-            // The interval is below f32 resolution and still undecided.
-            return Some((a2, iterations));
-        }
-        let fm = f(mid);
-        if depth + 2 > STACK {
-            return Some((a2, iterations));
-        }
-        // Right half first, so the left half is examined first.
-        stack[depth] = (mid, fm, b, fb);
-        stack[depth + 1] = (a2, fa2, mid, fm);
-        depth += 2;
+        let scale = [
+            circle.center.abs().max_element(),
+            segment.a.abs().max_element(),
+            segment.b.abs().max_element(),
+            circle.radius,
+            bound,
+        ]
+        .into_iter()
+        .fold(1.0_f32, f32::max);
+        Some(Self {
+            circle,
+            motion,
+            segment,
+            m,
+            relative: motion - m.pivot_motion,
+            bound,
+            tol: MOVING_SEGMENT_TOLERANCE_REL * scale,
+        })
     }
-    None
+
+    /// The gap and its rates at `t`.
+    fn probe(&self, t: f32) -> Probe {
+        let center = self.circle.center + self.motion * t;
+        let s = self.m.segment_at(self.segment, t);
+        let point = s.closest_point(center);
+        let offset = center - point;
+        let distance = offset.length();
+        let frame = self.relative - (center - self.m.pivot_at(t)).perp() * self.m.angle;
+        // On the segment itself the rate has no direction: take the fastest closing.
+        let rate = offset.try_normalize().map_or(-frame.length(), |n| {
+            (self.motion - self.m.point_motion(point, t)).dot(n)
+        });
+        Probe {
+            gap: distance - self.circle.radius,
+            rate,
+            frame_speed: frame.length(),
+        }
+    }
+
+    /// How far past `t` the gap surely stays above `level`, from the probe `p` at `t`.
+    ///
+    /// With `u` the centre relative to the pivot, the centre moves in the segment's frame at
+    /// `w' = R(−θ)(μ − θ'·u⊥)`, `μ = motion − pivot_motion`, so `|w'|` grows by at most
+    /// `|θ'|·|μ|` per unit toi and `|w''| ≤ |θ'|·(|w'| + |μ|)`. The distance to a fixed
+    /// segment has a unit gradient and, around the end caps, a Hessian of norm `1/distance`.
+    /// So on `[t, 1]`: `|g'| ≤ V = |w'(t)| + |θ'|·|μ|·(1 − t)` and
+    /// `|g''| ≤ M = |θ'|·(V + |μ|) + V²/(r + level)` while the gap is above `level`.
+    fn safe_step(&self, t: f32, p: Probe, level: f32) -> f32 {
+        let excess = f64::from(p.gap - level);
+        let turn = f64::from(self.m.angle.abs());
+        let mu = f64::from(self.relative.length());
+        let v = f64::from(p.frame_speed) + turn * mu * f64::from(1.0 - t);
+        let speed = v.min(f64::from(self.bound));
+        let first_order = if speed > 0.0 {
+            excess / speed
+        } else {
+            f64::INFINITY
+        };
+        let clearance = f64::from(self.circle.radius + level);
+        let curvature = turn * (v + mu)
+            + if clearance > 0.0 {
+                v * v / clearance
+            } else {
+                f64::INFINITY
+            };
+        // The first root of excess + rate·δ − curvature·δ²/2, in the form without
+        // cancellation for either sign of the rate.
+        let rate = f64::from(p.rate);
+        let root = (rate * rate + 2.0 * curvature * excess).sqrt();
+        let second_order = if !curvature.is_finite() || !(curvature > 0.0) {
+            if rate >= 0.0 {
+                f64::INFINITY
+            } else {
+                excess / -rate
+            }
+        } else if rate >= 0.0 {
+            (rate + root) / curvature
+        } else {
+            2.0 * excess / (root - rate)
+        };
+        first_order.max(second_order) as f32
+    }
+
+    /// From `t` (where the probe is `p`, above `level`), the first time the gap comes down
+    /// to `level` (within the tolerance): the time, its probe and the iterations spent, at
+    /// most `budget`. `None` when it stays above until the end of the step.
+    fn advance(&self, mut t: f32, mut p: Probe, level: f32, budget: u32) -> Option<(f32, Probe, u32)> {
+        let mut iterations = 0;
+        loop {
+            if p.gap <= level + self.tol || iterations >= budget {
+                // At the level, or out of budget: the earliest time not yet ruled out
+                // (early, never late).
+                return Some((t, p, iterations));
+            }
+            iterations += 1;
+            let next = t + self.safe_step(t, p, level);
+            if !(next < 1.0) {
+                return None;
+            }
+            if next <= t {
+                // Below f32 resolution and still undecided.
+                return Some((t, p, iterations));
+            }
+            t = next;
+            p = self.probe(t);
+        }
+    }
+
+    /// The contact at `toi` if the circle and the segment close in there.
+    fn contact_at(&self, toi: f32, iterations: u32, restarts: u32) -> Option<MovingHit> {
+        let center = self.circle.center + self.motion * toi;
+        let s = self.m.segment_at(self.segment, toi);
+        let point = s.closest_point(center);
+        let surface_motion = self.m.point_motion(point, toi);
+        let relative = self.motion - surface_motion;
+        // Away from the segment; on the segment itself, the face normal against the
+        // relative motion.
+        let normal = (center - point).try_normalize().or_else(|| {
+            let face = s.direction().perp().try_normalize()?;
+            Some(if relative.dot(face) < 0.0 { face } else { -face })
+        })?;
+        let hit = Hit {
+            toi,
+            center,
+            point,
+            normal,
+        }
+        .approached_by(relative)?;
+        Some(MovingHit {
+            hit,
+            surface_motion,
+            iterations,
+            restarts,
+        })
+    }
 }
 
 #[cfg(test)]

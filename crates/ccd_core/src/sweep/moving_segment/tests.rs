@@ -250,3 +250,26 @@ fn moving_ball_against_spinning_arm_matches_brute_force() {
     }
     assert!(checked > 100, "{checked}");
 }
+
+/// The reproduction from the issue: a ball that has just bounced off a rising flipper
+/// starts the next leg 1.2e-4 outside the blade, still separating, and the blade catches
+/// up with it later in the step (the gap falls to −7.25 by the end). The early touch must
+/// not hide the later contact.
+#[test]
+fn a_touch_that_separates_does_not_hide_a_later_contact() {
+    let ball = Circle::new(v(34.966373, 17.551033), 13.5);
+    let motion = v(6.2419662, 25.443113);
+    let blade = Segment::new(Vec2::ZERO, v(69.55438, 7.88594));
+    let m = turn(0.5885054);
+    let start = gap64(ball, motion, blade, m, 0.0);
+    assert!(start > 0.0 && start < 2e-4, "{start}");
+    assert!(gap64(ball, motion, blade, m, 1.0) < -7.0);
+    let truth = brute_first_contact(ball, motion, blade, m).unwrap();
+    let hit = sweep_circle_moving_segment(ball, motion, blade, m).expect("the later contact");
+    assert!(
+        (hit.hit.toi as f64 - truth).abs() < 1e-4,
+        "{} vs {truth}",
+        hit.hit.toi
+    );
+    assert!(gap64(ball, motion, blade, m, hit.hit.toi as f64).abs() < 1e-3);
+}

@@ -1,0 +1,122 @@
+//! The inputs of [`step_balls`](super::step_balls): balls and moving obstacles.
+
+use crate::obstacle::{Layers, Obstacle, ObstacleShape};
+use crate::response::{Material, ResponseMode};
+use crate::shape::{Aabb, Circle};
+use crate::sweep::SegmentMotion;
+use glam::Vec2;
+
+/// A ball for [`step_balls`](crate::step_balls).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ball {
+    /// Centre.
+    pub center: Vec2,
+    /// Velocity, world units per second.
+    pub velocity: Vec2,
+    /// Radius.
+    pub radius: f32,
+    /// `1 / mass`. [`Ball::new`] uses the area (`π r²`) as the mass. Zero makes a ball
+    /// that other balls cannot push.
+    pub inverse_mass: f32,
+    /// Restitution and friction.
+    pub material: Material,
+    /// Collision layers, against obstacles and other balls.
+    pub layers: Layers,
+    /// Bounce, slide or stop.
+    pub response: ResponseMode,
+}
+
+impl Ball {
+    /// A ball with mass from its area, elastic, on all layers.
+    ///
+    /// ```
+    /// use ccd_core::{Ball, Vec2};
+    /// let b = Ball::new(Vec2::ZERO, Vec2::X, 2.0);
+    /// assert!((b.inverse_mass - 1.0 / (std::f32::consts::PI * 4.0)).abs() < 1e-7);
+    /// ```
+    #[must_use]
+    pub fn new(center: Vec2, velocity: Vec2, radius: f32) -> Self {
+        let area = std::f32::consts::PI * radius * radius;
+        Self {
+            center,
+            velocity,
+            radius,
+            inverse_mass: if area > 0.0 && area.is_finite() {
+                1.0 / area
+            } else {
+                1.0
+            },
+            material: Material::ELASTIC,
+            layers: Layers::ALL,
+            response: ResponseMode::Bounce,
+        }
+    }
+
+    pub(super) fn circle(&self) -> Circle {
+        Circle::new(self.center, self.radius)
+    }
+}
+
+/// An obstacle that moves during the step: its shape at the step's start, and its motion.
+/// A circle's centre moves in a straight line from its start to its end position.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MovingObstacle {
+    /// Shape, material, flags and layers, at the start of the step.
+    pub obstacle: Obstacle,
+    /// Motion over the whole step.
+    pub motion: SegmentMotion,
+}
+
+impl MovingObstacle {
+    /// The motion over the part of the step from fraction `from` to its end, as a motion of
+    /// its own over `[0, 1]`, and the obstacle where it is at `from`.
+    pub(super) fn rest_of_step(&self, from: f32) -> (Obstacle, SegmentMotion) {
+        let left = 1.0 - from;
+        let m = self.motion;
+        let motion = SegmentMotion {
+            pivot: m.pivot_at(from),
+            angle: m.angle * left,
+            pivot_motion: m.pivot_motion * left,
+        };
+        let mut obstacle = self.obstacle;
+        obstacle.shape = match obstacle.shape {
+            ObstacleShape::Segment(s) => ObstacleShape::Segment(m.segment_at(s, from)),
+            ObstacleShape::Circle(c) => {
+                ObstacleShape::Circle(Circle::new(self.circle_center_at(c, from), c.radius))
+            }
+        };
+        (obstacle, motion)
+    }
+
+    pub(super) fn circle_center_at(&self, c: Circle, t: f32) -> Vec2 {
+        let m = self.motion;
+        let end = m.pivot + m.pivot_motion + Vec2::from_angle(m.angle).rotate(c.center - m.pivot);
+        c.center.lerp(end, t)
+    }
+
+    /// The velocity (world units per second, over a step of `dt`) of its material point at
+    /// `point` at fraction `toi` of the step.
+    pub(super) fn surface_velocity(&self, point: Vec2, toi: f32, dt: f32) -> Vec2 {
+        match self.obstacle.shape {
+            ObstacleShape::Segment(_) => self.motion.point_motion(point, toi) / dt,
+            ObstacleShape::Circle(c) => (self.circle_center_at(c, 1.0) - c.center) / dt,
+        }
+    }
+
+    /// Bounding box of everything it covers during the step.
+    pub(super) fn swept_aabb(&self) -> Aabb {
+        let m = self.motion;
+        match self.obstacle.shape {
+            ObstacleShape::Segment(s) => {
+                let lever = (s.a - m.pivot).length().max((s.b - m.pivot).length());
+                let reach = Aabb::new(m.pivot, m.pivot).inflated(lever);
+                let moved = Aabb::new(m.pivot + m.pivot_motion, m.pivot + m.pivot_motion).inflated(lever);
+                reach.union(moved)
+            }
+            ObstacleShape::Circle(c) => {
+                let end = self.circle_center_at(c, 1.0);
+                Aabb::new(c.center.min(end), c.center.max(end)).inflated(c.radius)
+            }
+        }
+    }
+}

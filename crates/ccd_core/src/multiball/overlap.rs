@@ -1,0 +1,79 @@
+//! Overlap correction: pushing balls that sank into each other apart, by position only.
+
+use super::report::MultiballReport;
+use super::resting::RestingPair;
+use super::sim::Sim;
+use crate::bounce::earliest_on_leg;
+use crate::obstacle::Obstacles;
+use crate::tolerance::{
+    ALLOWED_OVERLAP_REL, MAX_CORRECTION_SLIDES, OVERLAP_CORRECTION_FRACTION, OVERLAP_CORRECTION_ITERATIONS,
+};
+use glam::Vec2;
+
+impl<O: Obstacles + ?Sized> Sim<'_, O> {
+    /// Push overlapping touching balls apart, by positions only (velocities, so energy and
+    /// momentum, are untouched). Each shift is swept against the walls and the moving
+    /// obstacles at their start pose, so a correction never pushes a ball through anything.
+    pub(super) fn correct_overlaps(&mut self, pairs: &[RestingPair], report: &mut MultiballReport) {
+        for pass in 0..OVERLAP_CORRECTION_ITERATIONS {
+            let mut any = false;
+            for &RestingPair { a: i, b: j, .. } in pairs {
+                let (a, b) = (self.balls[i], self.balls[j]);
+                let contact = a.radius + b.radius;
+                let gap = a.center - b.center;
+                let depth = contact - gap.length();
+                if pass == 0 {
+                    report.max_overlap = report.max_overlap.max(depth);
+                }
+                let excess = depth - ALLOWED_OVERLAP_REL * contact;
+                let inv_sum = a.inverse_mass + b.inverse_mass;
+                if !(excess > 0.0) || !(inv_sum > 0.0) {
+                    continue;
+                }
+                // Coincident centres: any direction separates them; take a fixed one.
+                let n = gap.try_normalize().unwrap_or(Vec2::Y);
+                let push = n * (excess * OVERLAP_CORRECTION_FRACTION / inv_sum);
+                self.shift(i, push * a.inverse_mass);
+                self.shift(j, -push * b.inverse_mass);
+                any = true;
+            }
+            if !any {
+                break;
+            }
+        }
+    }
+
+    /// Move ball `k` by `delta`, sliding along the first walls or moving obstacles on the
+    /// way (at most [`MAX_CORRECTION_SLIDES`] times) and never crossing one.
+    pub(super) fn shift(&mut self, k: usize, delta: Vec2) {
+        let mut left = delta;
+        for _ in 0..=MAX_CORRECTION_SLIDES {
+            if left == Vec2::ZERO || !left.is_finite() {
+                return;
+            }
+            let ball = self.balls[k];
+            let circle = ball.circle();
+            let mut first = earliest_on_leg(circle, left, self.obstacles, ball.layers, None)
+                .solid
+                .map(|(_, _, hit)| hit);
+            for m in self.moving {
+                if m.obstacle.sensor || !ball.layers.interacts(m.obstacle.layers) {
+                    continue;
+                }
+                if let Some(hit) = m.obstacle.sweep(circle, left)
+                    && first.is_none_or(|f| hit.toi < f.toi)
+                {
+                    first = Some(hit);
+                }
+            }
+            let Some(hit) = first else {
+                self.balls[k].center += left;
+                return;
+            };
+            self.balls[k].center += left * hit.toi;
+            // Keep the part of the rest that runs along the surface.
+            let rest = left * (1.0 - hit.toi);
+            left = rest - hit.normal * rest.dot(hit.normal).min(0.0);
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//! Two surfaces at once: a corner, or a ball squeezed between a moving obstacle and
+//! something else.
+//!
+//! When a ball meets a surface while it still touches another one facing it, the two are
+//! one contact ([`two_surfaces`](crate::response::two_surfaces)): in a corner the ball
+//! leaves with the velocity nearest its own that moves into neither; between two surfaces
+//! closing in on each other (a flipper rising towards a wall) it is squeezed, takes the
+//! slower surface's speed along the squeeze, ignores the faster surface for the rest of
+//! the step, and is then pushed out of it by position ([`Sim::squeeze_out`]). Bounce after
+//! bounce between the two would instead multiply its speed.
+//!
+//! The other surface is found two ways: the ball's last contact, if it was a moment ago
+//! (within [`SIMULTANEOUS_TIME_REL`] of the step); and, where moving obstacles are near, by
+//! looking for surfaces within touching distance now (a ball resting on a wall that a
+//! flipper strikes has no recent contact with the wall).
+
+use super::report::ContactWith;
+use super::scratch::LastContact;
+use super::sim::Sim;
+use crate::obstacle::{Obstacle, ObstacleShape, Obstacles};
+use crate::response::{Surface, takes_contact};
+use crate::shape::{Aabb, Segment};
+use crate::tolerance::{DEGENERATE_LENGTH_REL, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
+use glam::Vec2;
+
+/// The point of `obstacle` closest to `p` and the unit normal from it towards `p`.
+fn closest_on(obstacle: &Obstacle, p: Vec2) -> Option<(Vec2, Vec2)> {
+    let point = match obstacle.shape {
+        ObstacleShape::Segment(s) => s.closest_point(p),
+        ObstacleShape::Circle(c) => c.center + (p - c.center).try_normalize()? * c.radius,
+    };
+    Some((point, (p - point).try_normalize()?))
+}
+
+impl<O: Obstacles + ?Sized> Sim<'_, O> {
+    /// Another surface ball `i` touches at `time` (it has just met `with`, whose surface is
+    /// `this`), facing `this` (their normals more than 90° apart): the most opposed one.
+    pub(super) fn second_surface(
+        &self,
+        i: usize,
+        time: f32,
+        with: ContactWith,
+        this: Surface,
+    ) -> Option<(ContactWith, Surface)> {
+        let state = &self.scratch.state[i];
+        if let Some(LastContact {
+            with: other,
+            normal,
+            surface_velocity,
+            time: at,
+        }) = state.last
+            && other != with
+            && normal.dot(this.normal) < 0.0
+            && time - at <= SIMULTANEOUS_TIME_REL * self.dt
+        {
+            return Some((
+                other,
+                Surface {
+                    normal,
+                    velocity: surface_velocity,
+                },
+            ));
+        }
+        let ball = self.balls[i];
+        let near = Aabb::new(ball.center, ball.center).inflated(ball.radius * (1.0 + TOUCH_SLOP_REL));
+        let moving_near = self.scratch.moving_boxes.iter().any(|b| b.intersects(&near));
+        if !moving_near {
+            return None;
+        }
+        let reach = ball.radius * (1.0 + TOUCH_SLOP_REL);
+        let mut best: Option<(ContactWith, Surface)> = None;
+        let mut consider = |candidate: ContactWith, obstacle: &Obstacle, velocity: Vec2| {
+            if candidate == with || obstacle.sensor || !ball.layers.interacts(obstacle.layers) {
+                return;
+            }
+            let Some((point, normal)) = closest_on(obstacle, ball.center) else {
+                return;
+            };
+            if (ball.center - point).length() > reach || !takes_contact(obstacle, normal) {
+                return;
+            }
+            let facing = normal.dot(this.normal);
+            if facing < 0.0 && best.is_none_or(|(_, b)| facing < b.normal.dot(this.normal)) {
+                best = Some((candidate, Surface { normal, velocity }));
+            }
+        };
+        self.obstacles
+            .query(near, |id, o| consider(ContactWith::Obstacle(id), o, Vec2::ZERO));
+        let toi = time / self.dt;
+        for (index, m) in self.moving.iter().enumerate() {
+            if !self.scratch.moving_boxes[index].intersects(&near) {
+                continue;
+            }
+            let (obstacle, _) = m.rest_of_step(toi);
+            let velocity = closest_on(&obstacle, ball.center)
+                .map_or(Vec2::ZERO, |(point, _)| m.surface_velocity(point, toi, self.dt));
+            consider(ContactWith::Moving(index), &obstacle, velocity);
+        }
+        best
+    }
+
+    /// A ball that reached the bounce cap against a moving obstacle, carried from its last
+    /// contact to the end of the step as the obstacle's material point under it is (turned
+    /// and moved with it), with its velocity relative to the surface turned along.
+    pub(super) fn ride_to_end(&mut self, k: usize) {
+        let state = self.scratch.state[k];
+        let (Some(index), Some(last)) = (state.riding, state.last) else {
+            return;
+        };
+        let Some(m) = self.moving.get(index) else {
+            return;
+        };
+        let from = state.time / self.dt;
+        let motion = m.motion;
+        let turn = Vec2::from_angle(motion.angle * (1.0 - from));
+        let p = self.balls[k].center;
+        let end = motion.pivot_at(1.0) + turn.rotate(p - motion.pivot_at(from));
+        let relative = turn.rotate(self.balls[k].velocity - last.surface_velocity);
+        let velocity = relative + m.surface_velocity(end, 1.0, self.dt);
+        if end.is_finite() && velocity.is_finite() {
+            self.balls[k].center = end;
+            self.balls[k].velocity = velocity;
+        }
+    }
+
+    /// The obstacle a contact was with, where it is at the end of the step (a static one
+    /// is looked up near `p`).
+    fn obstacle_at_end(&self, with: ContactWith, p: Vec2, reach: f32) -> Option<Obstacle> {
+        match with {
+            ContactWith::Moving(index) => self.moving.get(index).map(|m| m.rest_of_step(1.0).0),
+            ContactWith::Obstacle(id) => {
+                let mut found = None;
+                self.obstacles.query(Aabb::new(p, p).inflated(reach), |other, o| {
+                    if other == id {
+                        found = Some(*o);
+                    }
+                });
+                found
+            }
+            ContactWith::Ball(_) => None,
+        }
+    }
+
+    /// A squeezed ball, at the end of the step, out of the faster surface (which it
+    /// ignored while that surface moved on) and against the slower one: where it touches
+    /// both, if there is such a place next to it, else just out of the faster one.
+    pub(super) fn squeeze_out(&mut self, k: usize) {
+        let Some(pinch) = self.scratch.state[k].pinched else {
+            return;
+        };
+        let ball = self.balls[k];
+        let r = ball.radius;
+        let reach = 4.0 * r;
+        let Some(faster) = self.obstacle_at_end(pinch.faster, ball.center, reach) else {
+            return;
+        };
+        let target = match faster.shape {
+            ObstacleShape::Segment(f) => {
+                let Some(face) = face_normal(f, pinch.faster_normal) else {
+                    return;
+                };
+                if (ball.center - f.closest_point(ball.center)).length() >= r
+                    && (ball.center - f.a).dot(face) >= 0.0
+                {
+                    return;
+                }
+                let slower = self.obstacle_at_end(pinch.slower, ball.center, reach);
+                let wall = slower.and_then(|o| match o.shape {
+                    ObstacleShape::Segment(s) => Some((s, face_normal(s, pinch.slower_normal)?)),
+                    ObstacleShape::Circle(_) => None,
+                });
+                let depth = r - (ball.center - f.a).dot(face);
+                match wall {
+                    Some((s, side)) => nearest_clear(ball.center, r, f, face, s, side),
+                    None => Some(ball.center + face * depth.max(0.0)),
+                }
+                .unwrap_or(ball.center + face * depth.max(0.0))
+            }
+            ObstacleShape::Circle(c) => {
+                let out = (ball.center - c.center)
+                    .try_normalize()
+                    .unwrap_or(pinch.faster_normal);
+                let gap = (ball.center - c.center).length() - c.radius - r;
+                if gap >= 0.0 {
+                    return;
+                }
+                c.center + out * (c.radius + r)
+            }
+        };
+        if target.is_finite() {
+            self.balls[k].center = target;
+        }
+    }
+}
+
+/// The unit normal of `s` on the side `hint` points to.
+fn face_normal(s: Segment, hint: Vec2) -> Option<Vec2> {
+    let n = s.direction().perp().try_normalize()?;
+    Some(if n.dot(hint) >= 0.0 { n } else { -n })
+}
+
+/// The place nearest `p` for a ball of radius `r` clear of the segment `f` (its face `face`
+/// side) and against the wall `s` (its `side`): where the wall's offset line (`r` in front
+/// of it) meets `f`'s offset face line or one of the circles of radius `r` around `f`'s
+/// end points. `None` if none is clear of both.
+fn nearest_clear(p: Vec2, r: f32, f: Segment, face: Vec2, s: Segment, side: Vec2) -> Option<Vec2> {
+    let along = s.direction().try_normalize()?;
+    let origin = s.a + side * r;
+    let mut candidates = [None; 5];
+    candidates[0] = offset_lines_cross(f.a + face * r, face, origin, side);
+    for (k, end) in [f.a, f.b].into_iter().enumerate() {
+        // |origin + t·along − end|² = r².
+        let w = origin - end;
+        let (b, c) = (along.dot(w), w.length_squared() - r * r);
+        let disc = b * b - c;
+        if disc >= 0.0 {
+            let root = disc.sqrt();
+            candidates[1 + 2 * k] = Some(origin + along * (-b - root));
+            candidates[2 + 2 * k] = Some(origin + along * (-b + root));
+        }
+    }
+    // Clear of `f` and in front of the wall, within the touching slop.
+    let slack = r * TOUCH_SLOP_REL;
+    let clear = |q: Vec2| {
+        (q - f.closest_point(q)).length() >= r - slack
+            && (q - f.a).dot(face) >= -slack
+            && (q - s.a).dot(side) >= r - slack
+    };
+    candidates
+        .into_iter()
+        .flatten()
+        .filter(|&q| q.is_finite() && clear(q))
+        .min_by(|x, y| (*x - p).length_squared().total_cmp(&(*y - p).length_squared()))
+}
+
+/// Where the line through `a` across normal `na` meets the line through `b` across `nb`.
+fn offset_lines_cross(a: Vec2, na: Vec2, b: Vec2, nb: Vec2) -> Option<Vec2> {
+    let det = na.perp_dot(nb);
+    if det.abs() <= DEGENERATE_LENGTH_REL {
+        return None;
+    }
+    // q·na = a·na and q·nb = b·nb (Cramer's rule).
+    let (ca, cb) = (a.dot(na), b.dot(nb));
+    Some(Vec2::new(ca * nb.y - cb * na.y, na.x * cb - nb.x * ca) / det)
+}

@@ -1,0 +1,55 @@
+//! What [`step_balls`](super::step_balls) reports: each contact, and counts.
+
+use crate::hit::Hit;
+use crate::obstacle::ObstacleId;
+
+/// What a ball touched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContactWith {
+    /// A static obstacle of the [`Obstacles`](crate::Obstacles) store.
+    Obstacle(ObstacleId),
+    /// A moving obstacle, by index.
+    Moving(usize),
+    /// Another ball, by index.
+    Ball(usize),
+}
+
+/// One contact during [`step_balls`](crate::step_balls).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact {
+    /// The ball, by index.
+    pub ball: usize,
+    /// What it touched. A ball–ball contact is reported once, with either ball as `ball`.
+    pub with: ContactWith,
+    /// Seconds since the start of the step.
+    pub time: f32,
+    /// Geometry: `hit.center` is the ball's centre, `hit.point` on the other's surface,
+    /// `hit.normal` from the other towards the ball.
+    pub hit: Hit,
+    /// Approach speed along the normal (relative to a moving surface or ball).
+    pub approach_speed: f32,
+    /// Whether the obstacle is a sensor.
+    pub sensor: bool,
+}
+
+/// Counts from one [`step_balls`](crate::step_balls) call.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MultiballReport {
+    /// Events processed (contacts resolved, plus re-predictions after a partner changed).
+    pub events: u32,
+    /// Solid contacts resolved, over all balls (a ball–ball contact counts once).
+    pub bounces: u32,
+    /// The most contacts one ball resolved.
+    pub max_bounces_per_ball: u32,
+    /// Balls that reached `max_bounces` and waited.
+    pub capped_balls: u32,
+    /// Whether the event budget ran out (every ball lost the rest of the step).
+    pub event_budget_hit: bool,
+    /// The most passes the contact solver needed for one batch of simultaneous ball–ball
+    /// contacts (0: every batch was small enough to be solved exactly; at most
+    /// [`MAX_SIMULTANEOUS_PASSES`](crate::MAX_SIMULTANEOUS_PASSES)).
+    pub max_batch_passes: u32,
+    /// The deepest ball–ball overlap found at the start of the step, in world units,
+    /// before the position correction (see [`ALLOWED_OVERLAP_REL`](crate::ALLOWED_OVERLAP_REL)).
+    pub max_overlap: f32,
+}

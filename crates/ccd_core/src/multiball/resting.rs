@@ -1,0 +1,308 @@
+//! The resting-contact solve at the start of a step: slow contacts (a ball rolling on a
+//! floor, a pile under gravity) lose their approach by sequential impulses before any
+//! event, so they neither chatter nor sink.
+//!
+//! A seam between two segments that share an end point and lie on one line is one flat
+//! wall: a ball on the face of one segment next to the seam also lies within reach of the
+//! other segment's end cap, whose normal is tilted by about its distance from the seam
+//! over the radius. Such a cap contact is dropped when it sits on the face of a segment the
+//! ball rests on (see [`drop_seam_caps`]): kept, it turned the rolling ball's speed into a
+//! hop.
+//!
+//! Every contact the solve changed a velocity at is reported once, at the start of the
+//! step (time 0), as the single-ball sweep reports a resting contact.
+
+use super::report::{Contact, ContactWith, MultiballReport};
+use super::sim::Sim;
+use crate::hit::Hit;
+use crate::obstacle::{ObstacleId, ObstacleShape, Obstacles};
+use crate::response::{Body, rest_on_wall, rest_pair, takes_contact, without_approach};
+use crate::shape::{Aabb, Segment};
+use crate::tolerance::{RESTING_ITERATIONS, TOUCH_SLOP_REL};
+use glam::Vec2;
+
+/// What a resting wall contact is on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Rest {
+    /// A face of this segment.
+    Face(Segment),
+    /// An end cap of a segment.
+    Cap,
+    /// A pillar.
+    Pillar,
+}
+
+/// A wall a ball touches at the start of the step.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct WallContact {
+    pub(super) ball: usize,
+    pub(super) obstacle: ObstacleId,
+    pub(super) point: Vec2,
+    /// From the wall towards the ball.
+    pub(super) normal: Vec2,
+    /// Both materials' friction, combined.
+    pub(super) friction: f32,
+    pub(super) on: Rest,
+    /// The approach the solve first removed here; 0 until it changes the velocity.
+    pub(super) approach: f32,
+}
+
+/// Two touching balls at the start of the step.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RestingPair {
+    pub(super) a: usize,
+    pub(super) b: usize,
+    /// The approach the solve first removed here; 0 until it changes the velocities.
+    pub(super) approach: f32,
+}
+
+/// Where on `s` the point closest to `p` is: an end cap (the end point itself) or a face.
+fn rest_on(s: Segment, p: Vec2) -> (Vec2, Rest) {
+    let d = s.direction();
+    let along = (p - s.a).dot(d);
+    if !(along > 0.0) {
+        (s.a, Rest::Cap)
+    } else if !(along < d.length_squared()) {
+        (s.b, Rest::Cap)
+    } else {
+        (s.a + d * (along / d.length_squared()), Rest::Face(s))
+    }
+}
+
+/// Drop the end-cap contacts of `contacts` (one ball's) that sit, within `slop`, on the
+/// face of another segment the ball rests on: at a seam the face stands for both.
+fn drop_seam_caps(contacts: &mut Vec<WallContact>, start: usize, slop: f32) {
+    let mut k = start;
+    while k < contacts.len() {
+        let cap = contacts[k];
+        let seam = cap.on == Rest::Cap
+            && contacts[start..].iter().any(|c| match c.on {
+                Rest::Face(s) => (s.closest_point(cap.point) - cap.point).length() <= slop,
+                _ => false,
+            });
+        if seam {
+            contacts.remove(k);
+        } else {
+            k += 1;
+        }
+    }
+}
+
+impl<O: Obstacles + ?Sized> Sim<'_, O> {
+    /// Resting contacts: before any event, remove the slow approach of touching pairs and of
+    /// balls touching walls (a pile under gravity), by sequential impulses in a fixed order.
+    /// Only approaches slower than the resting speed are touched; real impacts are left to
+    /// the exact event-driven phase.
+    pub(super) fn solve_resting(
+        &mut self,
+        report: &mut MultiballReport,
+        on_contact: &mut impl FnMut(&Contact),
+    ) {
+        let resting = self.settings.resting_speed;
+        if !(resting > 0.0) {
+            return;
+        }
+        let mut pairs = std::mem::take(&mut self.scratch.resting_pairs);
+        let mut walls = std::mem::take(&mut self.scratch.wall_contacts);
+        pairs.clear();
+        walls.clear();
+        for k in 0..self.balls.len() {
+            if self.scratch.state[k].frozen {
+                continue;
+            }
+            self.gather_walls(k, &mut walls);
+            if self.settings.ball_ball {
+                self.gather_pairs(k, &mut pairs);
+            }
+        }
+        for _ in 0..RESTING_ITERATIONS {
+            let mut changed = false;
+            for c in walls.iter_mut() {
+                let v = self.balls[c.ball].velocity;
+                if let Some(after) = rest_on_wall(v, c.normal, c.friction, resting) {
+                    if c.approach == 0.0 {
+                        c.approach = -v.dot(c.normal);
+                    }
+                    self.balls[c.ball].velocity = after;
+                    changed = true;
+                }
+            }
+            for pair in pairs.iter_mut() {
+                let (i, j) = (pair.a, pair.b);
+                let (a, b) = (self.balls[i], self.balls[j]);
+                let Some(n) = (a.center - b.center).try_normalize() else {
+                    continue;
+                };
+                let friction = a.material.combine(b.material).friction;
+                let body = |ball: &super::Ball| Body {
+                    velocity: ball.velocity,
+                    inverse_mass: ball.inverse_mass,
+                };
+                if let Some(impulse) = rest_pair(body(&a), body(&b), n, friction, resting) {
+                    if pair.approach == 0.0 {
+                        pair.approach = -(a.velocity - b.velocity).dot(n);
+                    }
+                    self.balls[i].velocity += impulse * a.inverse_mass;
+                    self.balls[j].velocity -= impulse * b.inverse_mass;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        self.propagate_shock(&walls, &mut pairs);
+        self.report_resting(&walls, &pairs, report, on_contact);
+        self.correct_overlaps(&pairs, report);
+        self.scratch.resting_pairs = pairs;
+        self.scratch.wall_contacts = walls;
+        // Velocities changed: the swept boxes did too.
+        if self.settings.ball_ball {
+            for k in 0..self.balls.len() {
+                self.moved(k);
+            }
+        }
+    }
+
+    /// The walls ball `k` touches, seams merged.
+    fn gather_walls(&mut self, k: usize, walls: &mut Vec<WallContact>) {
+        let b = self.balls[k];
+        let slop = b.radius * TOUCH_SLOP_REL;
+        let start = walls.len();
+        let near = Aabb::new(b.center, b.center).inflated(b.radius + slop);
+        self.obstacles.query(near, |id, o| {
+            if o.sensor || !b.layers.interacts(o.layers) {
+                return;
+            }
+            let (point, on) = match o.shape {
+                ObstacleShape::Segment(s) => rest_on(s, b.center),
+                ObstacleShape::Circle(c) => {
+                    let n = (b.center - c.center).normalize_or_zero();
+                    (c.center + n * c.radius, Rest::Pillar)
+                }
+            };
+            let gap = b.center - point;
+            if let Some(normal) = gap.try_normalize()
+                && gap.length() <= b.radius + slop
+                && takes_contact(o, normal)
+            {
+                walls.push(WallContact {
+                    ball: k,
+                    obstacle: id,
+                    point,
+                    normal,
+                    // Friction combines both materials, as in every other contact (the
+                    // ball's own alone made a rough ball stick on a frictionless ramp).
+                    friction: b.material.combine(o.material).friction,
+                    on,
+                    approach: 0.0,
+                });
+            }
+        });
+        drop_seam_caps(walls, start, slop);
+    }
+
+    /// The balls after `k` (by index) that touch it.
+    fn gather_pairs(&mut self, k: usize, pairs: &mut Vec<RestingPair>) {
+        let b = self.balls[k];
+        let mut found = std::mem::take(&mut self.scratch.found);
+        found.clear();
+        let reach =
+            Aabb::new(b.center, b.center).inflated(b.radius * (1.0 + TOUCH_SLOP_REL) + self.max_radius);
+        self.scratch.grid.query(reach, |j| found.push(j));
+        for &j in &found {
+            if j <= k || !b.layers.interacts(self.balls[j].layers) || !self.scratch.state[j].valid {
+                continue;
+            }
+            let o = self.balls[j];
+            if (b.center - o.center).length() <= (b.radius + o.radius) * (1.0 + TOUCH_SLOP_REL) {
+                pairs.push(RestingPair {
+                    a: k,
+                    b: j,
+                    approach: 0.0,
+                });
+            }
+        }
+        self.scratch.found = found;
+    }
+
+    /// Shock propagation: one pass from the bottom up, each lower ball held still, so a
+    /// stack stops in one sweep instead of after many halvings. It only removes approach,
+    /// so it never adds energy. `pairs` is sorted bottom up on the way.
+    fn propagate_shock(&mut self, walls: &[WallContact], pairs: &mut [RestingPair]) {
+        let resting = self.settings.resting_speed;
+        let Some(up) = (-self.settings.gravity).try_normalize() else {
+            return;
+        };
+        for c in walls {
+            let v = self.balls[c.ball].velocity;
+            if -v.dot(c.normal) < resting {
+                self.balls[c.ball].velocity = without_approach(v, c.normal);
+            }
+        }
+        let balls = &*self.balls;
+        let height = |p: &RestingPair| up.dot(balls[p.a].center).min(up.dot(balls[p.b].center));
+        pairs.sort_by(|x, y| height(x).total_cmp(&height(y)));
+        for p in pairs.iter() {
+            let (low, high) = if up.dot(self.balls[p.a].center) <= up.dot(self.balls[p.b].center) {
+                (p.a, p.b)
+            } else {
+                (p.b, p.a)
+            };
+            let (a, b) = (self.balls[high], self.balls[low]);
+            let Some(n) = (a.center - b.center).try_normalize() else {
+                continue;
+            };
+            let relative = a.velocity - b.velocity;
+            if -relative.dot(n) < resting {
+                self.balls[high].velocity = b.velocity + without_approach(relative, n);
+            }
+        }
+    }
+
+    /// Report every resting contact the solve acted on, once, at time 0.
+    fn report_resting(
+        &self,
+        walls: &[WallContact],
+        pairs: &[RestingPair],
+        report: &mut MultiballReport,
+        on_contact: &mut impl FnMut(&Contact),
+    ) {
+        for c in walls.iter().filter(|c| c.approach > 0.0) {
+            report.bounces += 1;
+            on_contact(&Contact {
+                ball: c.ball,
+                with: ContactWith::Obstacle(c.obstacle),
+                time: 0.0,
+                hit: Hit {
+                    toi: 0.0,
+                    center: self.balls[c.ball].center,
+                    point: c.point,
+                    normal: c.normal,
+                },
+                approach_speed: c.approach,
+                sensor: false,
+            });
+        }
+        for &RestingPair { a: i, b: j, approach } in pairs {
+            if approach > 0.0 {
+                let (a, b) = (self.balls[i], self.balls[j]);
+                let normal = (a.center - b.center).normalize_or_zero();
+                report.bounces += 1;
+                on_contact(&Contact {
+                    ball: i,
+                    with: ContactWith::Ball(j),
+                    time: 0.0,
+                    hit: Hit {
+                        toi: 0.0,
+                        center: a.center,
+                        point: b.center + normal * b.radius,
+                        normal,
+                    },
+                    approach_speed: approach,
+                    sensor: false,
+                });
+            }
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! The state of one step: balls with their own clocks, moving along their legs.
+
+use super::ball::{Ball, MovingObstacle};
+use super::report::Contact;
+use super::scratch::{BallState, MultiballScratch};
+use super::settings::MultiballSettings;
+use crate::obstacle::Obstacles;
+use crate::shape::Aabb;
+use glam::Vec2;
+
+pub(super) struct Sim<'a, O: ?Sized> {
+    pub(super) balls: &'a mut [Ball],
+    pub(super) dt: f32,
+    pub(super) obstacles: &'a O,
+    pub(super) moving: &'a [MovingObstacle],
+    pub(super) settings: &'a MultiballSettings,
+    pub(super) scratch: &'a mut MultiballScratch,
+    /// The largest ball radius, for neighbour searches.
+    pub(super) max_radius: f32,
+}
+
+pub(super) fn usable(b: &Ball) -> bool {
+    b.circle().validate().is_ok()
+        && b.velocity.is_finite()
+        && b.inverse_mass.is_finite()
+        && b.inverse_mass >= 0.0
+}
+
+/// Per-ball clocks and legs over one step.
+impl<O: Obstacles + ?Sized> Sim<'_, O> {
+    pub(super) fn prepare(&mut self) {
+        let n = self.balls.len();
+        self.max_radius = self
+            .balls
+            .iter()
+            .filter(|b| usable(b))
+            .map(|b| b.radius)
+            .fold(0.0, f32::max);
+        self.scratch.state.clear();
+        self.scratch.state.resize(n, BallState::default());
+        self.scratch.heap.clear();
+        for (ball, state) in self.balls.iter().zip(self.scratch.state.iter_mut()) {
+            // A bad ball sits out the whole step.
+            state.valid = usable(ball);
+            state.frozen = !state.valid;
+            state.allowed = self.settings.max_bounces;
+        }
+        self.scratch.moving_boxes.clear();
+        self.scratch
+            .moving_boxes
+            .extend(self.moving.iter().map(MovingObstacle::swept_aabb));
+        if self.settings.ball_ball {
+            self.scratch.boxes.clear();
+            for k in 0..n {
+                let b = self.swept_box(k);
+                self.scratch.boxes.push(b);
+            }
+            self.scratch.grid.rebuild(&self.scratch.boxes);
+        }
+    }
+
+    /// The box ball `k` sweeps from its clock to the end of the step (a point box for a
+    /// waiting or bad ball).
+    pub(super) fn swept_box(&self, k: usize) -> Aabb {
+        let b = &self.balls[k];
+        let s = &self.scratch.state[k];
+        if !b.center.is_finite() {
+            return Aabb::new(Vec2::ZERO, Vec2::ZERO);
+        }
+        let motion = if s.frozen {
+            Vec2::ZERO
+        } else {
+            b.velocity * (self.dt - s.time)
+        };
+        let r = if b.radius.is_finite() {
+            b.radius.max(0.0)
+        } else {
+            0.0
+        };
+        let swept = Aabb::swept(b.center, motion, r);
+        if swept.is_finite() {
+            swept
+        } else {
+            Aabb::new(b.center, b.center)
+        }
+    }
+
+    /// The velocity ball `k` moves with for the rest of the step.
+    pub(super) fn effective_velocity(&self, k: usize) -> Vec2 {
+        if self.scratch.state[k].frozen {
+            Vec2::ZERO
+        } else {
+            self.balls[k].velocity
+        }
+    }
+
+    /// Move ball `k` along its leg to time `t`, reporting the sensors it entered before.
+    pub(super) fn advance(&mut self, k: usize, t: f32, on_contact: &mut impl FnMut(&Contact)) {
+        self.flush_sensors(k, t, on_contact);
+        let s = &mut self.scratch.state[k];
+        if !s.frozen && t > s.time {
+            self.balls[k].center += self.balls[k].velocity * (t - s.time);
+        }
+        if t > s.time {
+            s.time = t;
+        }
+    }
+
+    pub(super) fn flush_sensors(&mut self, k: usize, until: f32, on_contact: &mut impl FnMut(&Contact)) {
+        let s = &mut self.scratch.state[k];
+        let count = s.sensor_count as usize;
+        for &(time, with, hit) in &s.sensors[..count] {
+            if time <= until {
+                let approach = -self.balls[k].velocity.dot(hit.normal);
+                on_contact(&Contact {
+                    ball: k,
+                    with,
+                    time,
+                    hit,
+                    approach_speed: approach,
+                    sensor: true,
+                });
+            }
+        }
+        s.sensor_count = 0;
+    }
+
+    /// Ball `k` changed course: update its swept box in the pair grid.
+    pub(super) fn moved(&mut self, k: usize) {
+        if self.settings.ball_ball {
+            let b = self.swept_box(k);
+            self.scratch.boxes[k] = b;
+            self.scratch.grid.update(k, b);
+        }
+    }
+}
