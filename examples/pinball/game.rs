@@ -21,6 +21,9 @@ const FLIPPER_PROFILE_EXPONENT: f32 = 2.5 / 3.5;
 /// A slingshot fires only when struck at least this fast, mm/s (a ball resting against
 /// its rubber must not be machine-gunned).
 const SLING_MIN_APPROACH: f32 = 150.0;
+/// A pop bumper fires only when struck at least this fast, mm/s: about 0.1 m/s on real
+/// machines, so a ball that merely rolls against its skirt is not kicked.
+const BUMPER_MIN_APPROACH: f32 = 100.0;
 /// Seconds between the balls a multiball (or the B key) launches.
 const LAUNCH_INTERVAL: f32 = 0.8;
 /// Auto-launch speed of multiball balls, mm/s.
@@ -244,7 +247,7 @@ pub fn spawn_table(mut commands: Commands, table: Res<Table>, tune: Res<Tune>, m
     for (k, s) in t.slingshots.iter().enumerate() {
         let (a, b, c) = (v(s.a), v(s.b), v(s.c));
         let rubber = material(tu.sling_restitution, tu.wall_friction);
-        commands.spawn((segment(a, c), rubber, Part::Sling(k)));
+        commands.spawn((segment(a, c), rubber, sling_kicker(tu), Part::Sling(k)));
         commands.spawn((segment(a, b), rubber, Part::SlingRubber));
         commands.spawn((segment(b, c), rubber, Part::SlingRubber));
     }
@@ -252,6 +255,7 @@ pub fn spawn_table(mut commands: Commands, table: Res<Table>, tune: Res<Tune>, m
         commands.spawn((
             Pillar::new(bd.radius),
             material(tu.bumper_restitution, 0.0),
+            bumper_kicker(tu),
             Transform::from_translation(v(bd.center).extend(0.0)),
             Part::Bumper(k),
         ));
@@ -502,6 +506,18 @@ fn plunger(
 #[derive(Resource, Default)]
 pub struct PlungerShown(pub f32);
 
+/// A slingshot's kicking face: adds the tuned kick along the normal, at the instant of
+/// impact, when struck faster than [`SLING_MIN_APPROACH`].
+fn sling_kicker(t: &Tuning) -> Kicker {
+    Kicker::new(SLING_MIN_APPROACH, 0.0, t.sling_kick)
+}
+
+/// A pop bumper: sends the ball away at the tuned speed or more, at the instant of
+/// impact, when struck faster than [`BUMPER_MIN_APPROACH`].
+fn bumper_kicker(t: &Tuning) -> Kicker {
+    Kicker::new(BUMPER_MIN_APPROACH, t.bumper_kick, 0.0)
+}
+
 type MaterialParts<'a> = (&'a mut CcdMaterial, Option<&'a Part>, Has<FlipperPart>, Has<Ball>);
 
 /// Push the panel's tuning into the materials and settings when it changes.
@@ -510,6 +526,7 @@ fn apply_tuning(
     table: Res<Table>,
     mut settings: ResMut<CcdSettings>,
     mut materials: Query<MaterialParts>,
+    mut kickers: Query<(&mut Kicker, &Part)>,
 ) {
     settings.gravity = Vec2::new(0.0, -table.def.gravity());
     if !tune.is_changed() {
@@ -537,22 +554,28 @@ fn apply_tuning(
             *m = want;
         }
     }
+    for (mut k, part) in &mut kickers {
+        let want = match part {
+            Part::Sling(_) => sling_kicker(t),
+            Part::Bumper(_) => bumper_kicker(t),
+            _ => *k,
+        };
+        if *k != want {
+            *k = want;
+        }
+    }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn on_hits(
     mut hits: MessageReader<CircleHit>,
     parts: Query<&Part>,
-    mut balls: Query<&mut MovingCircle, With<Ball>>,
     mut game: ResMut<Game>,
     mut stats: ResMut<RunStats>,
-    tune: Res<Tune>,
     table: Res<Table>,
     mut commands: Commands,
     mut gone: Local<EntityHashSet>,
 ) {
     gone.clear();
-    let t = &tune.0;
     for hit in hits.read() {
         if gone.contains(&hit.circle) {
             continue;
@@ -563,20 +586,12 @@ fn on_hits(
         let scoring = !game.game_over;
         let mut flash = false;
         match *part {
-            Part::Sling(_) if hit.speed > SLING_MIN_APPROACH => {
-                if let Ok(mut c) = balls.get_mut(hit.circle) {
-                    c.velocity += hit.normal * t.sling_kick;
-                }
+            // The kicks themselves happened in the sweep, at the instant of impact.
+            Part::Sling(_) if hit.kick > 0.0 => {
                 game.score += 10 * u64::from(scoring);
                 flash = true;
             }
-            Part::Bumper(_) => {
-                if let Ok(mut c) = balls.get_mut(hit.circle) {
-                    let vn = c.velocity.dot(hit.normal);
-                    if vn < t.bumper_kick {
-                        c.velocity += hit.normal * (t.bumper_kick - vn);
-                    }
-                }
+            Part::Bumper(_) if hit.speed > BUMPER_MIN_APPROACH => {
                 game.score += 100 * u64::from(scoring);
                 flash = true;
             }

@@ -262,3 +262,53 @@ fn knocking_down_the_three_targets_lights_multiball() {
     }
     assert_eq!(app.world().resource::<game::RunStats>().served, 3);
 }
+
+/// Every contact message of the run, in order.
+#[derive(Resource, Default)]
+struct Hits(Vec<CircleHit>);
+
+#[test]
+fn a_pop_bumper_kicks_at_the_instant_of_impact() {
+    // A ball rises at 500 mm/s straight into the bottom of the third bumper (centre
+    // (238, 610), radius 22), 5 mm below contact. The bumper fires (500 > 100 mm/s) and
+    // sends it away at max(e·500, bumper_kick) = 1,100 mm/s straight down, at the instant
+    // of impact: at the end of that step the ball is 1,100·(dt − t_hit) below where it
+    // touched, moving at exactly −1,100 mm/s.
+    let mut app = app();
+    app.init_resource::<Hits>().add_systems(
+        FixedPostUpdate,
+        |mut reader: MessageReader<CircleHit>, mut out: ResMut<Hits>| out.0.extend(reader.read().copied()),
+    );
+    let table = app.world().resource::<game::Table>().clone();
+    let tune = app.world().resource::<game::Tune>().0.clone();
+    let r = table.def.ball_radius;
+    let start = Vec2::new(238.0, 610.0 - 22.0 - r - 5.0);
+    let ball = {
+        let mut commands = app.world_mut().commands();
+        spawn_ball(&mut commands, &table, &tune, start, Vec2::new(0.0, 500.0))
+    };
+    app.world_mut().flush();
+    let dt = 1e-3;
+    for _ in 0..40 {
+        app.update();
+        let hit = app
+            .world()
+            .resource::<Hits>()
+            .0
+            .iter()
+            .find(|h| h.circle == ball && !h.sensor)
+            .copied();
+        if let Some(hit) = hit {
+            assert!(hit.kick > 0.0, "the bumper fired: {hit:?}");
+            let (p, v) = ball_state(&mut app, ball);
+            assert!(
+                (v - Vec2::new(0.0, -tune.bumper_kick)).length() < 1e-2,
+                "velocity {v}"
+            );
+            let expected = hit.center.y - tune.bumper_kick * (dt - hit.time);
+            assert!((p.y - expected).abs() < 1e-3, "at {p}, expected y {expected}");
+            return;
+        }
+    }
+    panic!("the ball never reached the bumper");
+}

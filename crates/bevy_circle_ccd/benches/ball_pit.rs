@@ -2,9 +2,10 @@
 //!
 //! 1k, 2k and 10k balls of radius 4 at 500–4000 units/s inside a closed 512-gon of
 //! circumradius 1000, with 300 baffles and 64 pillars; no gravity, e = 1, μ = 0, 120 Hz,
-//! headless (MinimalPlugins), one thread. Prints, for each size, the median CCD µs per
-//! fixed step (the sweep system alone, and the whole app update), escapes and the energy
-//! ratio after 1,200 steps.
+//! headless (MinimalPlugins), on 1 thread unless `--threads` says otherwise. Prints, for
+//! each size, the median CCD µs per fixed step (the sweep system alone, and the whole app
+//! update), events and event-driven balls per step, µs per event, escapes and the energy
+//! ratio at the end (1,200 steps: 10 s).
 //!
 //! Ball–ball collisions are off unless `--ball-ball` is given (`--ball-ball` alone means
 //! `on`; `--ball-ball both` runs every size both ways). The scene spawns balls at least
@@ -15,6 +16,7 @@
 //! cargo bench -p bevy_circle_ccd --bench ball_pit
 //! cargo bench -p bevy_circle_ccd --bench ball_pit -- --balls 2000 --steps 600
 //! cargo bench -p bevy_circle_ccd --bench ball_pit -- --balls 1000,2000,10000 --steps 600 --ball-ball
+//! cargo bench -p bevy_circle_ccd --bench ball_pit -- --balls 2000,10000 --ball-ball both --threads 1,2
 //! ```
 
 #[path = "../../../benches/pit_scene.rs"]
@@ -43,6 +45,9 @@ struct Args {
     /// `both`.
     #[arg(long, value_enum, num_args = 0..=1, default_value = "off", default_missing_value = "on")]
     ball_ball: BallBall,
+    /// Threads for the step (`CcdSettings::threads`), comma separated: each is a run.
+    #[arg(long, value_delimiter = ',', default_value = "1")]
+    threads: Vec<usize>,
     /// Passed by `cargo bench`; ignored.
     #[arg(long, hide = true)]
     bench: bool,
@@ -69,9 +74,12 @@ impl BallBall {
 struct Row {
     balls: usize,
     ball_ball: bool,
+    threads: usize,
+    event_balls_per_step: f64,
     events_per_step: f64,
     budget_hits: u32,
     sweep_us: f64,
+    mean_sweep_us: f64,
     update_us: f64,
     bounces_per_step: f64,
     escapes: usize,
@@ -80,51 +88,64 @@ struct Row {
 
 fn main() {
     let args = Args::parse();
+    println!("ball pit: 512-gon r=1000, 300 baffles, 64 pillars, balls r=4 at 500-4000 u/s, 120 Hz");
     println!(
-        "ball pit: 512-gon r=1000, 300 baffles, 64 pillars, balls r=4 at 500-4000 u/s, 120 Hz, 1 thread"
-    );
-    println!(
-        "{:>7} | {:>9} | {:>14} | {:>15} | {:>12} | {:>11} | {:>7} | {:>12}",
+        "{:>7} | {:>9} | {:>7} | {:>13} | {:>14} | {:>12} | {:>11} | {:>11} | {:>8} | {:>7} | {:>12}",
         "balls",
         "ball-ball",
+        "threads",
         "sweep µs/step",
         "update µs/step",
         "bounces/step",
         "events/step",
+        "event balls",
+        "µs/event",
         "escapes",
         "energy ratio"
     );
     let mut failed = false;
     for &n in &args.balls {
         for &ball_ball in args.ball_ball.modes() {
-            let row = run(n, args.steps, args.seed, ball_ball);
-            println!(
-                "{:>7} | {:>9} | {:>14.1} | {:>15.1} | {:>12.1} | {:>11.1} | {:>7} | {:>12.8}",
-                row.balls,
-                if row.ball_ball { "on" } else { "off" },
-                row.sweep_us,
-                row.update_us,
-                row.bounces_per_step,
-                row.events_per_step,
-                row.escapes,
-                row.energy_ratio
-            );
-            if row.budget_hits > 0 {
-                eprintln!(
-                    "  {} steps ran out of events (time lost, nothing tunnelled)",
-                    row.budget_hits
-                );
+            for &threads in &args.threads {
+                let pool = args.threads.iter().copied().max().unwrap_or(1);
+                let row = run(n, args.steps, args.seed, ball_ball, threads.max(1), pool);
+                print_row(&row);
+                failed |= row.escapes > 0 || !row.energy_ratio.is_finite();
             }
-            failed |= row.escapes > 0 || !row.energy_ratio.is_finite();
         }
     }
     println!(
-        "(median over {} steps; sweep = the CCD system alone, update = the whole app frame)",
+        "(median over {} steps; sweep = the CCD system alone, update = the whole app frame; \
+         event balls = balls per step that went through the event machinery; µs/event = \
+         mean sweep time over mean events, for the runs with ball-ball)",
         args.steps
     );
     if failed {
         eprintln!("FAILED: escapes or non-finite energy");
         std::process::exit(1);
+    }
+}
+
+fn print_row(row: &Row) {
+    println!(
+        "{:>7} | {:>9} | {:>7} | {:>13.1} | {:>14.1} | {:>12.1} | {:>11.1} | {:>11.1} | {:>8.3} | {:>7} | {:>12.8}",
+        row.balls,
+        if row.ball_ball { "on" } else { "off" },
+        row.threads,
+        row.sweep_us,
+        row.update_us,
+        row.bounces_per_step,
+        row.events_per_step,
+        row.event_balls_per_step,
+        row.mean_sweep_us / row.events_per_step.max(1.0),
+        row.escapes,
+        row.energy_ratio
+    );
+    if row.budget_hits > 0 {
+        eprintln!(
+            "  {} steps ran out of events (time lost, nothing tunnelled)",
+            row.budget_hits
+        );
     }
 }
 
@@ -135,11 +156,11 @@ fn energy(app: &mut App) -> f64 {
         .sum()
 }
 
-fn run(balls: usize, steps: u32, seed: u64, ball_ball: bool) -> Row {
+fn run(balls: usize, steps: u32, seed: u64, ball_ball: bool, threads: usize, pool: usize) -> Row {
     let scene = pit::build(balls, seed);
     let mut app = App::new();
     app.add_plugins(MinimalPlugins.set(TaskPoolPlugin {
-        task_pool_options: TaskPoolOptions::with_num_threads(1),
+        task_pool_options: pool_options(pool),
     }))
     .add_plugins(TransformPlugin)
     .add_plugins(CircleCcdPlugin {
@@ -152,6 +173,7 @@ fn run(balls: usize, steps: u32, seed: u64, ball_ball: bool) -> Row {
     .insert_resource(CcdSettings {
         entity_events: false,
         ball_ball,
+        threads,
         ..default()
     });
     for (a, b) in &scene.walls {
@@ -172,9 +194,9 @@ fn run(balls: usize, steps: u32, seed: u64, ball_ball: bool) -> Row {
     }
     app.finish();
     app.cleanup();
-    // The whole update on one thread too: handing each system to a worker thread and back
-    // costs about a millisecond per update on a two-core VM (futex calls), which would
-    // swamp what the plugin itself costs.
+    // The schedule on one thread: handing each system to a worker thread and back costs
+    // about a millisecond per update on a two-core VM (futex calls), which would swamp
+    // what the plugin itself costs. The step spreads its own work with `threads`.
     for (_, schedule) in app
         .world_mut()
         .resource_mut::<bevy::ecs::schedule::Schedules>()
@@ -189,6 +211,7 @@ fn run(balls: usize, steps: u32, seed: u64, ball_ball: bool) -> Row {
     let mut update = Vec::with_capacity(steps as usize);
     let mut bounces = 0u64;
     let mut events = 0u64;
+    let mut event_balls = 0u64;
     let mut budget_hits = 0u32;
     // A ball has escaped if its centre comes closer to the outer wall than its radius
     // (less a rounding allowance of 1e-3 units).
@@ -213,6 +236,7 @@ fn run(balls: usize, steps: u32, seed: u64, ball_ball: bool) -> Row {
         sweep.push(f64::from(stats.step_micros));
         bounces += u64::from(stats.bounces);
         events += u64::from(stats.events);
+        event_balls += u64::from(stats.event_circles);
         budget_hits += u32::from(stats.event_budget_hit);
         for (e, t) in positions.iter(app.world()) {
             let clearance = pit::clearance(t.translation.truncate());
@@ -228,9 +252,13 @@ fn run(balls: usize, steps: u32, seed: u64, ball_ball: bool) -> Row {
         if ball_ball { "on" } else { "off" },
         pit::BALL_RADIUS
     );
+    let mean_sweep_us = sweep.iter().sum::<f64>() / sweep.len().max(1) as f64;
     Row {
         balls,
         ball_ball,
+        threads,
+        event_balls_per_step: event_balls as f64 / f64::from(steps),
+        mean_sweep_us,
         events_per_step: events as f64 / f64::from(steps),
         budget_hits,
         sweep_us: median(&mut sweep),
@@ -239,6 +267,17 @@ fn run(balls: usize, steps: u32, seed: u64, ball_ball: bool) -> Row {
         escapes: escaped.len(),
         energy_ratio: e1 / e0,
     }
+}
+
+/// Bevy's task pools for a step on up to `threads` threads. The compute pool is a
+/// process-wide global made by the first app, so it is sized once for the most threads of
+/// any run, and each run limits itself with `CcdSettings::threads`: the step runs one
+/// chunk on the calling thread and the others on `threads − 1` compute threads.
+fn pool_options(threads: usize) -> TaskPoolOptions {
+    let mut options = TaskPoolOptions::with_num_threads(threads + 1);
+    options.compute.min_threads = threads.saturating_sub(1).max(1);
+    options.compute.max_threads = options.compute.min_threads;
+    options
 }
 
 fn median(v: &mut [f64]) -> f64 {

@@ -144,6 +144,58 @@ impl From<CcdMaterial> for Material {
     }
 }
 
+/// An active surface on a [`StaticSegment`] or [`Pillar`]: a pop bumper, a slingshot, a
+/// kicker. When a circle meets it faster than `threshold` along the normal, the circle
+/// leaves at `max(e·v_in, min_out) + speed` along the normal, at the instant of impact,
+/// and spends the rest of the step on that velocity ([`ccd_core::Kick`]). Each kick is
+/// reported in [`CircleHit::kick`](crate::CircleHit::kick). All fields in world units per
+/// second, none negative.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_circle_ccd::prelude::*;
+///
+/// fn spawn_bumper(mut commands: Commands) {
+///     // Sends a ball away at 1,100 mm/s or more when it arrives faster than 100 mm/s.
+///     commands.spawn((
+///         Pillar::new(22.0),
+///         Kicker::new(100.0, 1100.0, 0.0),
+///         CcdMaterial::new(0.9, 0.0),
+///         Transform::from_xyz(0.0, 300.0, 0.0),
+///     ));
+/// }
+/// # App::new().add_systems(Startup, spawn_bumper);
+/// ```
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component, Default, Debug, PartialEq)]
+pub struct Kicker {
+    /// Approach speed along the normal above which it fires.
+    pub threshold: f32,
+    /// The least normal speed a circle leaves with when it fires.
+    pub min_out: f32,
+    /// Normal speed added when it fires, on top of `max(e·v_in, min_out)`.
+    pub speed: f32,
+}
+
+impl Kicker {
+    /// Fires above `threshold`, sending the circle away at `max(e·v_in, min_out) + speed`.
+    #[inline]
+    #[must_use]
+    pub const fn new(threshold: f32, min_out: f32, speed: f32) -> Self {
+        Self {
+            threshold,
+            min_out,
+            speed,
+        }
+    }
+}
+
+impl From<Kicker> for ccd_core::Kick {
+    fn from(k: Kicker) -> Self {
+        ccd_core::Kick::new(k.threshold, k.min_out, k.speed)
+    }
+}
+
 /// Makes a [`StaticSegment`] one-sided: it collides only on its front side, the side of
 /// `(b − a).perp()` (to the left when walking from `a` to `b`). A gate or lane guide.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -1,9 +1,14 @@
 //! Debug gizmos: segments with normals, pillars, last step's swept paths and contacts, and
-//! predicted paths. Behind the `debug-draw` feature.
+//! predicted paths. Behind the `debug-draw` feature. The paths are recorded here too (each
+//! circle's start, its contacts and its end), so the step itself records nothing.
 
 use crate::kinematic::Kinematics;
-use crate::{CcdMaterial, CcdSettings, CcdWorld, CircleResponse, LastStepPaths, MovingCircle, PredictPath};
+use crate::step::{StepHits, report_hits};
+use crate::{
+    CcdMaterial, CcdSettings, CcdWorld, CircleCcdSystems, CircleResponse, MovingCircle, PredictPath,
+};
 use bevy::color::Color;
+use bevy::ecs::schedule::ScheduleLabel;
 use bevy::gizmos::config::{GizmoConfigGroup, GizmoConfigStore};
 use bevy::gizmos::prelude::*;
 use bevy::prelude::*;
@@ -39,6 +44,21 @@ impl Default for CcdGizmos {
     }
 }
 
+/// Every circle's path during the last step, for the debug gizmos.
+#[derive(Resource, Default, Debug, Clone)]
+pub struct LastStepPaths {
+    /// Path vertices of all circles, back to back: start, each contact centre, end.
+    pub points: Vec<Vec2>,
+    /// For each circle: its entity, its radius and the range of its vertices in `points`.
+    pub paths: Vec<(Entity, f32, std::ops::Range<usize>)>,
+    /// Every contact of the last step: point and normal.
+    pub contacts: Vec<(Vec2, Vec2)>,
+    /// Where each circle started the step, and its radius.
+    starts: Vec<(Entity, f32, Vec2)>,
+    /// Contact centres of each circle: circle, time, centre.
+    centers: Vec<(Entity, f32, Vec2)>,
+}
+
 impl Plugin for CcdDebugPlugin {
     fn build(&self, app: &mut App) {
         app.init_gizmo_group::<CcdGizmos>()
@@ -47,6 +67,78 @@ impl Plugin for CcdDebugPlugin {
                 PostUpdate,
                 draw.after(bevy::transform::TransformSystems::Propagate),
             );
+    }
+
+    /// The recording goes in the CCD plugin's schedule, known once every plugin is added
+    /// (so the two can be added in either order).
+    fn finish(&self, app: &mut App) {
+        let schedule = app
+            .get_added_plugins::<crate::CircleCcdPlugin>()
+            .first()
+            .map_or(FixedUpdate.intern(), |p| p.schedule);
+        app.add_systems(
+            schedule,
+            (
+                record_starts.in_set(CircleCcdSystems::Prepare),
+                record_paths.in_set(CircleCcdSystems::Report).before(report_hits),
+            ),
+        );
+    }
+}
+
+/// Where every circle starts the step.
+fn record_starts(mut paths: ResMut<LastStepPaths>, circles: Query<(Entity, &MovingCircle, &Transform)>) {
+    paths.starts.clear();
+    paths.starts.extend(
+        circles
+            .iter()
+            .map(|(e, c, t)| (e, c.radius, t.translation.truncate())),
+    );
+}
+
+/// The step's paths: each circle's start, its contact centres in time order, and its end.
+fn record_paths(
+    mut paths: ResMut<LastStepPaths>,
+    hits: Res<StepHits>,
+    circles: Query<(&MovingCircle, &Transform)>,
+) {
+    let paths = &mut *paths;
+    paths.points.clear();
+    paths.paths.clear();
+    paths.contacts.clear();
+    paths.centers.clear();
+    for h in &hits.0 {
+        paths.contacts.push((h.point, h.normal));
+        if h.sensor {
+            continue;
+        }
+        paths.centers.push((h.circle, h.time, h.center));
+        // The other side of a ball–ball contact: its centre is a radius behind the point.
+        if let Ok((other, _)) = circles.get(h.other) {
+            paths
+                .centers
+                .push((h.other, h.time, h.point - h.normal * other.radius));
+        }
+    }
+    paths
+        .centers
+        .sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    paths.starts.sort_by_key(|s| s.0);
+    let mut cursor = 0;
+    for &(entity, radius, start) in &paths.starts {
+        let begin = paths.points.len();
+        paths.points.push(start);
+        while cursor < paths.centers.len() && paths.centers[cursor].0 < entity {
+            cursor += 1;
+        }
+        while cursor < paths.centers.len() && paths.centers[cursor].0 == entity {
+            paths.points.push(paths.centers[cursor].2);
+            cursor += 1;
+        }
+        if let Ok((_, t)) = circles.get(entity) {
+            paths.points.push(t.translation.truncate());
+        }
+        paths.paths.push((entity, radius, begin..paths.points.len()));
     }
 }
 

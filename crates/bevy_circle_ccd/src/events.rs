@@ -40,6 +40,9 @@ pub struct CircleHit {
     pub time: f32,
     /// Whether the obstacle is a [`Sensor`](crate::Sensor) (reported, not bounced off).
     pub sensor: bool,
+    /// Normal speed a [`Kicker`](crate::Kicker) added at this contact, world units per
+    /// second (0 when none fired).
+    pub kick: f32,
 }
 
 /// A [`CircleHit`] triggered on one entity: once on the obstacle and once on the circle,

@@ -2,10 +2,11 @@
 //! [`MovingObstacle`] from its pose at the step's start to its pose at the end, and its
 //! `Transform` ends at the target.
 
-use crate::{CcdInvalid, CcdMaterial, CollisionLayers, Kinematic, OneSided, Pillar, Sensor, StaticSegment};
+use crate::query::ObstacleParts;
+use crate::{CcdInvalid, Kinematic};
 use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
-use ccd_core::{Circle, MovingObstacle, Obstacle, Segment, SegmentMotion, ShapeError};
+use ccd_core::{MovingObstacle, SegmentMotion, ShapeError};
 use std::f32::consts::{PI, TAU};
 
 /// A 2D pose: where the entity's origin is and how far it is turned.
@@ -41,18 +42,9 @@ pub(crate) struct Kinematics {
     previous: EntityHashMap<Pose>,
 }
 
-type KinematicParts<'a> = (
-    Entity,
-    &'a Kinematic,
-    &'a Transform,
-    Option<&'a StaticSegment>,
-    Option<&'a Pillar>,
-    Option<&'a CcdMaterial>,
-    Has<OneSided>,
-    Has<Sensor>,
-    Option<&'a CollisionLayers>,
-    Has<CcdInvalid>,
-);
+/// What a kinematic obstacle is read by: its motion, its own pose, its CCD components,
+/// and whether it has a parent (it must not: its `Transform` is its pose in the world).
+type KinematicParts<'a> = (Entity, &'a Kinematic, &'a Transform, ObstacleParts, Has<ChildOf>);
 
 /// Turn `delta` into the equivalent turn in (−π, π].
 fn shortest_turn(delta: f32) -> f32 {
@@ -79,52 +71,22 @@ pub(crate) fn prepare_kinematics(
     order.sort_unstable();
     k.previous.retain(|e, _| query.contains(*e));
     for &entity in order.iter() {
-        let Ok((_, kinematic, transform, segment, pillar, material, one_sided, sensor, layers, invalid)) =
-            query.get(entity)
-        else {
+        let Ok((_, kinematic, transform, parts, parented)) = query.get(entity) else {
             continue;
         };
+        if parented {
+            // The rule: what the plugin moves is simulated in world space, from its own
+            // `Transform`; a child's would be read as world space and be wrong.
+            crate::mark_invalid(&mut commands, entity, parts.invalid, "ChildOf", crate::PARENTED);
+            continue;
+        }
         let current = Pose::of(transform);
-        // The turn over the step. A velocity-driven obstacle turns by exactly `ω·dt`, which
-        // may exceed half a turn (a fast spinner, or a low fixed rate): wrapping it into
-        // (−π, π] would sweep it the wrong way round. Only a followed transform, which gives
-        // just two poses, is taken the shorter way.
-        let (start, end, turn) = match *kinematic {
-            Kinematic::Velocity { angular, linear } => {
-                let turn = angular * dt;
-                let end = Pose {
-                    translation: current.translation + linear * dt,
-                    angle: current.angle + turn,
-                };
-                (current, end, turn)
-            }
-            Kinematic::FollowTransform => {
-                let start = k.previous.get(&entity).copied().unwrap_or(current);
-                (start, current, shortest_turn(current.angle - start.angle))
-            }
-        };
+        let (start, end, turn) = poses(*kinematic, current, k.previous.get(&entity).copied(), dt);
         let scale = transform.scale.truncate();
-        let built = match (segment, pillar) {
-            (Some(s), _) => {
-                let world = Segment::new(start.place(s.a, scale), start.place(s.b, scale));
-                world.validate().map(|()| Obstacle::segment(world)).map_err(|e| {
-                    (
-                        if matches!(e, ShapeError::ZeroLength { .. }) {
-                            "StaticSegment.b"
-                        } else {
-                            "Transform"
-                        },
-                        e,
-                    )
-                })
-            }
-            (None, Some(p)) => {
-                let c = Circle::new(start.translation, p.radius);
-                c.validate()
-                    .map(|()| Obstacle::pillar(c))
-                    .map_err(|e| ("Pillar.radius", e))
-            }
-            (None, None) => continue,
+        let place = |local: Vec2| start.place(local, scale);
+        let built = match parts.build(place, start.translation, "Transform") {
+            Some(built) => built,
+            None => continue,
         };
         let motion = SegmentMotion {
             pivot: start.translation,
@@ -134,33 +96,42 @@ pub(crate) fn prepare_kinematics(
         let obstacle = match built {
             Ok(o) if motion.pivot_motion.is_finite() && turn.is_finite() => o,
             Ok(_) => {
-                crate::mark_invalid(
-                    &mut commands,
-                    entity,
-                    invalid,
-                    "Kinematic",
-                    ShapeError::NonFinite { field: "velocity" },
-                );
+                let error = ShapeError::NonFinite { field: "velocity" };
+                crate::mark_invalid(&mut commands, entity, parts.invalid, "Kinematic", error);
                 continue;
             }
             Err((field, error)) => {
-                crate::mark_invalid(&mut commands, entity, invalid, field, error);
+                crate::mark_invalid(&mut commands, entity, parts.invalid, field, error);
                 continue;
             }
         };
-        if invalid {
+        if parts.invalid {
             commands.entity(entity).try_remove::<CcdInvalid>();
         }
-        k.moving.push(MovingObstacle {
-            obstacle: obstacle
-                .with_material(material.copied().unwrap_or_default().into())
-                .with_one_sided(one_sided)
-                .with_sensor(sensor)
-                .with_layers(layers.copied().unwrap_or_default().into()),
-            motion,
-        });
+        k.moving.push(MovingObstacle { obstacle, motion });
         k.entities.push(entity);
         k.end_poses.push(end);
+    }
+}
+
+/// The poses at the start and the end of the step, and the turn between them. A
+/// velocity-driven obstacle turns by exactly `ω·dt`, which may exceed half a turn (a fast
+/// spinner, or a low fixed rate): wrapping it into (−π, π] would sweep it the wrong way
+/// round. Only a followed transform, which gives just two poses, is taken the shorter way.
+fn poses(kinematic: Kinematic, current: Pose, previous: Option<Pose>, dt: f32) -> (Pose, Pose, f32) {
+    match kinematic {
+        Kinematic::Velocity { angular, linear } => {
+            let turn = angular * dt;
+            let end = Pose {
+                translation: current.translation + linear * dt,
+                angle: current.angle + turn,
+            };
+            (current, end, turn)
+        }
+        Kinematic::FollowTransform => {
+            let start = previous.unwrap_or(current);
+            (start, current, shortest_turn(current.angle - start.angle))
+        }
     }
 }
 

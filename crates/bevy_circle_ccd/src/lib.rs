@@ -45,7 +45,8 @@
 //! | components: circles, walls, pillars, materials, layers, sensors | [`MovingCircle`], [`StaticSegment`], [`Pillar`], … (`components.rs`) |
 //! | global settings and per-step statistics | [`CcdSettings`], [`CcdStats`] (`settings.rs`) |
 //! | the broadphase, kept in sync incrementally | [`CcdWorld`] (`world.rs`) |
-//! | the fixed step and its report | `step.rs` |
+//! | the fixed step (one path for every circle) and its report | `step.rs` |
+//! | what is read of a circle or an obstacle, and the one obstacle builder | `query.rs` |
 //! | kinematic obstacles (flippers) | [`Kinematic`] (`kinematic.rs`) |
 //! | contact messages and observer events | [`CircleHit`], [`CircleHitEvent`] (`events.rs`) |
 //! | debug gizmos (feature `debug-draw`) | `CcdDebugPlugin` (`debug.rs`) |
@@ -65,21 +66,21 @@ mod debug;
 mod events;
 mod kinematic;
 mod plugin;
+mod query;
 mod settings;
 mod step;
 mod world;
 
 pub use ccd_core;
 pub use components::{
-    CcdInvalid, CcdMass, CcdMaterial, CircleResponse, CollisionLayers, Kinematic, MovingCircle, OneSided,
-    Pillar, PredictPath, Sensor, StaticSegment,
+    CcdInvalid, CcdMass, CcdMaterial, CircleResponse, CollisionLayers, Kicker, Kinematic, MovingCircle,
+    OneSided, Pillar, PredictPath, Sensor, StaticSegment,
 };
 #[cfg(feature = "debug-draw")]
-pub use debug::{CcdDebugPlugin, CcdGizmos};
+pub use debug::{CcdDebugPlugin, CcdGizmos, LastStepPaths};
 pub use events::{CircleHit, CircleHitEvent};
 pub use plugin::{CircleCcdPlugin, CircleCcdSystems};
 pub use settings::{CcdSettings, CcdStats};
-pub use step::LastStepPaths;
 pub use world::CcdWorld;
 
 /// Everything a game usually needs.
@@ -88,8 +89,8 @@ pub mod prelude {
     pub use crate::{CcdDebugPlugin, CcdGizmos};
     pub use crate::{
         CcdInvalid, CcdMass, CcdMaterial, CcdSettings, CcdStats, CcdWorld, CircleCcdPlugin, CircleCcdSystems,
-        CircleHit, CircleHitEvent, CircleResponse, CollisionLayers, Kinematic, MovingCircle, OneSided,
-        Pillar, PredictPath, Sensor, StaticSegment,
+        CircleHit, CircleHitEvent, CircleResponse, CollisionLayers, Kicker, Kinematic, MovingCircle,
+        OneSided, Pillar, PredictPath, Sensor, StaticSegment,
     };
     pub use bevy_transform_interpolation::prelude::TransformInterpolation;
 }
@@ -100,14 +101,18 @@ pub(crate) fn mark_invalid(
     entity: bevy::prelude::Entity,
     already_marked: bool,
     field: &'static str,
-    error: ccd_core::ShapeError,
+    reason: impl core::fmt::Display,
 ) {
     if already_marked {
         return;
     }
-    tracing::warn!("bevy_circle_ccd: entity {entity}: `{field}` is invalid ({error}); skipped until fixed");
+    tracing::warn!("bevy_circle_ccd: entity {entity}: `{field}` is invalid ({reason}); skipped until fixed");
     commands.entity(entity).try_insert(CcdInvalid {
         field: field.to_owned(),
-        reason: error.to_string(),
+        reason: reason.to_string(),
     });
 }
+
+/// Why a moving thing with a parent is skipped.
+pub(crate) const PARENTED: &str =
+    "it moves in world space, from its own Transform, so it must be a root entity (no ChildOf)";

@@ -70,6 +70,7 @@ impl Plugin for CircleCcdPlugin {
                 CcdInvalid,
                 Kinematic,
                 CcdMass,
+                Kicker,
             )>()
             .register_type::<(CcdSettings, CcdStats, CcdWorld, CircleHit)>()
             .init_resource::<CcdSettings>()
@@ -84,6 +85,7 @@ impl Plugin for CircleCcdPlugin {
             .add_observer(note_removal::<OneSided>)
             .add_observer(note_removal::<Sensor>)
             .add_observer(note_removal::<CcdMaterial>)
+            .add_observer(note_removal::<Kicker>)
             .add_observer(note_removal::<CollisionLayers>)
             .add_message::<CircleHit>()
             .configure_sets(

@@ -31,14 +31,21 @@ pub struct CcdSettings {
     /// [`CollisionLayers`](crate::CollisionLayers) permitting), exactly and in time order
     /// within the step. Default `true`. Turn it off (or give the balls
     /// [`CollisionLayers`](crate::CollisionLayers) that exclude each other) when balls
-    /// should pass through one another; without ball–ball and without
-    /// [`Kinematic`](crate::Kinematic) obstacles each circle is swept on its own, which is
-    /// cheaper.
+    /// should pass through one another. Either way a circle that cannot meet another or a
+    /// [`Kinematic`](crate::Kinematic) obstacle within the step is swept on its own, which
+    /// is cheaper: the price of the event machinery is paid only where it is used.
     pub ball_ball: bool,
     /// Events one step may process before every circle waits where it is for the rest of
     /// the step (nothing tunnels; time is lost and [`CcdStats::event_budget_hit`] says
     /// so). Default 0: `64` per circle plus `1024`.
     pub max_events: u32,
+    /// Threads the step may use for its independent work (each circle swept on its own,
+    /// and the first prediction of every circle that can meet another): the calling
+    /// thread and tasks on Bevy's `ComputeTaskPool`. The results are the same with any
+    /// number, bit for bit. Default 0: the pool's threads plus the calling one (on two
+    /// cores Bevy's default pool has one compute thread, so 2). 1 keeps the step on the
+    /// schedule's thread.
+    pub threads: usize,
 }
 
 impl Default for CcdSettings {
@@ -51,6 +58,7 @@ impl Default for CcdSettings {
             enabled: true,
             ball_ball: true,
             max_events: 0,
+            threads: 0,
         }
     }
 }
@@ -102,4 +110,7 @@ pub struct CcdStats {
     pub event_budget_hit: bool,
     /// Kinematic obstacles moved in the last step.
     pub kinematic: u32,
+    /// Circles that went through the event machinery in the last step (they could meet
+    /// another circle or a kinematic obstacle); the others were swept on their own.
+    pub event_circles: u32,
 }

@@ -1,15 +1,16 @@
-//! The fixed step: gravity, then the multi-bounce sweep of every [`MovingCircle`], then the
-//! report of every contact.
+//! The fixed step, one path for every circle: gather (gravity added), step them all with
+//! `ccd_core::step_balls_parallel` (which sweeps each circle on its own unless it can meet
+//! another or a moving obstacle, see its docs), write back, and report the contacts.
 
 use crate::kinematic::Kinematics;
-use crate::{
-    CcdInvalid, CcdMass, CcdMaterial, CcdSettings, CcdStats, CcdWorld, CircleHit, CircleHitEvent,
-    CircleResponse, CollisionLayers, MovingCircle,
-};
+use crate::query::{CircleParts, CirclePartsReadOnlyItem};
+use crate::{CcdInvalid, CcdSettings, CcdStats, CcdWorld, CircleHit, CircleHitEvent};
+use bevy::ecs::message::Messages;
 use bevy::prelude::*;
+use bevy::tasks::ComputeTaskPool;
 use ccd_core::{
-    Ball, Circle, ContactWith, MultiballScratch, MultiballSettings, ShapeError, SweepSettings, step_balls,
-    sweep_bounces,
+    Ball, ContactWith, MultiballReport, MultiballScratch, MultiballSettings, Parallel, ShapeError, Threads,
+    step_balls_parallel,
 };
 use std::time::Instant;
 
@@ -17,65 +18,76 @@ use std::time::Instant;
 #[derive(Resource, Default, Debug)]
 pub(crate) struct StepHits(pub(crate) Vec<CircleHit>);
 
-/// Every circle's path during the last step, for the debug gizmos. Filled only when the
-/// resource exists (the debug plugin inserts it).
-#[derive(Resource, Default, Debug, Clone)]
-pub struct LastStepPaths {
-    /// Path vertices of all circles, back to back: start, each contact centre, end.
-    pub points: Vec<Vec2>,
-    /// For each circle: its entity, its radius and the range of its vertices in `points`.
-    pub paths: Vec<(Entity, f32, std::ops::Range<usize>)>,
-    /// Every contact of the last step: point and normal.
-    pub contacts: Vec<(Vec2, Vec2)>,
-}
-
-type CircleParts<'a> = (
-    Entity,
-    &'a mut MovingCircle,
-    &'a mut Transform,
-    Option<&'a CcdMaterial>,
-    Option<&'a CollisionLayers>,
-    Option<&'a CircleResponse>,
-    Has<CcdInvalid>,
-    Option<&'a CcdMass>,
-);
-
-/// Buffers of the event-driven path, kept between steps.
+/// Buffers of the step, kept between steps so that stepping allocates nothing once warm.
 #[derive(Default)]
-pub(crate) struct EventBuffers {
+pub(crate) struct StepBuffers {
     scratch: MultiballScratch,
     balls: Vec<Ball>,
     entities: Vec<Entity>,
-    path_points: Vec<(usize, f32, Vec2)>,
+}
+
+/// Bevy's compute task pool as `ccd_core`'s [`Parallel`]: items split into at most
+/// `threads` chunks, the first run on the calling thread and the rest as tasks on the
+/// pool's threads.
+struct TaskPool<'a> {
+    pool: &'a ComputeTaskPool,
+    threads: usize,
+}
+
+impl Parallel for TaskPool<'_> {
+    fn for_each_chunk<T: Send>(&self, items: &mut [T], f: &(dyn Fn(&mut [T]) + Sync)) {
+        let threads = self
+            .threads
+            .min(items.len() / ccd_core::tolerance::MIN_ITEMS_PER_THREAD)
+            .max(1);
+        if threads < 2 {
+            f(items);
+            return;
+        }
+        let chunk = items.len().div_ceil(threads);
+        self.pool.scope(|scope| {
+            let mut parts = items.chunks_mut(chunk);
+            // The first chunk on the calling thread, which would otherwise only wait.
+            if let Some(part) = parts.next() {
+                scope.spawn_on_scope(async move { f(part) });
+            }
+            for part in parts {
+                scope.spawn(async move { f(part) });
+            }
+        });
+    }
 }
 
 /// The bad field of a circle, if any.
-fn check_circle(
-    circle: &MovingCircle,
-    center: Vec2,
-    mass: Option<&CcdMass>,
-) -> Result<(), (&'static str, ShapeError)> {
-    circle.validate().map_err(|e| match e {
-        ShapeError::NonFinite { field: "velocity" } => ("MovingCircle.velocity", e),
-        _ => ("MovingCircle.radius", e),
+fn check_circle(parts: &CirclePartsReadOnlyItem) -> Result<(), (&'static str, String)> {
+    if parts.parented {
+        return Err(("ChildOf", crate::PARENTED.to_owned()));
+    }
+    parts.circle.validate().map_err(|e| match e {
+        ShapeError::NonFinite { field: "velocity" } => ("MovingCircle.velocity", e.to_string()),
+        _ => ("MovingCircle.radius", e.to_string()),
     })?;
+    let center = parts.transform.translation.truncate();
     if !center.is_finite() {
         return Err((
             "Transform.translation",
-            ShapeError::NonFinite { field: "translation" },
+            ShapeError::NonFinite { field: "translation" }.to_string(),
         ));
     }
-    if let Some(m) = mass
+    if let Some(m) = parts.mass
         && !(m.0.is_finite() && m.0 > 0.0)
     {
-        return Err(("CcdMass", ShapeError::NegativeRadius { field: "mass" }));
+        return Err(("CcdMass", "must be positive and finite".to_owned()));
     }
     Ok(())
 }
 
-/// Move every circle through one step. Runs in
+/// Move every circle through one step: gather, step, write back. Runs in
 /// [`CircleCcdSystems::Step`](crate::CircleCcdSystems::Step).
-#[allow(clippy::too_many_arguments)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "a Bevy system: each argument is a system parameter"
+)]
 pub(crate) fn step_circles(
     time: Res<Time>,
     settings: Res<CcdSettings>,
@@ -83,9 +95,8 @@ pub(crate) fn step_circles(
     mut circles: Query<CircleParts>,
     mut hits: ResMut<StepHits>,
     mut stats: ResMut<CcdStats>,
-    mut paths: Option<ResMut<LastStepPaths>>,
     kinematics: Res<Kinematics>,
-    mut buffers: Local<EventBuffers>,
+    mut buffers: Local<StepBuffers>,
     mut commands: Commands,
 ) {
     let dt = time.delta_secs();
@@ -98,186 +109,104 @@ pub(crate) fn step_circles(
     } else {
         Vec2::ZERO
     };
-    let resting_speed = settings.resting_speed_for(dt);
     let mut step = CcdStats {
         steps: stats.steps + 1,
         obstacles: world.len() as u32,
         total_hits: stats.total_hits,
+        kinematic: kinematics.moving.len() as u32,
         ..default()
     };
-    if let Some(paths) = paths.as_deref_mut() {
-        paths.points.clear();
-        paths.paths.clear();
-        paths.contacts.clear();
-    }
     hits.0.clear();
-    let use_events = !kinematics.moving.is_empty() || (settings.ball_ball && circles.iter().nth(1).is_some());
-    if use_events {
-        step_events(
-            dt,
-            gravity,
-            resting_speed,
-            &settings,
-            &world,
-            &kinematics,
-            &mut circles,
-            &mut hits,
-            &mut step,
-            paths.as_deref_mut(),
-            &mut buffers,
-            &mut commands,
-        );
-        step.kinematic = kinematics.moving.len() as u32;
-        step.sensor_hits = hits.0.iter().filter(|h| h.sensor).count() as u32;
-        step.total_hits += hits.0.len() as u64;
-        step.step_micros = started.elapsed().as_secs_f32() * 1e6;
-        *stats = step;
-        return;
+    step.skipped = gather_circles(&circles, gravity, dt, &mut buffers, &mut commands);
+    let report = run_core(
+        &settings,
+        gravity,
+        dt,
+        &world,
+        &kinematics,
+        &mut buffers,
+        &mut hits.0,
+    );
+    let StepBuffers { balls, entities, .. } = &*buffers;
+    for (ball, &entity) in balls.iter().zip(entities.iter()) {
+        if let Ok(mut parts) = circles.get_mut(entity) {
+            parts.transform.translation.x = ball.center.x;
+            parts.transform.translation.y = ball.center.y;
+            parts.circle.velocity = ball.velocity;
+        }
     }
-    for (entity, mut circle, mut transform, material, layers, response, had_invalid, mass) in &mut circles {
-        let center = transform.translation.truncate();
-        if let Err((field, error)) = check_circle(&circle, center, mass) {
-            step.skipped += 1;
-            crate::mark_invalid(&mut commands, entity, had_invalid, field, error);
-            continue;
-        }
-        if had_invalid {
-            commands.entity(entity).try_remove::<CcdInvalid>();
-        }
-        let velocity = circle.velocity + gravity * dt;
-        let sweep = SweepSettings {
-            max_bounces: settings.max_bounces,
-            resting_speed,
-            response: response.copied().unwrap_or_default().into(),
-            material: material.copied().unwrap_or_default().into(),
-            layers: layers.copied().unwrap_or_default().into(),
-        };
-        let path_start = paths.as_ref().map(|p| p.points.len());
-        if let Some(paths) = paths.as_deref_mut() {
-            paths.points.push(center);
-        }
-        let shape = Circle::new(center, circle.radius);
-        let result = sweep_bounces(shape, velocity, dt, world.grid(), &sweep, |h| {
-            let Some(other) = world.entity(h.obstacle) else {
-                return;
-            };
-            hits.0.push(CircleHit {
-                circle: entity,
-                other,
-                point: h.hit.point,
-                normal: h.hit.normal,
-                center: h.hit.center,
-                speed: h.approach_speed,
-                time: h.time,
-                sensor: h.sensor,
-            });
-            if let Some(paths) = paths.as_deref_mut() {
-                if !h.sensor {
-                    paths.points.push(h.hit.center);
-                }
-                paths.contacts.push((h.hit.point, h.hit.normal));
-            }
-        });
-        // Inputs were validated above, so this cannot fail; stay put if it somehow does.
-        let Ok(out) = result else {
-            step.skipped += 1;
-            continue;
-        };
-        if let (Some(paths), Some(start)) = (paths.as_deref_mut(), path_start) {
-            paths.points.push(out.center);
-            let end = paths.points.len();
-            paths.paths.push((entity, circle.radius, start..end));
-        }
-        step.circles += 1;
-        step.bounces += out.bounces;
-        step.max_bounces_per_circle = step.max_bounces_per_circle.max(out.bounces);
-        step.capped += u32::from(out.capped);
-        transform.translation.x = out.center.x;
-        transform.translation.y = out.center.y;
-        circle.velocity = out.velocity;
-    }
+    step.circles = balls.len() as u32;
+    step.events = report.events;
+    step.event_budget_hit = report.event_budget_hit;
+    step.bounces = report.bounces;
+    step.max_bounces_per_circle = report.max_bounces_per_ball;
+    step.capped = report.capped_balls;
+    step.event_circles = report.event_balls;
     step.sensor_hits = hits.0.iter().filter(|h| h.sensor).count() as u32;
     step.total_hits += hits.0.len() as u64;
     step.step_micros = started.elapsed().as_secs_f32() * 1e6;
     *stats = step;
 }
 
-/// The event-driven path: every circle at once, with ball–ball contacts and moving
-/// obstacles in time order (`ccd_core::step_balls`).
-#[allow(clippy::too_many_arguments)]
-fn step_events(
-    dt: f32,
+/// Fill the buffers with every valid circle (this step's gravity added to its velocity),
+/// mark the invalid ones, and return how many were skipped.
+fn gather_circles(
+    circles: &Query<CircleParts>,
     gravity: Vec2,
-    resting_speed: f32,
-    settings: &CcdSettings,
-    world: &CcdWorld,
-    kinematics: &Kinematics,
-    circles: &mut Query<CircleParts>,
-    hits: &mut StepHits,
-    step: &mut CcdStats,
-    paths: Option<&mut LastStepPaths>,
-    buffers: &mut EventBuffers,
+    dt: f32,
+    buffers: &mut StepBuffers,
     commands: &mut Commands,
-) {
-    let EventBuffers {
-        scratch,
-        balls,
-        entities,
-        path_points,
-    } = buffers;
-    balls.clear();
-    entities.clear();
-    for (entity, circle, transform, material, layers, response, had_invalid, mass) in circles.iter() {
-        let center = transform.translation.truncate();
-        if let Err((field, error)) = check_circle(circle, center, mass) {
-            step.skipped += 1;
-            crate::mark_invalid(commands, entity, had_invalid, field, error);
+) -> u32 {
+    buffers.balls.clear();
+    buffers.entities.clear();
+    let mut skipped = 0;
+    for parts in circles.iter() {
+        if let Err((field, reason)) = check_circle(&parts) {
+            skipped += 1;
+            crate::mark_invalid(commands, parts.entity, parts.invalid, field, reason);
             continue;
         }
-        if had_invalid {
-            commands.entity(entity).try_remove::<CcdInvalid>();
+        if parts.invalid {
+            commands.entity(parts.entity).try_remove::<CcdInvalid>();
         }
-        let mut ball = Ball::new(center, circle.velocity + gravity * dt, circle.radius);
-        if let Some(m) = mass {
-            ball.inverse_mass = 1.0 / m.0;
-        }
-        ball.material = material.copied().unwrap_or_default().into();
-        ball.layers = layers.copied().unwrap_or_default().into();
-        ball.response = response.copied().unwrap_or_default().into();
-        balls.push(ball);
-        entities.push(entity);
+        buffers.balls.push(gather(&parts, gravity, dt));
+        buffers.entities.push(parts.entity);
     }
+    skipped
+}
+
+/// Step the gathered balls with `ccd_core` on the compute task pool (one thread when
+/// there is none), collecting the contacts as [`CircleHit`]s.
+fn run_core(
+    settings: &CcdSettings,
+    gravity: Vec2,
+    dt: f32,
+    world: &CcdWorld,
+    kinematics: &Kinematics,
+    buffers: &mut StepBuffers,
+    hits: &mut Vec<CircleHit>,
+) -> MultiballReport {
     let multiball = MultiballSettings {
         gravity,
         ball_ball: settings.ball_ball,
         max_bounces: settings.max_bounces,
         max_events: settings.max_events,
-        resting_speed,
+        resting_speed: settings.resting_speed_for(dt),
     };
-    // Start points and radii, only when the debug paths are wanted.
-    let starts: Option<Vec<(Vec2, f32)>> = paths
-        .as_ref()
-        .map(|_| balls.iter().map(|b| (b.center, b.radius)).collect());
-    path_points.clear();
-    let record = starts.as_deref();
-    let report = step_balls(
-        balls,
-        dt,
-        world.grid(),
-        &kinematics.moving,
-        &multiball,
+    let StepBuffers {
         scratch,
-        |c| {
-            let other = match c.with {
-                ContactWith::Obstacle(id) => world.entity(id),
-                ContactWith::Moving(k) => kinematics.entities.get(k).copied(),
-                ContactWith::Ball(j) => entities.get(j).copied(),
-            };
-            let Some(other) = other else {
-                return;
-            };
-            hits.0.push(CircleHit {
-                circle: entities[c.ball],
+        balls,
+        entities,
+    } = buffers;
+    let on_contact = |c: &ccd_core::Contact| {
+        let other = match c.with {
+            ContactWith::Obstacle(id) => world.entity(id),
+            ContactWith::Moving(k) => kinematics.entities.get(k).copied(),
+            ContactWith::Ball(j) => entities.get(j).copied(),
+        };
+        if let (Some(other), Some(&circle)) = (other, entities.get(c.ball)) {
+            hits.push(CircleHit {
+                circle,
                 other,
                 point: c.hit.point,
                 normal: c.hit.normal,
@@ -285,73 +214,97 @@ fn step_events(
                 speed: c.approach_speed,
                 time: c.time,
                 sensor: c.sensor,
+                kick: c.kick,
             });
-            if let Some(starts) = record
-                && !c.sensor
-            {
-                path_points.push((c.ball, c.time, c.hit.center));
-                if let ContactWith::Ball(j) = c.with {
-                    path_points.push((j, c.time, c.hit.point - c.hit.normal * starts[j].1));
-                }
-            }
-        },
-    );
-    step.events = report.events;
-    step.event_budget_hit = report.event_budget_hit;
-    step.bounces = report.bounces;
-    step.max_bounces_per_circle = report.max_bounces_per_ball;
-    step.capped = report.capped_balls;
-    step.circles = balls.len() as u32;
-    for (ball, &entity) in balls.iter().zip(entities.iter()) {
-        if let Ok((_, mut circle, mut transform, ..)) = circles.get_mut(entity) {
-            transform.translation.x = ball.center.x;
-            transform.translation.y = ball.center.y;
-            circle.velocity = ball.velocity;
         }
-    }
-    if let (Some(paths), Some(starts)) = (paths, starts) {
-        path_points.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
-        let mut cursor = 0;
-        for (k, ball) in balls.iter().enumerate() {
-            let begin = paths.points.len();
-            paths.points.push(starts[k].0);
-            while cursor < path_points.len() && path_points[cursor].0 == k {
-                paths.points.push(path_points[cursor].2);
-                cursor += 1;
-            }
-            paths.points.push(ball.center);
-            paths
-                .paths
-                .push((entities[k], ball.radius, begin..paths.points.len()));
+    };
+    let grid = world.grid();
+    let moving = &kinematics.moving;
+    match ComputeTaskPool::try_get() {
+        Some(pool) => {
+            // The calling thread takes a chunk too (see `TaskPool`): by Bevy's defaults a
+            // two-core machine has one compute thread besides it.
+            let threads = if settings.threads == 0 {
+                pool.thread_num() + 1
+            } else {
+                settings.threads
+            };
+            let pool = TaskPool { pool, threads };
+            step_balls_parallel(&pool, balls, dt, grid, moving, &multiball, scratch, on_contact)
         }
-        for h in &hits.0 {
-            paths.contacts.push((h.point, h.normal));
-        }
+        None => step_balls_parallel(
+            &Threads(1),
+            balls,
+            dt,
+            grid,
+            moving,
+            &multiball,
+            scratch,
+            on_contact,
+        ),
     }
 }
 
-/// Write the step's contacts as messages, and trigger them on the entities involved.
+/// A circle as `ccd_core` sees it, with this step's gravity added to its velocity.
+fn gather(parts: &CirclePartsReadOnlyItem, gravity: Vec2, dt: f32) -> Ball {
+    let center = parts.transform.translation.truncate();
+    let mut ball = Ball::new(center, parts.circle.velocity + gravity * dt, parts.circle.radius);
+    if let Some(m) = parts.mass {
+        ball.inverse_mass = 1.0 / m.0;
+    }
+    ball.material = parts.material.copied().unwrap_or_default().into();
+    ball.layers = parts.layers.copied().unwrap_or_default().into();
+    ball.response = parts.response.copied().unwrap_or_default().into();
+    ball
+}
+
+/// Write the step's contacts as messages, and trigger them as [`CircleHitEvent`]s on the
+/// entities that have observers for them (nothing is triggered where nobody listens).
 /// Runs in [`CircleCcdSystems::Report`](crate::CircleCcdSystems::Report).
-pub(crate) fn report_hits(
-    mut hits: ResMut<StepHits>,
-    settings: Res<CcdSettings>,
-    mut writer: MessageWriter<CircleHit>,
-    mut commands: Commands,
-) {
-    if hits.0.is_empty() {
+pub(crate) fn report_hits(world: &mut World, mut listening: Local<Listening>) {
+    let hits = std::mem::take(&mut world.resource_mut::<StepHits>().0);
+    if hits.is_empty() {
+        world.resource_mut::<StepHits>().0 = hits;
         return;
     }
-    if settings.entity_events {
-        for hit in &hits.0 {
-            commands.trigger(CircleHitEvent {
-                entity: hit.other,
-                hit: *hit,
-            });
-            commands.trigger(CircleHitEvent {
-                entity: hit.circle,
-                hit: *hit,
-            });
+    if world.resource::<CcdSettings>().entity_events {
+        listening.read(world);
+        for hit in &hits {
+            for entity in [hit.other, hit.circle] {
+                if listening.on(entity) {
+                    world.trigger(CircleHitEvent { entity, hit: *hit });
+                }
+            }
         }
     }
-    writer.write_batch(hits.0.drain(..));
+    let mut hits = hits;
+    world
+        .resource_mut::<Messages<CircleHit>>()
+        .write_batch(hits.drain(..));
+    world.resource_mut::<StepHits>().0 = hits;
+}
+
+/// Who observes [`CircleHitEvent`]: observers of every such event, and entities with an
+/// observer of their own.
+#[derive(Default)]
+pub(crate) struct Listening {
+    global: bool,
+    entities: bevy::ecs::entity::EntityHashSet,
+}
+
+impl Listening {
+    fn read(&mut self, world: &World) {
+        let observers = world
+            .event_key::<CircleHitEvent>()
+            .and_then(|key| world.observers().try_get_observers(key));
+        self.global = observers.is_some_and(|o| !o.global_observers().is_empty());
+        self.entities.clear();
+        if let Some(o) = observers {
+            self.entities.extend(o.entity_observers().keys().copied());
+        }
+    }
+
+    fn on(&self, entity: Entity) -> bool {
+        self.global || self.entities.contains(&entity)
+    }
 }

@@ -1,12 +1,13 @@
 //! [`CcdWorld`]: the static obstacles in a [`Grid`] broadphase, kept in sync with the ECS
 //! incrementally (only added, changed and removed entities are touched).
 
-use crate::{CcdInvalid, CcdMaterial, CollisionLayers, Kinematic, OneSided, Pillar, Sensor, StaticSegment};
+use crate::query::ObstacleParts;
+use crate::{
+    CcdInvalid, CcdMaterial, CollisionLayers, Kicker, Kinematic, OneSided, Pillar, Sensor, StaticSegment,
+};
 use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
-use ccd_core::{
-    Circle, Grid, Obstacle, ObstacleId, PredictSettings, Prediction, Segment, ShapeError, predict_path,
-};
+use ccd_core::{Circle, Grid, Obstacle, ObstacleId, PredictSettings, Prediction, ShapeError, predict_path};
 
 /// The broadphase of every [`StaticSegment`] and [`Pillar`], in world space.
 ///
@@ -97,31 +98,6 @@ impl CcdWorld {
     }
 }
 
-type ObstacleParts<'a> = (
-    Option<&'a StaticSegment>,
-    Option<&'a Pillar>,
-    &'a GlobalTransform,
-    Option<&'a CcdMaterial>,
-    Has<OneSided>,
-    Has<Sensor>,
-    Option<&'a CollisionLayers>,
-    Has<CcdInvalid>,
-    Has<Kinematic>,
-);
-
-/// What [`ObstacleParts`] yields.
-type ObstacleItem<'a> = (
-    Option<&'a StaticSegment>,
-    Option<&'a Pillar>,
-    &'a GlobalTransform,
-    Option<&'a CcdMaterial>,
-    bool,
-    bool,
-    Option<&'a CollisionLayers>,
-    bool,
-    bool,
-);
-
 /// Static segments and pillars.
 type IsObstacle = Or<(With<StaticSegment>, With<Pillar>)>;
 
@@ -130,53 +106,12 @@ type ObstacleChanged = Or<(
     Changed<Pillar>,
     Changed<GlobalTransform>,
     Changed<CcdMaterial>,
+    Changed<Kicker>,
     Changed<CollisionLayers>,
     Added<OneSided>,
     Added<Sensor>,
     Added<Kinematic>,
 )>;
-
-/// The world-space obstacle an entity's components describe, or the field at fault.
-/// `None` when the entity is neither a segment nor a pillar.
-fn build_obstacle(parts: &ObstacleItem) -> Option<Result<Obstacle, (&'static str, ShapeError)>> {
-    let (segment, pillar, transform, material, one_sided, sensor, layers, _, _) = *parts;
-    let shape = match (segment, pillar) {
-        (Some(s), _) => segment_in_world(s, transform),
-        (None, Some(p)) => pillar_in_world(p, transform),
-        (None, None) => return None,
-    };
-    Some(shape.map(|obstacle| {
-        obstacle
-            .with_material(material.copied().unwrap_or_default().into())
-            .with_one_sided(one_sided)
-            .with_sensor(sensor)
-            .with_layers(layers.copied().unwrap_or_default().into())
-    }))
-}
-
-fn segment_in_world(
-    s: &StaticSegment,
-    transform: &GlobalTransform,
-) -> Result<Obstacle, (&'static str, ShapeError)> {
-    Segment::new(s.a, s.b).validate().map_err(|e| match e {
-        ShapeError::NonFinite { field: "a" } => ("StaticSegment.a", e),
-        _ => ("StaticSegment.b", e),
-    })?;
-    let place = |p: Vec2| transform.transform_point(p.extend(0.0)).truncate();
-    let world = Segment::new(place(s.a), place(s.b));
-    // Local points were fine, so a failure here is the transform's (NaN, or scale 0).
-    world.validate().map_err(|e| ("GlobalTransform", e))?;
-    Ok(Obstacle::segment(world))
-}
-
-fn pillar_in_world(p: &Pillar, transform: &GlobalTransform) -> Result<Obstacle, (&'static str, ShapeError)> {
-    let circle = Circle::new(transform.translation().truncate(), p.radius);
-    circle.validate().map_err(|e| match e {
-        ShapeError::NonFinite { field: "center" } => ("GlobalTransform", e),
-        _ => ("Pillar.radius", e),
-    })?;
-    Ok(Obstacle::pillar(circle))
-}
 
 /// Entities that lost an obstacle component since the last sync. Filled by observers, so
 /// nothing is missed when several frames pass between two fixed steps (the per-frame
@@ -194,7 +129,7 @@ pub(crate) fn note_removal<T: Component>(event: On<Remove, T>, mut pending: ResM
 pub(crate) fn sync_world(
     mut world: ResMut<CcdWorld>,
     changed: Query<Entity, (IsObstacle, ObstacleChanged)>,
-    parts: Query<ObstacleParts>,
+    parts: Query<(ObstacleParts, &GlobalTransform, Has<Kinematic>)>,
     mut removed: ResMut<PendingRemovals>,
     mut dirty: Local<Vec<Entity>>,
     mut commands: Commands,
@@ -209,20 +144,18 @@ pub(crate) fn sync_world(
     dirty.sort_unstable();
     dirty.dedup();
     for &entity in dirty.iter() {
-        let Ok(p) = parts.get(entity) else {
-            world.remove(entity);
-            continue;
-        };
         // Kinematic obstacles move every step: they live in `Kinematics`, not the grid.
-        if p.8 {
-            world.remove(entity);
-            continue;
-        }
-        let Some(built) = build_obstacle(&p) else {
+        let Ok((p, transform, false)) = parts.get(entity) else {
             world.remove(entity);
             continue;
         };
-        let had_invalid = p.7;
+        let place = |local: Vec2| transform.transform_point(local.extend(0.0)).truncate();
+        let center = transform.translation().truncate();
+        let Some(built) = p.build(place, center, "GlobalTransform") else {
+            world.remove(entity);
+            continue;
+        };
+        let had_invalid = p.invalid;
         match built.and_then(|o| world.upsert(entity, o).map_err(|e| ("obstacle", e))) {
             Ok(()) => {
                 if had_invalid {

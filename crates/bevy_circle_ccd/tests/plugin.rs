@@ -366,3 +366,84 @@ fn two_runs_are_bit_identical() {
     }
     assert_eq!(run(), run());
 }
+
+#[test]
+fn parented_circles_and_kinematics_are_flagged_and_left_alone() {
+    // Circles and kinematic obstacles move in world space from their own Transform, so a
+    // child would be moved twice (by its parent and by the step). Both are skipped with
+    // `CcdInvalid { field: "ChildOf" }`; their siblings without a parent still move.
+    let mut app = app(1.0);
+    let parent = app.world_mut().spawn(Transform::default()).id();
+    let child_ball = ball(&mut app, 1.0, Vec2::new(0.0, 10.0), Vec2::new(3.0, 0.0));
+    let child_flipper = app
+        .world_mut()
+        .spawn((
+            StaticSegment::new(Vec2::ZERO, Vec2::new(10.0, 0.0)),
+            Kinematic::turning(1.0),
+            Transform::from_xyz(0.0, -20.0, 0.0),
+        ))
+        .id();
+    app.world_mut()
+        .entity_mut(parent)
+        .add_children(&[child_ball, child_flipper]);
+    let free = ball(&mut app, 1.0, Vec2::new(0.0, 40.0), Vec2::new(3.0, 0.0));
+    steps(&mut app, 2);
+    let field = |app: &App, e: Entity| app.world().get::<CcdInvalid>(e).map(|i| i.field.clone());
+    assert_eq!(field(&app, child_ball).as_deref(), Some("ChildOf"));
+    assert_eq!(field(&app, child_flipper).as_deref(), Some("ChildOf"));
+    assert_eq!(field(&app, free), None);
+    assert_eq!(position(&app, child_ball), Vec2::new(0.0, 10.0));
+    // 2 s at 3 units/s.
+    assert_eq!(position(&app, free), Vec2::new(6.0, 40.0));
+    // Unparented, the ball is valid again and moves on.
+    app.world_mut().entity_mut(child_ball).remove::<ChildOf>();
+    steps(&mut app, 1);
+    assert_eq!(field(&app, child_ball), None);
+    assert_eq!(position(&app, child_ball), Vec2::new(3.0, 10.0));
+}
+
+#[test]
+fn a_kicker_fires_at_the_instant_of_impact() {
+    // A pop bumper: pillar radius 4 at the origin, restitution 0.5, kicking 30 units/s
+    // above an approach of 10. A ball of radius 1 at (0, 10) falls at 16 units/s; the step
+    // is 0.5 s. It touches when its centre is 5 from the origin, after 5/16 = 0.3125 s,
+    // and leaves at max(0.5·16, 0) + 30 = 38, rising 38·0.1875 = 7.125 in the rest of the
+    // step: y = 12.125. Patched at the end of the step instead, it would be at
+    // 5 + 8·0.1875 = 6.5, 5.625 units short.
+    let mut app = app(2.0);
+    collect_hits(&mut app);
+    let bumper = app
+        .world_mut()
+        .spawn((
+            Pillar::new(4.0),
+            Kicker::new(10.0, 0.0, 30.0),
+            CcdMaterial::new(0.5, 0.0),
+            Transform::default(),
+        ))
+        .id();
+    let b = ball(&mut app, 1.0, Vec2::new(0.0, 10.0), Vec2::new(0.0, -16.0));
+    steps(&mut app, 1);
+    assert!(
+        close(position(&app, b), Vec2::new(0.0, 12.125), 1e-4),
+        "{}",
+        position(&app, b)
+    );
+    assert!(
+        close(velocity(&app, b), Vec2::new(0.0, 38.0), 1e-4),
+        "{}",
+        velocity(&app, b)
+    );
+    let hits = &app.world().resource::<Collected>().0;
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].other, bumper);
+    assert!((hits[0].time - 0.3125).abs() < 1e-5, "{}", hits[0].time);
+    assert!((hits[0].kick - 30.0).abs() < 1e-4, "{}", hits[0].kick);
+    // A bad kicker is named and its obstacle skipped.
+    app.world_mut()
+        .entity_mut(bumper)
+        .insert(Kicker::new(f32::NAN, 0.0, 30.0));
+    steps(&mut app, 1);
+    let invalid = app.world().get::<CcdInvalid>(bumper).map(|i| i.field.clone());
+    assert_eq!(invalid.as_deref(), Some("Kicker.threshold"));
+    assert_eq!(app.world().resource::<CcdWorld>().len(), 0);
+}

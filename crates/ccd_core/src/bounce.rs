@@ -59,6 +59,9 @@ pub struct BounceHit {
     pub approach_speed: f32,
     /// Whether the obstacle is a sensor (reported, not bounced off).
     pub sensor: bool,
+    /// Normal speed the surface's [`Kick`](crate::Kick) added, units/s (0 when it did
+    /// not fire).
+    pub kick: f32,
 }
 
 /// Where a sweep left the circle.
@@ -170,8 +173,7 @@ pub fn sweep_bounces<O: Obstacles + ?Sized>(
             out.center += motion;
             break;
         };
-        let event = leg_hit(id, hit, elapsed, time_left, out.velocity, false);
-        on_hit(&event);
+        let mut event = leg_hit(id, hit, elapsed, time_left, out.velocity, false);
         out.center = hit.center;
         elapsed = event.time;
         out.bounces += 1;
@@ -180,6 +182,7 @@ pub fn sweep_bounces<O: Obstacles + ?Sized>(
         let corner = last.filter(|&(other, n, t)| {
             other != id && n.dot(hit.normal) < 0.0 && elapsed - t <= SIMULTANEOUS_TIME_REL * dt
         });
+        let combined = settings.material.combine(material);
         out.velocity = match corner {
             Some((_, n, _)) if settings.response == ResponseMode::Bounce => {
                 let wall = |normal| Surface {
@@ -190,14 +193,20 @@ pub fn sweep_bounces<O: Obstacles + ?Sized>(
                     TwoSurfaces::Leave(v) | TwoSurfaces::Squeezed { velocity: v, .. } => v,
                 }
             }
-            _ => respond(
-                settings.response,
-                out.velocity,
-                hit.normal,
-                settings.material.combine(material),
-                settings.resting_speed,
-            ),
+            _ => {
+                if settings.response == ResponseMode::Bounce {
+                    event.kick = combined.kick.added(event.approach_speed, combined.restitution);
+                }
+                respond(
+                    settings.response,
+                    out.velocity,
+                    hit.normal,
+                    combined,
+                    settings.resting_speed,
+                )
+            }
         };
+        on_hit(&event);
         if settings.response == ResponseMode::Stop {
             break;
         }
@@ -245,6 +254,7 @@ fn leg_hit(
         hit,
         approach_speed: -velocity.dot(hit.normal),
         sensor,
+        kick: 0.0,
     }
 }
 

@@ -38,6 +38,7 @@
 mod bounce;
 mod broadphase;
 mod hit;
+mod kick;
 mod multiball;
 mod obstacle;
 mod predict;
@@ -51,9 +52,10 @@ pub use bounce::{BounceHit, SweepOutcome, SweepSettings, sweep_bounces};
 pub use broadphase::{DEFAULT_CELL_SIZE, Grid};
 pub use glam::Vec2;
 pub use hit::Hit;
+pub use kick::Kick;
 pub use multiball::{
     Ball, Contact, ContactWith, MovingObstacle, MultiballReport, MultiballScratch, MultiballSettings,
-    step_balls,
+    OneThread, Parallel, Threads, step_balls, step_balls_parallel,
 };
 pub use obstacle::{Layers, Obstacle, ObstacleId, ObstacleShape, Obstacles};
 pub use predict::{PredictSettings, Prediction, predict_path};
@@ -65,9 +67,11 @@ pub use sweep::{
     sweep_circle_segment,
 };
 pub use tolerance::{
-    ALLOWED_OVERLAP_REL, DEFAULT_EVENTS_PER_BALL, DEFAULT_MAX_BOUNCES, MAX_CELLS_PER_OBSTACLE,
-    MAX_CORRECTION_SLIDES, MAX_GRID_CELLS, MAX_MOVING_SEGMENT_ITERATIONS, MAX_MOVING_SEGMENT_RESTARTS,
-    MAX_PREDICT_STEPS, MAX_SENSOR_HITS_PER_LEG, MAX_SIMULTANEOUS_PASSES, MAX_WEDGE_BOUNCES, MIN_EVENT_BUDGET,
-    MOVING_SEGMENT_TOLERANCE_REL, OVERLAP_CORRECTION_FRACTION, OVERLAP_CORRECTION_ITERATIONS,
-    RESTING_EVENT_FRACTION, RESTING_ITERATIONS, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL,
+    ALLOWED_OVERLAP_REL, CLEARLY_APART_MARGIN, CONTACT_SOLVE_TOLERANCE, CROWDED_FRACTION,
+    DEFAULT_EVENTS_PER_BALL, DEFAULT_MAX_BOUNCES, MAX_CELLS_PER_OBSTACLE, MAX_CORRECTION_SLIDES,
+    MAX_GRID_CELLS, MAX_MOVING_SEGMENT_ITERATIONS, MAX_MOVING_SEGMENT_RESTARTS, MAX_PREDICT_STEPS,
+    MAX_SENSOR_HITS_PER_LEG, MAX_SIMULTANEOUS_PASSES, MAX_WEDGE_BOUNCES, MIN_EVENT_BUDGET,
+    MIN_ITEMS_PER_THREAD, MOVING_SEGMENT_TOLERANCE_REL, OVERLAP_CORRECTION_FRACTION,
+    OVERLAP_CORRECTION_ITERATIONS, RESTING_EVENT_FRACTION, RESTING_ITERATIONS, SIMULTANEOUS_TIME_REL,
+    TOUCH_SLOP_REL,
 };

@@ -2,13 +2,13 @@
 //!
 //! | contact | function |
 //! |---|---|
-//! | a circle bounces off a wall, static or moving | [`reflect`], [`slide`], [`respond`] |
+//! | a circle bounces off a wall, static or moving (with its [`Kick`], if any) | [`reflect`], [`slide`], [`respond`] |
 //! | whether a one-sided wall responds at all | `takes_contact` |
-//! | two balls meet | `pair_impulse` |
-//! | a slow contact with a wall, in the resting solve | `rest_on_wall` |
-//! | a slow contact between two balls, in the resting solve | `rest_pair` |
+//! | balls meeting at one instant: each ball's push, and friction | `push_ball`, `pair_friction` |
+//! | a slow contact (wall or pair), in the resting solve | `rest_step`, `leave_wall` |
 //! | two surfaces at once: a corner, or a ball squeezed between two | `two_surfaces` |
 
+use crate::kick::Kick;
 use crate::obstacle::{Obstacle, ObstacleShape};
 use crate::tolerance::{DEGENERATE_LENGTH_REL, SEPARATION_SPEED_REL};
 use glam::{DVec2, Vec2};
@@ -23,6 +23,8 @@ pub struct Material {
     /// Coulomb friction coefficient `μ`: a contact takes at most `μ·|Δv_n|` of tangential
     /// speed, and never reverses it. `0` is frictionless.
     pub friction: f32,
+    /// An active surface's kick at the instant of impact. Default [`Kick::NONE`].
+    pub kick: Kick,
 }
 
 impl Material {
@@ -36,7 +38,16 @@ impl Material {
         Self {
             restitution,
             friction,
+            kick: Kick::NONE,
         }
+    }
+
+    /// With `kick` (an active surface: a bumper, a slingshot, a kicker).
+    #[inline]
+    #[must_use]
+    pub const fn with_kick(mut self, kick: Kick) -> Self {
+        self.kick = kick;
+        self
     }
 
     /// The material of a contact between a ball of material `self` and a surface of
@@ -47,6 +58,9 @@ impl Material {
     ///   much again as the ball alone would.
     /// - **Friction is the geometric mean**: `μ = sqrt(μ_ball · μ_surface)`. A frictionless
     ///   surface stays frictionless whatever touches it.
+    ///
+    /// - **The kick is the surface's**: `other`'s [`Kick`] when it is active, else
+    ///   `self`'s.
     ///
     /// Negative or non-finite values are treated as 0, so a bad material can weaken a
     /// bounce but never produce NaN.
@@ -64,7 +78,12 @@ impl Material {
     pub fn combine(self, other: Self) -> Self {
         let e = sanitize(self.restitution) * sanitize(other.restitution);
         let mu = (sanitize(self.friction) * sanitize(other.friction)).sqrt();
-        Self::new(sanitize(e), sanitize(mu))
+        let kick = if other.kick.is_active() {
+            other.kick
+        } else {
+            self.kick
+        };
+        Self::new(sanitize(e), sanitize(mu)).with_kick(kick)
     }
 }
 
@@ -103,6 +122,9 @@ pub enum ResponseMode {
 /// **Resting contact.** If the approach speed `−v·n` is below `resting_speed`, the normal
 /// part is removed instead of bounced, so a ball rolls along a slope without chatter.
 ///
+/// **Kick.** If the material's [`Kick`] fires (approach above its threshold), the ball
+/// leaves at `max(e·v_in, min_out) + speed` along the normal instead (never resting).
+///
 /// ```
 /// use ccd_core::{reflect, Material, Vec2};
 /// // 3 across, 4 down onto a floor: an elastic bounce sends it 3 across, 4 up.
@@ -128,8 +150,13 @@ pub fn reflect(velocity: Vec2, normal: Vec2, material: Material, resting_speed: 
     }
     let approach = -vn;
     let e = f64::from(sanitize(material.restitution));
-    let resting = approach < f64::from(resting_speed) || e == 0.0;
-    let bounce = if resting { 0.0 } else { e * approach };
+    let kicked = material.kick.fires(approach);
+    let resting = !kicked && (approach < f64::from(resting_speed) || e == 0.0);
+    let bounce = if resting {
+        0.0
+    } else {
+        material.kick.outgoing(approach, e)
+    };
     let tangent = apply_friction(
         v - unit * vn,
         f64::from(sanitize(material.friction)) * (approach + bounce),
@@ -171,46 +198,6 @@ pub(crate) struct Body {
     pub(crate) inverse_mass: f32,
 }
 
-/// The impulse on ball `a` (ball `b` takes its opposite) where they touch, `normal` pointing
-/// from `b` to `a`, if they close in: the normal impulse that makes them separate at `e`
-/// times the approach (or, slower than `resting_speed`, just leave; see `reflect`), and
-/// Coulomb friction on the sliding, at most `μ` times the normal impulse and never
-/// reversing it. `None` when they do not close in or neither can be pushed.
-///
-/// For a contact at `normal = n`, `J = (target − v_n)/(1/m_a + 1/m_b)` along `n`: with
-/// `e = 1` and no friction the kinetic energy and the momentum are kept.
-pub(crate) fn pair_impulse(
-    a: Body,
-    b: Body,
-    normal: Vec2,
-    material: Material,
-    resting_speed: f32,
-) -> Option<Vec2> {
-    let relative = a.velocity - b.velocity;
-    let vn = relative.dot(normal);
-    if !(vn < 0.0) {
-        return None;
-    }
-    let inv_sum = a.inverse_mass + b.inverse_mass;
-    if !(inv_sum > 0.0) {
-        return None;
-    }
-    let approach = -vn;
-    let e = sanitize(material.restitution);
-    // A resting pair leaves at a tiny bias so that rounding cannot report a new approach,
-    // but never faster than it came: then no energy is added.
-    let target = if approach < resting_speed || e == 0.0 {
-        (SEPARATION_SPEED_REL * (a.velocity.length() + b.velocity.length())).min(approach)
-    } else {
-        e * approach
-    };
-    let jn = (target - vn) / inv_sum;
-    let tangent = relative - normal * vn;
-    let jt = (tangent.length() / inv_sum).min(sanitize(material.friction) * jn);
-    let impulse = normal * jn - tangent.normalize_or_zero() * jt;
-    impulse.is_finite().then_some(impulse)
-}
-
 /// A ball's velocity after a push (a change of velocity, the impulses of its contacts
 /// over its mass, summed in f64): added in f64 and rounded once. The batch solve of
 /// simultaneous ball–ball contacts (`multiball::pairs`) pushes every ball this way.
@@ -234,29 +221,57 @@ pub(crate) fn pair_friction(a: Body, b: Body, normal: DVec2, limit: f64) -> Opti
     impulse.is_finite().then_some(impulse)
 }
 
-/// The resting solve's wall contact: a velocity approaching the wall (`normal` towards the
-/// ball) slower than `resting_speed` loses the approach, and friction takes at most
-/// `friction` times it off the tangent, never reversing it; it leaves as `reflect` leaves a
-/// resting contact. `None` when there is nothing to remove.
-pub(crate) fn rest_on_wall(velocity: Vec2, normal: Vec2, friction: f32, resting_speed: f32) -> Option<Vec2> {
-    let (v, n) = (velocity.as_dvec2(), normal.as_dvec2().try_normalize()?);
-    let vn = v.dot(n);
-    if !(vn < 0.0) || !(-vn < f64::from(resting_speed)) {
-        return None;
-    }
-    let tangent = apply_friction(v - n * vn, f64::from(sanitize(friction)) * -vn);
-    Some(leave_resting(tangent, n).as_vec2())
+/// The impulses a resting contact has taken so far in the resting solve: along the normal
+/// (never pulling) and across it (within `μ` times the normal one).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Accumulated {
+    pub(crate) normal: f32,
+    pub(crate) tangent: f32,
 }
 
-/// The resting solve's pair contact: the impulse on `a` (`b` takes its opposite) that
-/// removes a slow approach (slower than `resting_speed`) along `normal` (from `b` to `a`),
-/// with Coulomb friction `friction`. `None` when there is nothing to remove.
-pub(crate) fn rest_pair(a: Body, b: Body, normal: Vec2, friction: f32, resting_speed: f32) -> Option<Vec2> {
-    let vn = (a.velocity - b.velocity).dot(normal);
-    if !(vn < 0.0) || !(-vn < resting_speed) {
-        return None;
+/// One pass of the resting solve at one contact: projected Gauss–Seidel on accumulated
+/// impulses (as Box2D's contact solver), so friction is bounded by the whole normal
+/// impulse the contact has taken, not by one pass's share. Returns the change of impulse
+/// on `a` (`b` takes its opposite; a wall has no `b`): `relative` is `v_a − v_b`, `normal`
+/// points from `b` to `a`, and `inv_sum` is `1/m_a + 1/m_b` (for a wall, 1: the impulse
+/// is then a change of velocity). It only ever removes approach and sliding, so it never
+/// adds energy.
+pub(crate) fn rest_step(
+    relative: Vec2,
+    normal: Vec2,
+    inv_sum: f32,
+    friction: f32,
+    acc: &mut Accumulated,
+) -> Vec2 {
+    if !(inv_sum > 0.0) || !relative.is_finite() {
+        return Vec2::ZERO;
     }
-    pair_impulse(a, b, normal, Material::new(0.0, friction), f32::INFINITY)
+    let normal_impulse = (acc.normal - relative.dot(normal) / inv_sum).max(0.0);
+    let dn = normal_impulse - acc.normal;
+    acc.normal = normal_impulse;
+    let tangent = normal.perp();
+    let sliding = (relative + normal * (dn * inv_sum)).dot(tangent);
+    let limit = sanitize(friction) * acc.normal;
+    let tangent_impulse = (acc.tangent - sliding / inv_sum).clamp(-limit, limit);
+    let dt = tangent_impulse - acc.tangent;
+    acc.tangent = tangent_impulse;
+    normal * dn + tangent * dt
+}
+
+/// A velocity the resting solve left against a wall (`normal` towards the ball): leaving
+/// at least at the separation bias, as [`reflect`] leaves a resting contact, so that
+/// rounding does not make the ball's next sweep see it approach again.
+pub(crate) fn leave_wall(velocity: Vec2, normal: Vec2) -> Vec2 {
+    let (v, n) = (velocity.as_dvec2(), normal.as_dvec2());
+    let Some(n) = n.try_normalize() else {
+        return velocity;
+    };
+    let tangent = v - n * v.dot(n);
+    if v.dot(n) < f64::from(SEPARATION_SPEED_REL) * tangent.length() {
+        leave_resting(tangent, n).as_vec2()
+    } else {
+        velocity
+    }
 }
 
 /// A velocity with its approach along `normal` removed (nothing else): the resting solve's

@@ -105,6 +105,24 @@ pub const MAX_SIMULTANEOUS_PASSES: u32 = 256;
 /// rounding, a few ulps, so that the energy is kept to rounding with `e = 1`.
 pub const CONTACT_SOLVE_TOLERANCE: f64 = 1e-13;
 
+/// Dimensionless. The pair prediction of `step_balls` skips the exact sweep of two balls
+/// whose closest approach within the step, computed in f32, exceeds their contact distance
+/// by this fraction: 1e-3 is ten thousand times the f32 rounding of that computation, so
+/// no contact is ever skipped.
+pub const CLEARLY_APART_MARGIN: f32 = 1e-3;
+
+/// Dimensionless. When at least this fraction of the balls went through the event
+/// machinery in a step, the next step sends every ball there at once, without first
+/// sweeping each on its own (a dense gas or a pile, where nearly every ball meets another:
+/// the sweeps on their own and the check would be wasted, about a fifth of the step). The
+/// results are exact either way.
+pub const CROWDED_FRACTION: f32 = 0.5;
+
+/// Items. [`Threads`](crate::Threads) (and the plugin's task-pool executor) give a thread
+/// no fewer items than this: starting a thread costs about as much as sweeping a hundred
+/// balls on their own.
+pub const MIN_ITEMS_PER_THREAD: usize = 128;
+
 /// Dimensionless. Two balls whose centres are within `(1 + TOUCH_SLOP_REL)·(r₁ + r₂)` are
 /// touching: they join the same simultaneous contact cluster and the resting-contact
 /// solve. 1e-4 of the contact distance absorbs the rounding of positions placed at

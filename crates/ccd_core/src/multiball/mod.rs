@@ -5,12 +5,32 @@
 //! ball). The earliest event of the whole step is processed first; only the balls it
 //! touched are re-predicted. A uniform grid of swept boxes finds candidate pairs. Nothing
 //! is dropped: after an event a ball spends the rest of the step on its new velocity.
+//!
+//! # Where each part lives
+//!
+//! | Part | File |
+//! |---|---|
+//! | The public entry, [`step_balls`] / [`step_balls_parallel`], and the loop over events | `step.rs` |
+//! | Inputs ([`Ball`], [`MovingObstacle`]), settings, the report | `ball.rs`, `settings.rs`, `report.rs` |
+//! | Which balls need events at all (the rest are swept alone) | `islands.rs` |
+//! | Spreading the independent work over threads ([`Parallel`]) | `parallel.rs` |
+//! | The event queue (per-ball next event, lazy invalidation) | `queue.rs` |
+//! | Wall and pair prediction (each ball's next event) | `predict.rs` |
+//! | The candidate pairs: a grid of swept boxes | `ball_grid.rs` |
+//! | The step's state: per-ball clocks and legs | `sim.rs`, `scratch.rs` |
+//! | A ball meets a wall or a moving obstacle | `walls.rs` |
+//! | Corners and squeezes: two surfaces at once | `pinch.rs` |
+//! | Pair resolution: simultaneous ball–ball contacts | `pairs.rs`, with the solve in `lcp.rs` |
+//! | The resting solve for slow contacts under gravity | `resting.rs` |
+//! | Overlap correction, by position only | `overlap.rs` |
 
 mod ball;
 mod ball_grid;
+mod islands;
 mod lcp;
 mod overlap;
 mod pairs;
+mod parallel;
 mod pinch;
 mod predict;
 mod queue;
@@ -23,10 +43,11 @@ mod step;
 mod walls;
 
 pub use ball::{Ball, MovingObstacle};
+pub use parallel::{OneThread, Parallel, Threads};
 pub use report::{Contact, ContactWith, MultiballReport};
 pub use scratch::MultiballScratch;
 pub use settings::MultiballSettings;
-pub use step::step_balls;
+pub use step::{step_balls, step_balls_parallel};
 
 #[cfg(test)]
 mod tests;

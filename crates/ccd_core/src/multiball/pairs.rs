@@ -54,14 +54,16 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         for &k in &cluster {
             self.advance(k, time, on_contact);
         }
-        // Contacts of these balls that close in at this same instant join the batch (a ball
-        // predicts only its earliest partner, so the second of two equal contacts, as in a
-        // symmetric break, is found here).
+        // Contacts of these balls that close in at this same instant join the batch: a ball
+        // schedules only its earliest partner, so the second of two equal contacts (a
+        // symmetric break) is looked for here, around the balls whose prediction found one.
         let mut grown = 0;
         while grown < cluster.len() {
             let k = cluster[grown];
             grown += 1;
-            self.closing_now(k, time, &mut cluster, &mut links, on_contact);
+            if self.scratch.state[k].tied {
+                self.closing_now(k, time, &mut cluster, &mut links, on_contact);
+            }
         }
         let mut batch = std::mem::take(&mut self.scratch.batch_contacts);
         self.batch_contacts(&links, &mut batch);
@@ -71,11 +73,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             self.apply_contact(c, time, report, on_contact);
         }
         for &k in &cluster {
-            let s = &mut self.scratch.state[k];
-            if s.bounces >= s.allowed.min(MAX_WEDGE_BOUNCES) {
-                s.frozen = true;
-            }
-            s.version = s.version.wrapping_add(1);
+            let s = &self.scratch.state[k];
+            let capped = s.bounces >= s.allowed.min(MAX_WEDGE_BOUNCES);
+            let clock = &mut self.scratch.clock[k];
+            clock.frozen |= capped;
+            clock.version = clock.version.wrapping_add(1);
             self.moved(k);
         }
         for &k in &cluster {
@@ -106,13 +108,13 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         for &j in &found {
             if j == k
                 || !b.layers.interacts(self.balls[j].layers)
-                || !self.scratch.state[j].valid
+                || !self.scratch.clock[j].valid
                 || links.iter().any(|&(x, y)| (x, y) == (k, j) || (x, y) == (j, k))
             {
                 continue;
             }
             let o = self.balls[j];
-            let s = self.scratch.state[j];
+            let s = self.scratch.clock[j];
             let at = if s.frozen {
                 o.center
             } else {
@@ -151,7 +153,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 continue;
             };
             let inverse = |k: usize| {
-                if self.scratch.state[k].frozen {
+                if self.scratch.clock[k].frozen {
                     0.0
                 } else {
                     self.balls[k].inverse_mass
@@ -297,6 +299,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             },
             approach_speed: c.approach,
             sensor: false,
+            kick: 0.0,
         });
         report.bounces += 1;
         for k in [c.a, c.b] {

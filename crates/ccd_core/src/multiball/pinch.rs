@@ -103,14 +103,14 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// contact to the end of the step as the obstacle's material point under it is (turned
     /// and moved with it), with its velocity relative to the surface turned along.
     pub(super) fn ride_to_end(&mut self, k: usize) {
-        let state = self.scratch.state[k];
-        let (Some(index), Some(last)) = (state.riding, state.last) else {
+        let state = &self.scratch.state[k];
+        let (Some(index), Some(last), time) = (state.riding, state.last, self.scratch.clock[k].time) else {
             return;
         };
         let Some(m) = self.moving.get(index) else {
             return;
         };
-        let from = state.time / self.dt;
+        let from = time / self.dt;
         let motion = m.motion;
         let turn = Vec2::from_angle(motion.angle * (1.0 - from));
         let p = self.balls[k].center;
@@ -118,6 +118,12 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let relative = turn.rotate(self.balls[k].velocity - last.surface_velocity);
         let velocity = relative + m.surface_velocity(end, 1.0, self.dt);
         if end.is_finite() && velocity.is_finite() {
+            // The arc it rode on strays from the chord by less than its length.
+            let arc = (p - motion.pivot_at(from)).length() * (motion.angle * (1.0 - from)).abs();
+            let path = &mut self.scratch.state[k].path;
+            *path = path
+                .union(Aabb::new(end, end))
+                .union(Aabb::new(p.min(end), p.max(end)).inflated(arc));
             self.balls[k].center = end;
             self.balls[k].velocity = velocity;
         }
@@ -189,6 +195,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         };
         if target.is_finite() {
             self.balls[k].center = target;
+            self.note(k);
         }
     }
 }

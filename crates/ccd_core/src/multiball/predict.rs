@@ -1,7 +1,13 @@
-//! Wall and pair prediction: each ball's next event.
+//! Wall and pair prediction: each ball's next event, from its clock to the end of the step.
+//!
+//! A ball's next event is the earliest of: the first static obstacle on its leg (with the
+//! sensors it crosses before), the first moving obstacle (swept against the obstacle's
+//! motion), and the first other ball (swept against that ball's leg). Only the earliest is
+//! scheduled; a partner that changes course first makes it stale (see `step.rs`).
 
-use super::queue::{Event, EventKind};
+use super::queue::{EventKind, Key};
 use super::report::{Contact, ContactWith};
+use super::scratch::Clock;
 use super::sim::Sim;
 use crate::bounce::earliest_on_leg;
 use crate::hit::Hit;
@@ -9,53 +15,181 @@ use crate::obstacle::{ObstacleShape, Obstacles};
 use crate::response::takes_contact;
 use crate::shape::{Aabb, Circle};
 use crate::sweep::{sweep_circle_moving_circle, sweep_circle_moving_segment};
-use crate::tolerance::{MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG, RESTING_EVENT_FRACTION, TOUCH_SLOP_REL};
+use crate::tolerance::{
+    CLEARLY_APART_MARGIN, MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG, RESTING_EVENT_FRACTION,
+    SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL,
+};
 use glam::Vec2;
 
+/// The sensors a leg crosses: time, what, where.
+type Sensors = ([(f32, ContactWith, Hit); SENSORS_PER_LEG], usize);
+
+/// A ball's leg: from its clock to the end of the step.
+#[derive(Clone, Copy, Debug)]
+struct Leg {
+    circle: Circle,
+    start: f32,
+    left: f32,
+    motion: Vec2,
+}
+
+/// A ball's planned next event, and whether its leg crosses sensors (rare: they are
+/// gathered again when the plan is scheduled, so plans stay small to move around).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Planned {
+    next: Next,
+    leg: Leg,
+    sensors: bool,
+}
+
+impl Planned {
+    /// Whether balls swept on their own must join before this plan holds.
+    fn wants_pulls(&self) -> bool {
+        self.next.pull_count > 0 || self.next.pull_overflow
+    }
+}
+
+/// The earliest event found so far, and whether another ball meets this one at the same
+/// instant (then the batch looks for it, see `pairs.rs`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Next {
+    best: Option<(f32, EventKind)>,
+    second_ball: Option<f32>,
+    /// Balls swept on their own whose paths this leg may reach: they must join the event
+    /// machinery first (see `islands.rs`). More than fit: `pull_overflow`.
+    pulls: [u32; PULLS_PER_PLAN],
+    pull_count: u8,
+    pull_overflow: bool,
+}
+
+/// Balls a plan remembers to pull into the event machinery; more are found again when the
+/// ball is planned once more, after these joined.
+const PULLS_PER_PLAN: usize = 4;
+
+impl Next {
+    fn pull(&mut self, j: usize) {
+        let n = self.pull_count as usize;
+        if n < PULLS_PER_PLAN {
+            self.pulls[n] = j as u32;
+            self.pull_count += 1;
+        } else {
+            self.pull_overflow = true;
+        }
+    }
+
+    fn consider(&mut self, time: f32, kind: EventKind) {
+        if self.best.is_none_or(|(t, _)| time < t) {
+            if let Some((t, EventKind::Ball { .. })) = self.best {
+                self.second_ball = Some(self.second_ball.map_or(t, |s| s.min(t)));
+            }
+            self.best = Some((time, kind));
+        } else if matches!(kind, EventKind::Ball { .. }) {
+            self.second_ball = Some(self.second_ball.map_or(time, |s| s.min(time)));
+        }
+    }
+}
+
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
-    /// Find ball `i`'s next event from its clock and schedule it.
+    /// Find ball `i`'s next event from its clock and schedule it (replacing any it had).
     pub(super) fn predict(&mut self, i: usize, _on_contact: &mut impl FnMut(&Contact)) {
-        let state = self.scratch.state[i];
-        if state.frozen {
-            return;
+        let planned = self.plan(i);
+        self.settle(i, planned);
+    }
+
+    /// Schedule ball `i`'s planned event, once every ball swept on its own that its leg may
+    /// reach has joined the event machinery (planning it again with them); then plan and
+    /// schedule those that joined, the same way.
+    pub(super) fn settle(&mut self, i: usize, planned: Option<Planned>) {
+        let mut joined = std::mem::take(&mut self.scratch.joining);
+        joined.clear();
+        let mut current = Some((i, planned));
+        loop {
+            let (k, mut planned) = match current.take() {
+                Some(first) => first,
+                None => match joined.pop() {
+                    Some(j) => (j, self.plan(j)),
+                    None => break,
+                },
+            };
+            while let Some(p) = planned.filter(Planned::wants_pulls) {
+                let now = self.scratch.clock[k].time;
+                for &j in &p.next.pulls[..usize::from(p.next.pull_count)] {
+                    if self.pull(j as usize, now) {
+                        joined.push(j as usize);
+                    }
+                }
+                planned = self.plan(k);
+            }
+            self.schedule(k, planned);
+        }
+        self.scratch.joining = joined;
+    }
+
+    /// Ball `i`'s next event and the sensors before it, without changing anything (so many
+    /// balls can be planned at once). `None` for a ball that waits or has no leg left.
+    pub(super) fn plan(&self, i: usize) -> Option<Planned> {
+        let Clock {
+            frozen, time: start, ..
+        } = self.scratch.clock[i];
+        if frozen {
+            return None;
         }
         let ball = self.balls[i];
-        let start = state.time;
         let left = self.dt - start;
-        let motion = ball.velocity * left;
-        if !(left > 0.0) || (motion == Vec2::ZERO && self.moving.is_empty()) {
-            return;
-        }
-        let circle = ball.circle();
-        let mut best: Option<(f32, EventKind)> = None;
-        let mut consider = |toi: f32, kind: EventKind| {
-            let time = start + toi * left;
-            if best.is_none_or(|(t, _)| time < t) {
-                best = Some((time, kind));
-            }
+        let leg = Leg {
+            circle: ball.circle(),
+            start,
+            left,
+            motion: ball.velocity * left,
         };
+        if !(left > 0.0) || (leg.motion == Vec2::ZERO && self.moving.is_empty()) {
+            return None;
+        }
+        let mut next = Next::default();
+        let mut sensors = self.predict_walls(i, leg, &mut next);
+        self.predict_moving(i, leg, &mut next, &mut sensors);
+        if self.settings.ball_ball {
+            self.predict_balls(i, leg, &mut next);
+        }
+        Some(Planned {
+            next,
+            leg,
+            sensors: sensors.1 > 0,
+        })
+    }
 
+    /// The first static obstacle on the leg, and the sensors crossed on the way.
+    fn predict_walls(&self, i: usize, leg: Leg, next: &mut Next) -> Sensors {
+        let ball = self.balls[i];
         // A squeezed ball ignores the faster of the two surfaces squeezing it.
-        let ignored = state.pinched.map(|p| p.faster);
-        let skip = match ignored {
+        let skip = match self.scratch.state[i].pinched.map(|p| p.faster) {
             Some(ContactWith::Obstacle(id)) => Some(id),
             _ => None,
         };
-        // Static obstacles, with the sensors on the way.
-        let leg = earliest_on_leg(circle, motion, self.obstacles, ball.layers, skip);
-        if let Some((id, material, hit)) = leg.solid {
-            consider(hit.toi, EventKind::Obstacle { id, material, hit });
+        let found = earliest_on_leg(leg.circle, leg.motion, self.obstacles, ball.layers, skip);
+        if let Some((id, material, hit)) = found.solid {
+            next.consider(
+                leg.start + hit.toi * leg.left,
+                EventKind::Obstacle { id, material, hit },
+            );
         }
-        let mut sensors = [(0.0, ContactWith::Ball(0), leg_placeholder()); SENSORS_PER_LEG];
-        let mut sensor_count = 0;
-        for &(id, hit) in leg.sensors() {
-            sensors[sensor_count] = (start + hit.toi * left, ContactWith::Obstacle(id), hit);
-            sensor_count += 1;
+        let mut sensors = (
+            [(0.0, ContactWith::Ball(0), leg_placeholder()); SENSORS_PER_LEG],
+            0,
+        );
+        for &(id, hit) in found.sensors() {
+            sensors.0[sensors.1] = (leg.start + hit.toi * leg.left, ContactWith::Obstacle(id), hit);
+            sensors.1 += 1;
         }
+        sensors
+    }
 
-        // Moving obstacles.
-        let bounds = Aabb::swept(ball.center, motion, ball.radius);
-        let from = start / self.dt;
+    /// The first moving obstacle the leg meets, swept against its motion.
+    fn predict_moving(&self, i: usize, leg: Leg, next: &mut Next, sensors: &mut Sensors) {
+        let ball = self.balls[i];
+        let ignored = self.scratch.state[i].pinched.map(|p| p.faster);
+        let bounds = Aabb::swept(ball.center, leg.motion, ball.radius);
+        let from = leg.start / self.dt;
         for (index, m) in self.moving.iter().enumerate() {
             if !ball.layers.interacts(m.obstacle.layers)
                 || !self.scratch.moving_boxes[index].intersects(&bounds)
@@ -65,107 +199,132 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
             let (obstacle, rest) = m.rest_of_step(from);
             let found = match obstacle.shape {
-                ObstacleShape::Segment(s) => {
-                    sweep_circle_moving_segment(circle, motion, s, rest).and_then(|h| {
+                ObstacleShape::Segment(s) => sweep_circle_moving_segment(leg.circle, leg.motion, s, rest)
+                    .and_then(|h| {
                         takes_contact(&obstacle, h.hit.normal).then_some((h.hit, h.surface_motion))
-                    })
-                }
+                    }),
                 ObstacleShape::Circle(c) => {
-                    let other_motion = self.moving[index].circle_center_at(c, 1.0)
-                        - self.moving[index].circle_center_at(c, from);
-                    sweep_circle_moving_circle(circle, motion, c, other_motion).map(|h| (h, other_motion))
+                    let other_motion = m.circle_center_at(c, 1.0) - m.circle_center_at(c, from);
+                    sweep_circle_moving_circle(leg.circle, leg.motion, c, other_motion)
+                        .map(|h| (h, other_motion))
                 }
             };
             let Some((hit, surface_motion)) = found else {
                 continue;
             };
+            let time = leg.start + hit.toi * leg.left;
             if obstacle.sensor {
-                if hit.toi > 0.0 && sensor_count < SENSORS_PER_LEG {
-                    sensors[sensor_count] = (start + hit.toi * left, ContactWith::Moving(index), hit);
-                    sensor_count += 1;
+                if hit.toi > 0.0 && sensors.1 < SENSORS_PER_LEG {
+                    sensors.0[sensors.1] = (time, ContactWith::Moving(index), hit);
+                    sensors.1 += 1;
                 }
                 continue;
             }
-            consider(
-                hit.toi,
+            let surface_velocity = surface_motion / leg.left;
+            next.consider(
+                time,
                 EventKind::Moving {
                     index,
                     hit,
-                    surface_velocity: surface_motion / left,
+                    surface_velocity,
                 },
             );
         }
+    }
 
-        // Other balls.
-        if self.settings.ball_ball {
-            let balls = &*self.balls;
-            let states = &self.scratch.state;
-            let boxes = &self.scratch.boxes;
-            let dt = self.dt;
-            let resting_floor = self.settings.resting_speed * RESTING_EVENT_FRACTION;
-            // Two balls whose swept boxes for the rest of the step are apart cannot touch:
-            // skip the pair sweep (most grid candidates; the sweeps were most of a dense
-            // step's time). The margin keeps f32 rounding of the boxes from dropping a
-            // contact at their very edge.
-            let reach = bounds.inflated(self.max_radius * TOUCH_SLOP_REL);
-            self.scratch.grid.query(bounds, |j| {
-                if j == i
-                    || !ball.layers.interacts(balls[j].layers)
-                    || !states[j].valid
-                    || !boxes[j].intersects(&reach)
-                {
+    /// The first other ball the leg meets, each swept against the other's own leg.
+    fn predict_balls(&self, i: usize, leg: Leg, next: &mut Next) {
+        let ball = self.balls[i];
+        let balls = &*self.balls;
+        let clocks = &self.scratch.clock;
+        let dt = self.dt;
+        let resting_floor = self.settings.resting_speed * RESTING_EVENT_FRACTION;
+        // Two balls whose swept boxes for the rest of the step are apart cannot touch: the
+        // grid lists only the boxes that meet this one. The margin keeps f32 rounding of
+        // the boxes from dropping a contact at their very edge.
+        let reach =
+            Aabb::swept(ball.center, leg.motion, ball.radius).inflated(self.max_radius * TOUCH_SLOP_REL);
+        let solo = &self.scratch.solo;
+        let member = &self.scratch.member;
+        self.scratch.grid.query(reach, |j| {
+            if j == i || !ball.layers.interacts(balls[j].layers) {
+                return;
+            }
+            if !clocks[j].valid {
+                // Swept on its own so far, and its path may be reached: it must join.
+                if !member[j] && solo[j].ball.is_some() {
+                    next.pull(j);
+                }
+                return;
+            }
+            let (other, os) = (&balls[j], clocks[j]);
+            let common = leg.start.max(os.time);
+            let vj = if os.frozen { Vec2::ZERO } else { other.velocity };
+            let pi = ball.center + ball.velocity * (common - leg.start);
+            let pj = other.center + vj * (common - os.time);
+            let rest = dt - common;
+            if !(rest > 0.0)
+                || clearly_apart(pi - pj, (ball.velocity - vj) * rest, ball.radius + other.radius)
+            {
+                return;
+            }
+            let Some(hit) = sweep_circle_moving_circle(
+                Circle::new(pi, ball.radius),
+                ball.velocity * rest,
+                Circle::new(pj, other.radius),
+                vj * rest,
+            ) else {
+                return;
+            };
+            // Already touching: an event only if the pair closes in by the measure the
+            // impulse uses (the line of centres, strictly closing); the sweep's own normal
+            // may differ from it in the last bit, and a contact the sweep calls closing but
+            // the impulse does not was resolved to nothing and found again at the same
+            // instant, over and over. Closing slower than the resting floor: the next
+            // resting solve's job.
+            if hit.toi == 0.0 {
+                let normal = (pi - pj).try_normalize().unwrap_or(hit.normal);
+                if -(ball.velocity - vj).dot(normal) <= resting_floor {
                     return;
                 }
-                let other = balls[j];
-                let os = states[j];
-                let common = start.max(os.time);
-                let vj = if os.frozen { Vec2::ZERO } else { other.velocity };
-                let pi = ball.center + ball.velocity * (common - start);
-                let pj = other.center + vj * (common - os.time);
-                let rest = dt - common;
-                if !(rest > 0.0) {
-                    return;
-                }
-                if let Some(hit) = sweep_circle_moving_circle(
-                    Circle::new(pi, ball.radius),
-                    ball.velocity * rest,
-                    Circle::new(pj, other.radius),
-                    vj * rest,
-                ) {
-                    // Already touching: an event only if the pair closes in by the measure
-                    // the impulse uses (`pair_impulse`: the line of centres, strictly
-                    // closing). The sweep's own normal may differ from it in the last bit,
-                    // and a contact the sweep calls closing but the impulse does not was
-                    // resolved to nothing and found again at the same instant, over and
-                    // over until the event budget ran out (a dense gas hit it within ten
-                    // steps). Closing slower than the resting floor: the next resting
-                    // solve's job.
-                    if hit.toi == 0.0 {
-                        let normal = (pi - pj).try_normalize().unwrap_or(hit.normal);
-                        if -(ball.velocity - vj).dot(normal) <= resting_floor {
-                            return;
-                        }
-                    }
-                    let time = common + hit.toi * rest;
-                    if best.is_none_or(|(t, _)| time < t) {
-                        best = Some((
-                            time,
-                            EventKind::Ball {
-                                other: j as u32,
-                                other_version: os.version,
-                            },
-                        ));
-                    }
-                }
-            });
-        }
+            }
+            next.consider(
+                common + hit.toi * rest,
+                EventKind::Ball {
+                    other: j as u32,
+                    other_version: os.version,
+                },
+            );
+        });
+    }
 
-        let end = best.map_or(self.dt, |(t, _)| t);
+    /// Keep the sensors up to the event, and schedule the event (none: any older one of
+    /// the ball's is dropped all the same).
+    pub(super) fn schedule(&mut self, i: usize, planned: Option<Planned>) {
         let s = &mut self.scratch.state[i];
-        s.sensor_count = 0;
+        s.ticket = s.ticket.wrapping_add(1);
+        s.next = None;
+        s.tied = false;
+        let Some(Planned { next, leg, sensors }) = planned else {
+            return;
+        };
+        let sensors = if sensors {
+            let mut again = Next::default();
+            let mut found = self.predict_walls(i, leg, &mut again);
+            self.predict_moving(i, leg, &mut again, &mut found);
+            found
+        } else {
+            (
+                [(0.0, ContactWith::Ball(0), leg_placeholder()); SENSORS_PER_LEG],
+                0,
+            )
+        };
+        let end = next.best.map_or(self.dt, |(t, _)| t);
+        let window = SIMULTANEOUS_TIME_REL * self.dt;
+        let s = &mut self.scratch.state[i];
         // Sensors count only up to the leg's end (an earlier solid contact cuts the leg).
         let mut n = 0;
-        for entry in sensors.iter().take(sensor_count) {
+        for entry in sensors.0.iter().take(sensors.1) {
             if entry.0 <= end {
                 s.sensors[n] = *entry;
                 n += 1;
@@ -173,15 +332,39 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
         s.sensors[..n].sort_by(|a, b| a.0.total_cmp(&b.0));
         s.sensor_count = n as u8;
-        if let Some((time, kind)) = best {
-            self.scratch.heap.push(Event {
+        s.tied = matches!(next.best, Some((_, EventKind::Ball { .. })))
+            && next.second_ball.is_some_and(|t| t <= end + window);
+        s.next = next.best;
+        if let Some((time, _)) = next.best {
+            self.scratch.queue.push(Key {
                 time,
                 ball: i as u32,
-                version: s.version,
-                kind,
+                ticket: s.ticket,
             });
         }
     }
+}
+
+/// Whether two circles whose centres are `offset` apart, moving by `relative` against each
+/// other over the rest of the step, surely stay more than `reach` apart: moving apart
+/// from outside, or passing at a closest distance beyond `reach` by a margin far above
+/// f32 rounding. Most candidate pairs end here, before the exact sweep.
+#[inline]
+fn clearly_apart(offset: Vec2, relative: Vec2, reach: f32) -> bool {
+    let margin = reach * (1.0 + CLEARLY_APART_MARGIN);
+    let along = offset.dot(relative);
+    let dist2 = offset.length_squared();
+    if along >= 0.0 {
+        return dist2 > margin * margin;
+    }
+    let m2 = relative.length_squared();
+    // The closest approach within the step: at t = −along/m² if that is before 1.
+    let closest2 = if -along < m2 {
+        dist2 - along * along / m2
+    } else {
+        (offset + relative).length_squared()
+    };
+    closest2 > margin * margin
 }
 
 pub(super) fn leg_placeholder() -> Hit {

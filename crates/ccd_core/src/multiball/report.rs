@@ -30,6 +30,9 @@ pub struct Contact {
     pub approach_speed: f32,
     /// Whether the obstacle is a sensor.
     pub sensor: bool,
+    /// Normal speed the surface's [`Kick`](crate::Kick) added, units/s (0 when it did
+    /// not fire, and for ball–ball and resting contacts).
+    pub kick: f32,
 }
 
 /// Counts from one [`step_balls`](crate::step_balls) call.
@@ -49,6 +52,14 @@ pub struct MultiballReport {
     /// contacts (0: every batch was small enough to be solved exactly; at most
     /// [`MAX_SIMULTANEOUS_PASSES`](crate::MAX_SIMULTANEOUS_PASSES)).
     pub max_batch_passes: u32,
+    /// Balls that kept their own sweep (nothing could meet them).
+    pub solo_balls: u32,
+    /// Balls stepped by the event machinery (they could meet another ball or a moving
+    /// obstacle).
+    pub event_balls: u32,
+    /// Of the event balls, those that joined during the step (a leg of another may have
+    /// reached their path).
+    pub pulled_balls: u32,
     /// The deepest ball–ball overlap found at the start of the step, in world units,
     /// before the position correction (see [`ALLOWED_OVERLAP_REL`](crate::ALLOWED_OVERLAP_REL)).
     pub max_overlap: f32,

@@ -16,7 +16,7 @@ use super::report::{Contact, ContactWith, MultiballReport};
 use super::sim::Sim;
 use crate::hit::Hit;
 use crate::obstacle::{ObstacleId, ObstacleShape, Obstacles};
-use crate::response::{Body, rest_on_wall, rest_pair, takes_contact, without_approach};
+use crate::response::{Accumulated, leave_wall, rest_step, takes_contact, without_approach};
 use crate::shape::{Aabb, Segment};
 use crate::tolerance::{RESTING_ITERATIONS, TOUCH_SLOP_REL};
 use glam::Vec2;
@@ -43,8 +43,11 @@ pub(super) struct WallContact {
     /// Both materials' friction, combined.
     pub(super) friction: f32,
     pub(super) on: Rest,
-    /// The approach the solve first removed here; 0 until it changes the velocity.
+    /// The approach at the start of the step (contacts approaching faster are impacts, for
+    /// the event machinery).
     pub(super) approach: f32,
+    /// The impulses taken in the solve.
+    pub(super) taken: Accumulated,
 }
 
 /// Two touching balls at the start of the step.
@@ -52,8 +55,13 @@ pub(super) struct WallContact {
 pub(super) struct RestingPair {
     pub(super) a: usize,
     pub(super) b: usize,
-    /// The approach the solve first removed here; 0 until it changes the velocities.
+    /// From `b` towards `a`.
+    pub(super) normal: Vec2,
+    pub(super) friction: f32,
+    /// The approach at the start of the step.
     pub(super) approach: f32,
+    /// The impulses taken in the solve.
+    pub(super) taken: Accumulated,
 }
 
 /// Where on `s` the point closest to `p` is: an end cap (the end point itself) or a face.
@@ -107,7 +115,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         pairs.clear();
         walls.clear();
         for k in 0..self.balls.len() {
-            if self.scratch.state[k].frozen {
+            if self.scratch.clock[k].frozen {
                 continue;
             }
             self.gather_walls(k, &mut walls);
@@ -115,41 +123,39 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 self.gather_pairs(k, &mut pairs);
             }
         }
+        // Slow contacts only: faster approaches are impacts, resolved exactly as events.
+        walls.retain(|c| c.approach < resting);
+        pairs.retain(|p| p.approach < resting);
         for _ in 0..RESTING_ITERATIONS {
-            let mut changed = false;
+            let mut change = 0.0_f32;
             for c in walls.iter_mut() {
                 let v = self.balls[c.ball].velocity;
-                if let Some(after) = rest_on_wall(v, c.normal, c.friction, resting) {
-                    if c.approach == 0.0 {
-                        c.approach = -v.dot(c.normal);
-                    }
-                    self.balls[c.ball].velocity = after;
-                    changed = true;
-                }
+                let dv = rest_step(v, c.normal, 1.0, c.friction, &mut c.taken);
+                self.balls[c.ball].velocity = v + dv;
+                change = change.max(dv.length());
             }
-            for pair in pairs.iter_mut() {
-                let (i, j) = (pair.a, pair.b);
-                let (a, b) = (self.balls[i], self.balls[j]);
-                let Some(n) = (a.center - b.center).try_normalize() else {
-                    continue;
-                };
-                let friction = a.material.combine(b.material).friction;
-                let body = |ball: &super::Ball| Body {
-                    velocity: ball.velocity,
-                    inverse_mass: ball.inverse_mass,
-                };
-                if let Some(impulse) = rest_pair(body(&a), body(&b), n, friction, resting) {
-                    if pair.approach == 0.0 {
-                        pair.approach = -(a.velocity - b.velocity).dot(n);
-                    }
-                    self.balls[i].velocity += impulse * a.inverse_mass;
-                    self.balls[j].velocity -= impulse * b.inverse_mass;
-                    changed = true;
-                }
+            for p in pairs.iter_mut() {
+                let (a, b) = (self.balls[p.a], self.balls[p.b]);
+                let inv_sum = a.inverse_mass + b.inverse_mass;
+                let impulse = rest_step(
+                    a.velocity - b.velocity,
+                    p.normal,
+                    inv_sum,
+                    p.friction,
+                    &mut p.taken,
+                );
+                self.balls[p.a].velocity += impulse * a.inverse_mass;
+                self.balls[p.b].velocity -= impulse * b.inverse_mass;
+                change = change.max(impulse.length() * inv_sum);
             }
-            if !changed {
+            if !(change > 0.0) {
                 break;
             }
+        }
+        // A wall contact that pushed leaves at the separation bias, so that rounding does
+        // not make the ball's next sweep see it approach again.
+        for c in walls.iter().filter(|c| c.taken.normal > 0.0) {
+            self.balls[c.ball].velocity = leave_wall(self.balls[c.ball].velocity, c.normal);
         }
         self.propagate_shock(&walls, &mut pairs);
         self.report_resting(&walls, &pairs, report, on_contact);
@@ -182,9 +188,16 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 }
             };
             let gap = b.center - point;
+            // A kicker that fires at this approach is no resting contact: the event that
+            // follows bounces and kicks the ball, as the single-ball sweep does.
             if let Some(normal) = gap.try_normalize()
                 && gap.length() <= b.radius + slop
                 && takes_contact(o, normal)
+                && !b
+                    .material
+                    .combine(o.material)
+                    .kick
+                    .fires(f64::from(-b.velocity.dot(normal)))
             {
                 walls.push(WallContact {
                     ball: k,
@@ -195,7 +208,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                     // ball's own alone made a rough ball stick on a frictionless ramp).
                     friction: b.material.combine(o.material).friction,
                     on,
-                    approach: 0.0,
+                    approach: -b.velocity.dot(normal),
+                    taken: Accumulated::default(),
                 });
             }
         });
@@ -211,15 +225,21 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             Aabb::new(b.center, b.center).inflated(b.radius * (1.0 + TOUCH_SLOP_REL) + self.max_radius);
         self.scratch.grid.query(reach, |j| found.push(j));
         for &j in &found {
-            if j <= k || !b.layers.interacts(self.balls[j].layers) || !self.scratch.state[j].valid {
+            if j <= k || !b.layers.interacts(self.balls[j].layers) || !self.scratch.clock[j].valid {
                 continue;
             }
             let o = self.balls[j];
-            if (b.center - o.center).length() <= (b.radius + o.radius) * (1.0 + TOUCH_SLOP_REL) {
+            let offset = b.center - o.center;
+            if let Some(normal) = offset.try_normalize()
+                && offset.length() <= (b.radius + o.radius) * (1.0 + TOUCH_SLOP_REL)
+            {
                 pairs.push(RestingPair {
                     a: k,
                     b: j,
-                    approach: 0.0,
+                    normal,
+                    friction: b.material.combine(o.material).friction,
+                    approach: -(b.velocity - o.velocity).dot(normal),
+                    taken: Accumulated::default(),
                 });
             }
         }
@@ -268,7 +288,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         report: &mut MultiballReport,
         on_contact: &mut impl FnMut(&Contact),
     ) {
-        for c in walls.iter().filter(|c| c.approach > 0.0) {
+        for c in walls.iter().filter(|c| c.taken.normal > 0.0) {
             report.bounces += 1;
             on_contact(&Contact {
                 ball: c.ball,
@@ -280,12 +300,20 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                     point: c.point,
                     normal: c.normal,
                 },
-                approach_speed: c.approach,
+                approach_speed: c.approach.max(0.0),
                 sensor: false,
+                kick: 0.0,
             });
         }
-        for &RestingPair { a: i, b: j, approach } in pairs {
-            if approach > 0.0 {
+        for &RestingPair {
+            a: i,
+            b: j,
+            approach,
+            taken,
+            ..
+        } in pairs
+        {
+            if taken.normal > 0.0 {
                 let (a, b) = (self.balls[i], self.balls[j]);
                 let normal = (a.center - b.center).normalize_or_zero();
                 report.bounces += 1;
@@ -299,8 +327,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                         point: b.center + normal * b.radius,
                         normal,
                     },
-                    approach_speed: approach,
+                    approach_speed: approach.max(0.0),
                     sensor: false,
+                    kick: 0.0,
                 });
             }
         }

@@ -1,23 +1,41 @@
 //! Reusable buffers and per-ball state of [`step_balls`](super::step_balls).
 
 use super::ball_grid::BallGrid;
+use super::islands::Solo;
 use super::lcp::LcpScratch;
 use super::pairs::BatchContact;
-use super::queue::Event;
-use super::report::ContactWith;
+use super::predict::Planned;
+use super::queue::{EventKind, EventQueue};
+use super::report::{Contact, ContactWith};
 use super::resting::{RestingPair, WallContact};
 use crate::hit::Hit;
 use crate::shape::Aabb;
 use crate::tolerance::MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG;
 use glam::Vec2;
-use std::collections::BinaryHeap;
 
 /// Reusable buffers for [`step_balls`](crate::step_balls), so stepping allocates nothing once warm.
 #[derive(Clone, Debug, Default)]
 pub struct MultiballScratch {
+    pub(super) clock: Vec<Clock>,
     pub(super) state: Vec<BallState>,
-    pub(super) heap: BinaryHeap<Event>,
+    /// Which balls the event machinery steps (the others were swept on their own).
+    pub(super) member: Vec<bool>,
+    /// Every ball swept on its own (see `islands.rs`).
+    pub(super) solo: Vec<Solo>,
+    /// Most balls went through the event machinery last step: skip the sweeps on their own.
+    pub(super) crowded: bool,
+    /// The event machinery's contacts, and those of the balls that joined it replayed up to
+    /// when they joined (merged in time order at the end of the step).
+    pub(super) event_contacts: Vec<Contact>,
+    pub(super) pulled_contacts: Vec<Contact>,
+    /// Balls that joined the event machinery and wait for their first plan.
+    pub(super) joining: Vec<usize>,
+    /// The first predictions, planned in parallel.
+    pub(super) plans: Vec<(usize, Option<Planned>)>,
+    pub(super) queue: EventQueue,
     pub(super) grid: BallGrid,
+    /// The grid of the balls' own paths, to find the balls that can meet.
+    pub(super) island_grid: BallGrid,
     pub(super) boxes: Vec<Aabb>,
     pub(super) moving_boxes: Vec<Aabb>,
     pub(super) batch: Vec<(usize, usize)>,
@@ -35,19 +53,34 @@ pub struct MultiballScratch {
     pub(super) resting_pairs: Vec<RestingPair>,
 }
 
-#[derive(Clone, Copy, Debug)]
-pub(super) struct BallState {
+/// What every pair prediction reads of a ball, kept apart from the rest of its state
+/// (struct of arrays: the hot loops touch 12 bytes per ball, not a few hundred).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Clock {
     /// The time of `Ball::center`, seconds since the step's start.
     pub(super) time: f32,
+    /// Changes whenever the ball changes course (a partner's event with it is then stale).
     pub(super) version: u32,
-    pub(super) bounces: u32,
     /// Waiting at its last contact for the rest of the step.
     pub(super) frozen: bool,
     /// Passed `usable` at the step's start (cached: pair searches ask it of every
     /// candidate, and a ball's values stay finite through the step).
     pub(super) valid: bool,
+}
+
+/// The rest of a ball's state over the step.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct BallState {
+    /// Changes whenever the ball's next event is scheduled (its older keys are then stale).
+    pub(super) ticket: u32,
+    /// The scheduled event: its time and what it is.
+    pub(super) next: Option<(f32, EventKind)>,
+    pub(super) bounces: u32,
     pub(super) sensors: [(f32, ContactWith, Hit); SENSORS_PER_LEG],
     pub(super) sensor_count: u8,
+    /// Its last prediction found another ball at (nearly) the same instant as the one it
+    /// scheduled: a batch with it looks for the others.
+    pub(super) tied: bool,
     /// Contacts allowed before the ball waits: the cap, raised in corners.
     pub(super) allowed: u32,
     /// The last solid contact with a wall or moving obstacle in this step.
@@ -59,6 +92,9 @@ pub(super) struct BallState {
     /// is while the obstacle moves on into it, the ball rides along with the obstacle's
     /// surface for the rest of the step.
     pub(super) riding: Option<usize>,
+    /// The box around every place its centre has been in this step (its path is straight
+    /// between them, or an arc with an obstacle, which `ride_to_end` accounts for).
+    pub(super) path: Aabb,
 }
 
 /// A ball's last solid contact with a wall or a moving obstacle.
@@ -91,17 +127,17 @@ impl Default for BallState {
             normal: Vec2::ZERO,
         };
         Self {
-            time: 0.0,
-            version: 0,
+            ticket: 0,
+            next: None,
             bounces: 0,
-            frozen: false,
-            valid: false,
             sensors: [(0.0, ContactWith::Ball(0), nothing); SENSORS_PER_LEG],
             sensor_count: 0,
+            tied: false,
             allowed: 0,
             last: None,
             pinched: None,
             riding: None,
+            path: Aabb::new(Vec2::ZERO, Vec2::ZERO),
         }
     }
 }

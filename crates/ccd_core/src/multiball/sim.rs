@@ -2,7 +2,7 @@
 
 use super::ball::{Ball, MovingObstacle};
 use super::report::Contact;
-use super::scratch::{BallState, MultiballScratch};
+use super::scratch::{BallState, Clock, MultiballScratch};
 use super::settings::MultiballSettings;
 use crate::obstacle::Obstacles;
 use crate::shape::Aabb;
@@ -37,14 +37,30 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             .map(|b| b.radius)
             .fold(0.0, f32::max);
         self.scratch.state.clear();
-        self.scratch.state.resize(n, BallState::default());
-        self.scratch.heap.clear();
+        self.scratch.state.resize(
+            n,
+            BallState {
+                allowed: self.settings.max_bounces,
+                ..BallState::default()
+            },
+        );
+        self.scratch.clock.clear();
+        let member = &self.scratch.member;
+        self.scratch
+            .clock
+            .extend(self.balls.iter().enumerate().map(|(k, ball)| {
+                // A bad ball sits out the whole step, and so does one swept on its own.
+                let valid = usable(ball) && member.get(k).copied().unwrap_or(true);
+                Clock {
+                    valid,
+                    frozen: !valid,
+                    ..Clock::default()
+                }
+            }));
         for (ball, state) in self.balls.iter().zip(self.scratch.state.iter_mut()) {
-            // A bad ball sits out the whole step.
-            state.valid = usable(ball);
-            state.frozen = !state.valid;
-            state.allowed = self.settings.max_bounces;
+            state.path = Aabb::new(ball.center, ball.center);
         }
+        self.scratch.queue.clear();
         self.scratch.moving_boxes.clear();
         self.scratch
             .moving_boxes
@@ -52,7 +68,14 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         if self.settings.ball_ball {
             self.scratch.boxes.clear();
             for k in 0..n {
-                let b = self.swept_box(k);
+                // A ball swept on its own is in the grid by its whole path's box (a leg that
+                // may reach it pulls it in first); a member by its leg.
+                let b = match self.scratch.solo.get(k) {
+                    Some(solo) if !self.scratch.clock[k].valid => {
+                        solo.bounds.unwrap_or(Aabb::new(Vec2::ZERO, Vec2::ZERO))
+                    }
+                    _ => self.swept_box(k),
+                };
                 self.scratch.boxes.push(b);
             }
             self.scratch.grid.rebuild(&self.scratch.boxes);
@@ -63,7 +86,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// waiting or bad ball).
     pub(super) fn swept_box(&self, k: usize) -> Aabb {
         let b = &self.balls[k];
-        let s = &self.scratch.state[k];
+        let s = &self.scratch.clock[k];
         if !b.center.is_finite() {
             return Aabb::new(Vec2::ZERO, Vec2::ZERO);
         }
@@ -87,7 +110,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
 
     /// The velocity ball `k` moves with for the rest of the step.
     pub(super) fn effective_velocity(&self, k: usize) -> Vec2 {
-        if self.scratch.state[k].frozen {
+        if self.scratch.clock[k].frozen {
             Vec2::ZERO
         } else {
             self.balls[k].velocity
@@ -97,13 +120,21 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Move ball `k` along its leg to time `t`, reporting the sensors it entered before.
     pub(super) fn advance(&mut self, k: usize, t: f32, on_contact: &mut impl FnMut(&Contact)) {
         self.flush_sensors(k, t, on_contact);
-        let s = &mut self.scratch.state[k];
+        let s = &mut self.scratch.clock[k];
         if !s.frozen && t > s.time {
             self.balls[k].center += self.balls[k].velocity * (t - s.time);
         }
         if t > s.time {
             s.time = t;
         }
+        self.note(k);
+    }
+
+    /// Ball `k`'s centre is part of its path.
+    pub(super) fn note(&mut self, k: usize) {
+        let c = self.balls[k].center;
+        let path = &mut self.scratch.state[k].path;
+        *path = path.union(Aabb::new(c, c));
     }
 
     pub(super) fn flush_sensors(&mut self, k: usize, until: f32, on_contact: &mut impl FnMut(&Contact)) {
@@ -119,6 +150,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                     hit,
                     approach_speed: approach,
                     sensor: true,
+                    kick: 0.0,
                 });
             }
         }

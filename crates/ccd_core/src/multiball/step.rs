@@ -1,14 +1,20 @@
 //! [`step_balls`]: the public entry, and the loop over events.
 
 use super::ball::{Ball, MovingObstacle};
+use super::islands::{Solo, meets_something, sweep_solo};
+use super::parallel::{OneThread, Parallel};
+use super::predict::Planned;
 use super::queue::EventKind;
 use super::report::{Contact, ContactWith, MultiballReport};
 use super::scratch::MultiballScratch;
 use super::settings::MultiballSettings;
-use super::sim::Sim;
+use super::sim::{Sim, usable};
 use super::walls::WallHit;
 use crate::obstacle::Obstacles;
-use crate::tolerance::{DEFAULT_EVENTS_PER_BALL, MAX_WEDGE_BOUNCES, MIN_EVENT_BUDGET, SIMULTANEOUS_TIME_REL};
+use crate::shape::Aabb;
+use crate::tolerance::{
+    CROWDED_FRACTION, DEFAULT_EVENTS_PER_BALL, MAX_WEDGE_BOUNCES, MIN_EVENT_BUDGET, SIMULTANEOUS_TIME_REL,
+};
 use glam::Vec2;
 
 /// Move every ball through `dt` seconds: against the static `obstacles`, the `moving`
@@ -30,7 +36,41 @@ use glam::Vec2;
 /// assert!((balls[0].center - Vec2::new(-7.0, 0.0)).length() < 1e-4);
 /// assert!((balls[0].velocity - Vec2::new(-10.0, 0.0)).length() < 1e-4);
 /// ```
-pub fn step_balls<O: Obstacles + ?Sized>(
+pub fn step_balls<O: Obstacles + Sync + ?Sized>(
+    balls: &mut [Ball],
+    dt: f32,
+    obstacles: &O,
+    moving: &[MovingObstacle],
+    settings: &MultiballSettings,
+    scratch: &mut MultiballScratch,
+    on_contact: impl FnMut(&Contact),
+) -> MultiballReport {
+    step_balls_parallel(
+        &OneThread, balls, dt, obstacles, moving, settings, scratch, on_contact,
+    )
+}
+
+/// [`step_balls`], with its independent work (every ball swept on its own, and the first
+/// prediction of every ball that needs the event machinery) spread over `pool`'s threads.
+/// The results are the same as on one thread, bit for bit.
+///
+/// The event machinery runs only for the balls that need it (see `islands.rs`): a ball
+/// whose path, swept on its own, cannot meet another ball or a moving obstacle keeps
+/// that sweep, which is cheaper and is exactly what it would do alone.
+///
+/// ```
+/// use ccd_core::{step_balls_parallel, Ball, MultiballScratch, MultiballSettings, Obstacle, Threads, Vec2};
+/// let mut balls: Vec<Ball> = (0..1000).map(|i| Ball::new(Vec2::new(i as f32 * 10.0, 0.0), Vec2::Y, 1.0)).collect();
+/// let none: [Obstacle; 0] = [];
+/// let mut scratch = MultiballScratch::default();
+/// let report = step_balls_parallel(&Threads(2), &mut balls, 1.0, &none[..], &[], &MultiballSettings::default(), &mut scratch, |_| {});
+/// // Far apart: every ball keeps its own sweep.
+/// assert_eq!((report.solo_balls, report.event_balls), (1000, 0));
+/// assert_eq!(balls[3].center, Vec2::new(30.0, 1.0));
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn step_balls_parallel<P: Parallel, O: Obstacles + Sync + ?Sized>(
+    pool: &P,
     balls: &mut [Ball],
     dt: f32,
     obstacles: &O,
@@ -43,6 +83,137 @@ pub fn step_balls<O: Obstacles + ?Sized>(
     if !(dt > 0.0) || !dt.is_finite() || balls.is_empty() {
         return report;
     }
+    let mut solo = std::mem::take(&mut scratch.solo);
+    scratch.moving_boxes.clear();
+    scratch
+        .moving_boxes
+        .extend(moving.iter().map(MovingObstacle::swept_aabb));
+    if scratch.crowded {
+        // Most balls met something last step: sweeping each on its own first would be
+        // wasted; every ball goes through the event machinery.
+        everyone_meets(balls, &mut solo);
+    } else {
+        sweep_every_ball(pool, balls, dt, obstacles, settings, &mut solo);
+        mark_meetings(&mut solo, moving, settings.ball_ball, scratch);
+    }
+    scratch.member.clear();
+    scratch.member.extend(solo.iter().map(|s| s.events));
+    scratch.solo = solo;
+    scratch.event_contacts.clear();
+    scratch.pulled_contacts.clear();
+    if scratch.member.iter().any(|&m| m) {
+        report = run_events(pool, balls, dt, obstacles, moving, settings, scratch);
+    }
+    let solo = std::mem::take(&mut scratch.solo);
+    for (k, s) in solo.iter().enumerate() {
+        if scratch.member[k] {
+            report.event_balls += 1;
+        } else if let (Some((center, velocity, bounces, capped)), Some(_)) = (s.end, s.ball) {
+            balls[k].center = center;
+            balls[k].velocity = velocity;
+            report.solo_balls += 1;
+            report.bounces += s.contacts.iter().filter(|c| !c.sensor).count() as u32;
+            report.max_bounces_per_ball = report.max_bounces_per_ball.max(bounces);
+            report.capped_balls += u32::from(capped);
+            s.contacts.iter().for_each(&mut on_contact);
+        }
+    }
+    report.pulled_balls = report.event_balls - solo.iter().filter(|s| s.events).count() as u32;
+    scratch.crowded = report.event_balls as f32 >= CROWDED_FRACTION * balls.len() as f32;
+    // The balls that joined late: their replayed contacts, then the machinery's, each
+    // ball's in time order.
+    let mut contacts = std::mem::take(&mut scratch.event_contacts);
+    contacts.append(&mut scratch.pulled_contacts);
+    contacts.sort_by(|a, b| a.time.total_cmp(&b.time));
+    contacts.iter().for_each(&mut on_contact);
+    scratch.event_contacts = contacts;
+    scratch.solo = solo;
+    report
+}
+
+/// Sweep every usable ball on its own, in parallel.
+fn sweep_every_ball<P: Parallel, O: Obstacles + Sync + ?Sized>(
+    pool: &P,
+    balls: &[Ball],
+    dt: f32,
+    obstacles: &O,
+    settings: &MultiballSettings,
+    solo: &mut Vec<Solo>,
+) {
+    solo.truncate(balls.len());
+    solo.resize_with(balls.len(), Solo::default);
+    for (k, (s, b)) in solo.iter_mut().zip(balls).enumerate() {
+        s.index = k;
+        s.ball = usable(b).then_some(*b);
+        s.events = false;
+    }
+    pool.for_each_chunk(solo, &|chunk: &mut [Solo]| {
+        for s in chunk {
+            sweep_solo(s, dt, obstacles, settings);
+        }
+    });
+}
+
+/// Every usable ball goes through the event machinery.
+fn everyone_meets(balls: &[Ball], solo: &mut Vec<Solo>) {
+    solo.truncate(balls.len());
+    solo.resize_with(balls.len(), Solo::default);
+    for (k, (s, b)) in solo.iter_mut().zip(balls).enumerate() {
+        s.index = k;
+        s.ball = usable(b).then_some(*b);
+        s.events = s.ball.is_some();
+        s.bounds = None;
+        s.end = None;
+        s.contacts.clear();
+    }
+}
+
+/// Mark the balls whose own paths can meet another ball or a moving obstacle.
+fn mark_meetings(
+    solo: &mut [Solo],
+    moving: &[MovingObstacle],
+    ball_ball: bool,
+    scratch: &mut MultiballScratch,
+) {
+    let nowhere = Aabb::new(Vec2::ZERO, Vec2::ZERO);
+    scratch.boxes.clear();
+    scratch
+        .boxes
+        .extend(solo.iter().map(|s| s.bounds.unwrap_or(nowhere)));
+    if ball_ball {
+        scratch.island_grid.rebuild(&scratch.boxes);
+    }
+    for k in 0..solo.len() {
+        let meets = solo[k].bounds.is_some_and(|b| {
+            meets_something(
+                k,
+                b,
+                solo,
+                &scratch.island_grid,
+                moving,
+                &scratch.moving_boxes,
+                ball_ball,
+            )
+        });
+        solo[k].events = meets;
+    }
+}
+
+/// Step the event group (`scratch.member`) through the event machinery; its contacts go
+/// to `scratch.event_contacts`.
+fn run_events<P: Parallel, O: Obstacles + Sync + ?Sized>(
+    pool: &P,
+    balls: &mut [Ball],
+    dt: f32,
+    obstacles: &O,
+    moving: &[MovingObstacle],
+    settings: &MultiballSettings,
+    scratch: &mut MultiballScratch,
+) -> MultiballReport {
+    let mut report = MultiballReport::default();
+    let mut contacts = std::mem::take(&mut scratch.event_contacts);
+    contacts.clear();
+    let mut on_contact = |c: &Contact| contacts.push(*c);
     let mut sim = Sim {
         balls,
         dt,
@@ -61,70 +232,56 @@ pub fn step_balls<O: Obstacles + ?Sized>(
             .saturating_mul(DEFAULT_EVENTS_PER_BALL)
             .saturating_add(MIN_EVENT_BUDGET)
     };
-    for i in 0..sim.balls.len() {
-        sim.predict(i, &mut on_contact);
-    }
-    while let Some(event) = sim.scratch.heap.pop() {
-        let i = event.ball as usize;
-        if sim.scratch.state[i].version != event.version {
-            continue;
-        }
+    sim.plan_all(pool);
+    while let Some((i, time, kind)) = sim.next_event() {
         if report.events >= budget {
             report.event_budget_hit = true;
-            // Everything before `event.time` is resolved: hold every ball there.
-            for k in 0..sim.balls.len() {
-                sim.advance(k, event.time, &mut on_contact);
-                sim.scratch.state[k].frozen = true;
-            }
-            sim.scratch.heap.clear();
+            sim.hold_all(time, &mut on_contact);
             break;
         }
         report.events += 1;
-        match event.kind {
+        sim.resolve_event(i, time, kind, &mut report, &mut on_contact);
+    }
+    sim.finish(&mut report, &mut on_contact);
+
+    scratch.event_contacts = contacts;
+    report
+}
+
+impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
+    /// Plan every ball's first event at once (in parallel), then schedule them in order.
+    fn plan_all<P: Parallel>(&mut self, pool: &P) {
+        let mut plans = std::mem::take(&mut self.scratch.plans);
+        plans.clear();
+        plans.extend(
+            (0..self.balls.len())
+                .filter(|&k| self.scratch.clock[k].valid)
+                .map(|k| (k, None)),
+        );
+        let sim = &*self;
+        pool.for_each_chunk(&mut plans, &|chunk: &mut [(usize, Option<Planned>)]| {
+            for (k, planned) in chunk {
+                *planned = sim.plan(*k);
+            }
+        });
+        for (k, planned) in plans.drain(..) {
+            self.settle(k, planned);
+        }
+        self.scratch.plans = plans;
+    }
+
+    /// Resolve one event of ball `i` at `time`.
+    fn resolve_event(
+        &mut self,
+        i: usize,
+        time: f32,
+        kind: EventKind,
+        report: &mut MultiballReport,
+        on_contact: &mut impl FnMut(&Contact),
+    ) {
+        match kind {
             EventKind::Ball { other, other_version } => {
-                let j = other as usize;
-                if sim.scratch.state[j].version != other_version {
-                    // The partner changed course: this ball's leg goes on; look again.
-                    sim.advance(i, event.time, &mut on_contact);
-                    sim.predict(i, &mut on_contact);
-                    continue;
-                }
-                // Gather every other valid pair event at (nearly) the same time.
-                let mut batch = std::mem::take(&mut sim.scratch.batch);
-                let mut retry = std::mem::take(&mut sim.scratch.retry);
-                batch.clear();
-                retry.clear();
-                batch.push((i, j));
-                let window = event.time + SIMULTANEOUS_TIME_REL * dt;
-                while let Some(next) = sim.scratch.heap.peek().copied() {
-                    let EventKind::Ball { other, other_version } = next.kind else {
-                        break;
-                    };
-                    if next.time > window {
-                        break;
-                    }
-                    sim.scratch.heap.pop();
-                    let (a, b) = (next.ball as usize, other as usize);
-                    if sim.scratch.state[a].version != next.version {
-                        continue;
-                    }
-                    if sim.scratch.state[b].version != other_version {
-                        retry.push((a, next.time));
-                        continue;
-                    }
-                    if !batch.iter().any(|&(x, y)| (x, y) == (a, b) || (x, y) == (b, a)) {
-                        batch.push((a, b));
-                    }
-                }
-                sim.resolve_pairs(&batch, event.time, &mut report, &mut on_contact);
-                for &(a, t) in &retry {
-                    if !batch.iter().any(|&(x, y)| x == a || y == a) {
-                        sim.advance(a, t, &mut on_contact);
-                        sim.predict(a, &mut on_contact);
-                    }
-                }
-                sim.scratch.batch = batch;
-                sim.scratch.retry = retry;
+                self.ball_event(i, time, (other as usize, other_version), report, on_contact);
             }
             EventKind::Obstacle { id, material, hit } => {
                 let contact = WallHit {
@@ -133,7 +290,7 @@ pub fn step_balls<O: Obstacles + ?Sized>(
                     hit,
                     surface_velocity: Vec2::ZERO,
                 };
-                sim.resolve_wall(i, event.time, contact, &mut report, &mut on_contact);
+                self.resolve_wall(i, time, contact, report, on_contact);
             }
             EventKind::Moving {
                 index,
@@ -142,24 +299,121 @@ pub fn step_balls<O: Obstacles + ?Sized>(
             } => {
                 let contact = WallHit {
                     with: ContactWith::Moving(index),
-                    material: sim.moving[index].obstacle.material,
+                    material: self.moving[index].obstacle.material,
                     hit,
                     surface_velocity,
                 };
-                sim.resolve_wall(i, event.time, contact, &mut report, &mut on_contact);
+                self.resolve_wall(i, time, contact, report, on_contact);
             }
         }
     }
-    for k in 0..sim.balls.len() {
-        if !sim.scratch.state[k].frozen {
-            sim.advance(k, dt, &mut on_contact);
+
+    /// The earliest scheduled event still valid (stale keys are dropped): its ball, time
+    /// and kind, taken out of the ball's state.
+    fn next_event(&mut self) -> Option<(usize, f32, EventKind)> {
+        while let Some(key) = self.scratch.queue.pop() {
+            let s = &mut self.scratch.state[key.ball as usize];
+            if s.ticket != key.ticket {
+                continue;
+            }
+            if let Some((time, kind)) = s.next.take() {
+                return Some((key.ball as usize, time, kind));
+            }
         }
-        sim.flush_sensors(k, dt, &mut on_contact);
-        sim.ride_to_end(k);
-        sim.squeeze_out(k);
-        let s = sim.scratch.state[k];
-        report.max_bounces_per_ball = report.max_bounces_per_ball.max(s.bounces);
-        report.capped_balls += u32::from(s.valid && s.bounces >= s.allowed.min(MAX_WEDGE_BOUNCES));
+        None
     }
-    report
+
+    /// The event budget ran out at `time`: everything before it is resolved; every ball
+    /// waits there.
+    fn hold_all(&mut self, time: f32, on_contact: &mut impl FnMut(&Contact)) {
+        for k in 0..self.balls.len() {
+            self.advance(k, time, on_contact);
+            self.scratch.clock[k].frozen = true;
+        }
+        self.scratch.queue.clear();
+    }
+
+    /// Ball `i` meets ball `partner.0` at `time` (if the partner has not changed course
+    /// since): resolve it with every other ball–ball event at the same instant.
+    fn ball_event(
+        &mut self,
+        i: usize,
+        time: f32,
+        partner: (usize, u32),
+        report: &mut MultiballReport,
+        on_contact: &mut impl FnMut(&Contact),
+    ) {
+        let (j, version) = partner;
+        if self.scratch.clock[j].version != version {
+            // The partner changed course: this ball's leg goes on; look again.
+            self.advance(i, time, on_contact);
+            self.predict(i, on_contact);
+            return;
+        }
+        let mut batch = std::mem::take(&mut self.scratch.batch);
+        let mut retry = std::mem::take(&mut self.scratch.retry);
+        batch.clear();
+        retry.clear();
+        batch.push((i, j));
+        self.gather_simultaneous(time, &mut batch, &mut retry);
+        self.resolve_pairs(&batch, time, report, on_contact);
+        for &(a, t) in &retry {
+            if !batch.iter().any(|&(x, y)| x == a || y == a) {
+                self.advance(a, t, on_contact);
+                self.predict(a, on_contact);
+            }
+        }
+        self.scratch.batch = batch;
+        self.scratch.retry = retry;
+    }
+
+    /// Take every other ball–ball event within [`SIMULTANEOUS_TIME_REL`] of the step after
+    /// `time` into `batch`; a ball whose partner has changed course goes to `retry`.
+    fn gather_simultaneous(
+        &mut self,
+        time: f32,
+        batch: &mut Vec<(usize, usize)>,
+        retry: &mut Vec<(usize, f32)>,
+    ) {
+        let window = time + SIMULTANEOUS_TIME_REL * self.dt;
+        while let Some(key) = self.scratch.queue.peek() {
+            if key.time > window {
+                break;
+            }
+            let a = key.ball as usize;
+            let s = &self.scratch.state[a];
+            if s.ticket != key.ticket {
+                self.scratch.queue.pop();
+                continue;
+            }
+            let Some((at, EventKind::Ball { other, other_version })) = s.next else {
+                break;
+            };
+            self.scratch.queue.pop();
+            self.scratch.state[a].next = None;
+            let b = other as usize;
+            if self.scratch.clock[b].version != other_version {
+                retry.push((a, at));
+            } else if !batch.iter().any(|&(x, y)| (x, y) == (a, b) || (x, y) == (b, a)) {
+                batch.push((a, b));
+            }
+        }
+    }
+
+    /// The end of the step: every ball to the end of its leg (or carried along, or pushed
+    /// out of a squeeze), its sensors reported, its counts summed.
+    fn finish(&mut self, report: &mut MultiballReport, on_contact: &mut impl FnMut(&Contact)) {
+        for k in 0..self.balls.len() {
+            if !self.scratch.clock[k].frozen {
+                self.advance(k, self.dt, on_contact);
+            }
+            self.flush_sensors(k, self.dt, on_contact);
+            self.ride_to_end(k);
+            self.squeeze_out(k);
+            let s = &self.scratch.state[k];
+            report.max_bounces_per_ball = report.max_bounces_per_ball.max(s.bounces);
+            let valid = self.scratch.clock[k].valid;
+            report.capped_balls += u32::from(valid && s.bounces >= s.allowed.min(MAX_WEDGE_BOUNCES));
+        }
+    }
 }

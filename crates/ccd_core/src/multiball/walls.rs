@@ -40,27 +40,55 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         } = contact;
         self.flush_sensors(i, time, on_contact);
         let ball = self.balls[i];
-        let relative = ball.velocity - surface_velocity;
+        let approach_speed = -(ball.velocity - surface_velocity).dot(hit.normal);
+        self.balls[i].center = hit.center;
+        self.note(i);
+        let this = Surface {
+            normal: hit.normal,
+            velocity: surface_velocity,
+        };
+        let (velocity, kick) = self.wall_velocity(i, time, with, this, material, approach_speed);
         on_contact(&Contact {
             ball: i,
             with,
             time,
             hit,
-            approach_speed: -relative.dot(hit.normal),
+            approach_speed,
             sensor: false,
+            kick,
         });
-        self.balls[i].center = hit.center;
-        let this = Surface {
-            normal: hit.normal,
-            velocity: surface_velocity,
-        };
+        self.balls[i].velocity = velocity;
+        let clock = &mut self.scratch.clock[i];
+        clock.time = time;
+        clock.version = clock.version.wrapping_add(1);
+        report.bounces += 1;
+        let stops_dead = ball.response == ResponseMode::Stop && surface_velocity == Vec2::ZERO;
+        self.count_bounce(i, time, with, this, stops_dead);
+        self.moved(i);
+        self.predict(i, on_contact);
+    }
+
+    /// The velocity of ball `i` after meeting surface `this` (of `with`, made of
+    /// `material`) at `time`: alone, or with a second surface it still touches (a corner
+    /// or a squeeze; a squeeze is remembered in the ball's state), and the normal speed
+    /// the surface's kick added (it fires only on a contact with one surface).
+    fn wall_velocity(
+        &mut self,
+        i: usize,
+        time: f32,
+        with: ContactWith,
+        this: Surface,
+        material: Material,
+        approach_speed: f32,
+    ) -> (Vec2, f32) {
+        let ball = self.balls[i];
         let second = match ball.response {
             ResponseMode::Bounce => self.second_surface(i, time, with, this),
             _ => None,
         };
-        let velocity = match (ball.response, second) {
+        match (ball.response, second) {
             (ResponseMode::Bounce, Some((other_with, other))) => {
-                match two_surfaces(ball.velocity, this, other) {
+                let velocity = match two_surfaces(ball.velocity, this, other) {
                     TwoSurfaces::Leave(v) => v,
                     TwoSurfaces::Squeezed {
                         velocity,
@@ -79,34 +107,41 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                         });
                         velocity
                     }
-                }
+                };
+                (velocity, 0.0)
             }
             // Stopping on a moving surface means riding along with it.
-            (ResponseMode::Stop, _) => surface_velocity,
+            (ResponseMode::Stop, _) => (this.velocity, 0.0),
             (mode, _) => {
+                let relative = ball.velocity - this.velocity;
                 let combined = ball.material.combine(material);
-                respond(mode, relative, hit.normal, combined, self.settings.resting_speed) + surface_velocity
+                let kick = match mode {
+                    ResponseMode::Bounce => combined.kick.added(approach_speed, combined.restitution),
+                    _ => 0.0,
+                };
+                let velocity = respond(mode, relative, this.normal, combined, self.settings.resting_speed)
+                    + this.velocity;
+                (velocity, kick)
             }
-        };
-        self.balls[i].velocity = velocity;
+        }
+    }
+
+    /// Count a contact of ball `i` with `with` against its bounce cap (raised in corners:
+    /// as many more contacts as an elastic ball can take there), freeze the ball at the
+    /// cap or when it `stops_dead`, and remember the contact.
+    fn count_bounce(&mut self, i: usize, time: f32, with: ContactWith, this: Surface, stops_dead: bool) {
         let s = &mut self.scratch.state[i];
-        s.time = time;
-        s.version = s.version.wrapping_add(1);
         s.bounces += 1;
-        report.bounces += 1;
-        // In a corner, as many more contacts as an elastic ball can take there.
         if s.bounces >= s.allowed
             && let Some(last) = s.last
             && last.with != with
         {
             s.allowed = s
                 .allowed
-                .max(s.bounces.saturating_add(corner_bounces(last.normal, hit.normal)));
+                .max(s.bounces.saturating_add(corner_bounces(last.normal, this.normal)));
         }
-        if s.bounces >= s.allowed.min(MAX_WEDGE_BOUNCES)
-            || ball.response == ResponseMode::Stop && surface_velocity == Vec2::ZERO
-        {
-            s.frozen = true;
+        if s.bounces >= s.allowed.min(MAX_WEDGE_BOUNCES) || stops_dead {
+            self.scratch.clock[i].frozen = true;
             // At the cap against a moving surface: ride with it rather than let it move on
             // into the waiting ball.
             if let ContactWith::Moving(index) = with {
@@ -115,11 +150,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
         s.last = Some(LastContact {
             with,
-            normal: hit.normal,
-            surface_velocity,
+            normal: this.normal,
+            surface_velocity: this.velocity,
             time,
         });
-        self.moved(i);
-        self.predict(i, on_contact);
     }
 }

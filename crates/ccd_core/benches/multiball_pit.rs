@@ -1,0 +1,109 @@
+//! `step_balls` alone on the ball-pit scene (the plugin's `ball_pit` bench without Bevy):
+//! for profiling the event-driven stepper and timing it without the app around it.
+//!
+//! ```text
+//! cargo bench -p ccd_core --bench multiball_pit -- --balls 10000 --steps 600 --threads 2
+//! cargo bench -p ccd_core --bench multiball_pit -- --ball-ball false
+//! ```
+//!
+//! Prints µs per step, events per step, µs per event and the energy ratio at the end.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "../../../benches/pit_scene.rs"]
+mod pit;
+
+use ccd_core::{
+    Ball, Circle, Grid, MultiballScratch, MultiballSettings, Obstacle, Segment, Threads, step_balls_parallel,
+};
+use clap::Parser;
+use std::time::Instant;
+
+#[derive(Parser, Debug)]
+#[command(about = "The ball pit on ccd_core's step_balls alone")]
+struct Args {
+    /// Balls in the pit.
+    #[arg(long, default_value_t = 10_000)]
+    balls: usize,
+    /// Steps to run (120 per second).
+    #[arg(long, default_value_t = 600)]
+    steps: usize,
+    /// Threads for the per-ball work.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Ball–ball contacts.
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    ball_ball: bool,
+    /// Passed by `cargo bench`; ignored.
+    #[arg(long, hide = true)]
+    bench: bool,
+}
+
+fn main() {
+    let Args {
+        balls,
+        steps,
+        threads,
+        ball_ball,
+        ..
+    } = Args::parse();
+    let scene = pit::build(balls, 7);
+    let mut grid = Grid::default();
+    for &(a, b) in &scene.walls {
+        grid.insert(Obstacle::segment(Segment::new(a, b))).unwrap();
+    }
+    for &c in &scene.pillars {
+        grid.insert(Obstacle::pillar(Circle::new(c, pit::PILLAR_RADIUS)))
+            .unwrap();
+    }
+    let mut state: Vec<Ball> = scene
+        .balls
+        .iter()
+        .map(|b| Ball::new(b.position, b.velocity, pit::BALL_RADIUS))
+        .collect();
+    let energy = |bs: &[Ball]| -> f64 {
+        bs.iter()
+            .map(|b| b.velocity.as_dvec2().length_squared() / f64::from(b.inverse_mass))
+            .sum()
+    };
+    let e0 = energy(&state);
+    let dt = (1.0 / pit::HZ) as f32;
+    let mut scratch = MultiballScratch::default();
+    let settings = MultiballSettings {
+        ball_ball,
+        ..MultiballSettings::default()
+    };
+    let (mut events, mut escapes, mut rounds) = (0_u64, 0_usize, 0_u64);
+    let mut times = Vec::with_capacity(steps);
+    for _ in 0..steps {
+        let started = Instant::now();
+        let report = step_balls_parallel(
+            &Threads(threads),
+            &mut state,
+            dt,
+            &grid,
+            &[],
+            &settings,
+            &mut scratch,
+            |_| {},
+        );
+        times.push(started.elapsed().as_secs_f64() * 1e6);
+        events += u64::from(report.events);
+        rounds += u64::from(report.pulled_balls);
+        escapes += state
+            .iter()
+            .filter(|b| pit::clearance(b.center) < b.radius - 1e-2)
+            .count();
+    }
+    times.sort_by(f64::total_cmp);
+    let median = times[times.len() / 2];
+    let per_step = events as f64 / steps as f64;
+    println!(
+        "{balls} balls, {steps} steps, {threads} thread(s): median {median:.1} µs/step, \
+         {per_step:.0} events/step, {:.3} µs/event, {:.1} balls pulled in/step, escapes {escapes}, \
+         energy ratio {:.9}",
+        median / per_step.max(1.0),
+        rounds as f64 / steps as f64,
+        energy(&state) / e0
+    );
+}

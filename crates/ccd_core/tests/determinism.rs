@@ -1,0 +1,134 @@
+//! The same input gives the same bits: on one thread or several, and run after run.
+//!
+//! The ball-pit scene (2,000 balls, so every thread gets work) with a spinning paddle,
+//! under gravity, with and without ball–ball contacts: every centre, every velocity and
+//! every reported contact must match the one-thread run bit for bit.
+#![allow(clippy::unwrap_used, reason = "a test: a bad obstacle is a failed test")]
+
+#[path = "../../../benches/pit_scene.rs"]
+mod pit;
+
+use ccd_core::{
+    Ball, Circle, Contact, Grid, MovingObstacle, MultiballScratch, MultiballSettings, Obstacle,
+    ObstacleShape, Parallel, Segment, SegmentMotion, Threads, Vec2, step_balls_parallel,
+};
+
+/// Balls in the pit for the whole test.
+const BALLS: usize = 2000;
+/// Steps per run: 1 s at the pit's rate.
+const STEPS: usize = 120;
+/// The paddle's turn per step, radians (about 60 rad/s at 120 Hz).
+const PADDLE_TURN: f32 = 0.5;
+
+/// Everything a run produced, as bits.
+#[derive(Debug, PartialEq, Eq)]
+struct Trace {
+    balls: Vec<[u32; 4]>,
+    contacts: Vec<(usize, u32, [u32; 2], bool)>,
+    events: u64,
+    /// The most balls swept on their own, and through the event machinery, in one step.
+    most_solo: u32,
+    most_event: u32,
+}
+
+fn bits(b: &Ball) -> [u32; 4] {
+    [b.center.x, b.center.y, b.velocity.x, b.velocity.y].map(f32::to_bits)
+}
+
+fn contact_bits(c: &Contact) -> (usize, u32, [u32; 2], bool) {
+    (
+        c.ball,
+        c.time.to_bits(),
+        c.hit.center.to_array().map(f32::to_bits),
+        c.sensor,
+    )
+}
+
+fn run(pool: &impl Parallel, ball_ball: bool) -> Trace {
+    let scene = pit::build(BALLS, 11);
+    let mut grid = Grid::default();
+    for &(a, b) in &scene.walls {
+        grid.insert(Obstacle::segment(Segment::new(a, b))).unwrap();
+    }
+    for &c in &scene.pillars {
+        grid.insert(Obstacle::pillar(Circle::new(c, pit::PILLAR_RADIUS)))
+            .unwrap();
+    }
+    let mut balls: Vec<Ball> = scene
+        .balls
+        .iter()
+        .map(|b| Ball::new(b.position, b.velocity, pit::BALL_RADIUS))
+        .collect();
+    let mut moving = [MovingObstacle {
+        obstacle: Obstacle::segment(Segment::new(Vec2::ZERO, Vec2::new(120.0, 0.0))),
+        motion: SegmentMotion {
+            pivot: Vec2::ZERO,
+            angle: PADDLE_TURN,
+            pivot_motion: Vec2::ZERO,
+        },
+    }];
+    let settings = MultiballSettings {
+        ball_ball,
+        gravity: Vec2::new(0.0, -500.0),
+        ..Default::default()
+    };
+    let dt = (1.0 / pit::HZ) as f32;
+    let mut scratch = MultiballScratch::default();
+    let mut trace = Trace {
+        balls: Vec::new(),
+        contacts: Vec::new(),
+        events: 0,
+        most_solo: 0,
+        most_event: 0,
+    };
+    for _ in 0..STEPS {
+        for b in &mut balls {
+            b.velocity += settings.gravity * dt;
+        }
+        let report = step_balls_parallel(
+            pool,
+            &mut balls,
+            dt,
+            &grid,
+            &moving,
+            &settings,
+            &mut scratch,
+            |c| trace.contacts.push(contact_bits(c)),
+        );
+        trace.events += u64::from(report.events);
+        trace.most_solo = trace.most_solo.max(report.solo_balls);
+        trace.most_event = trace.most_event.max(report.event_balls);
+        let m = &mut moving[0];
+        if let ObstacleShape::Segment(s) = m.obstacle.shape {
+            m.obstacle.shape = ObstacleShape::Segment(m.motion.segment_at(s, 1.0));
+        }
+    }
+    trace.balls = balls.iter().map(bits).collect();
+    trace
+}
+
+fn same_on_any_threads(ball_ball: bool) {
+    let one = run(&Threads(1), ball_ball);
+    assert!(one.contacts.len() > 1000, "a busy scene: {}", one.contacts.len());
+    // Both parallel parts had work for two threads: the solo sweeps, and (with ball–ball)
+    // the first prediction of the event machinery's balls.
+    let enough = 2 * ccd_core::MIN_ITEMS_PER_THREAD as u32;
+    assert!(one.most_solo >= enough, "solo balls {}", one.most_solo);
+    if ball_ball {
+        assert!(one.most_event >= enough, "event balls {}", one.most_event);
+    }
+    assert_eq!(one, run(&Threads(1), ball_ball), "two runs on one thread");
+    for threads in [2, 3] {
+        assert_eq!(one, run(&Threads(threads), ball_ball), "{threads} threads");
+    }
+}
+
+#[test]
+fn without_ball_ball_threads_change_no_bit() {
+    same_on_any_threads(false);
+}
+
+#[test]
+fn with_ball_ball_threads_change_no_bit() {
+    same_on_any_threads(true);
+}
