@@ -104,10 +104,23 @@ impl Default for Pillar {
 /// Restitution and friction, on a circle or an obstacle. Without it, a thing is
 /// [`CcdMaterial::ELASTIC`].
 ///
-/// A contact combines the two by [`Material::combine`]: **restitution multiplies**
-/// (`e = e_circle · e_obstacle`, so a kicker with `e = 1.5` returns half as much again as
-/// the ball alone would) and **friction is the geometric mean**
-/// (`μ = sqrt(μ_circle · μ_obstacle)`).
+/// A contact combines the two by [`Material::combine`], with the rules of both sides
+/// ([`CombineRule`]; the later one in its list wins). By default **restitution
+/// multiplies** (`e = e_circle · e_obstacle`, so a kicker with `e = 1.5` returns half as
+/// much again as the ball alone would) and **friction is the geometric mean**
+/// (`μ = sqrt(μ_circle · μ_obstacle)`). Rubber can lose bounce with impact speed:
+/// `e / (1 + falloff·v / falloff_speed)`, with `falloff_speed` in your own units per
+/// second.
+///
+/// ```
+/// use bevy_circle_ccd::prelude::*;
+/// // A post rubber in mm/s, ported from Avian with `Max` restitution, halving its bounce
+/// // at 1 m/s.
+/// let rubber = CcdMaterial::new(0.9, 0.3)
+///     .with_rules(CombineRule::Max, CombineRule::Classic)
+///     .with_falloff(1.0, 1000.0);
+/// assert_eq!(rubber.restitution_rule, CombineRule::Max);
+/// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Default, Debug, PartialEq)]
 pub struct CcdMaterial {
@@ -115,20 +128,51 @@ pub struct CcdMaterial {
     pub restitution: f32,
     /// Coulomb friction coefficient.
     pub friction: f32,
+    /// How restitution combines with the other side's. Default [`CombineRule::Classic`].
+    pub restitution_rule: CombineRule,
+    /// How friction combines with the other side's. Default [`CombineRule::Classic`].
+    pub friction_rule: CombineRule,
+    /// Restitution falloff with impact speed (dimensionless, ≥ 0). Default 0: none.
+    pub falloff: f32,
+    /// The speed at which a falloff of 1 halves the bounce, world units per second.
+    /// Default 1.
+    pub falloff_speed: f32,
 }
 
 impl CcdMaterial {
     /// Restitution 1, friction 0: the default.
     pub const ELASTIC: Self = Self::new(1.0, 0.0);
 
-    /// A material.
+    /// A material, combined by the classic rule, with no falloff.
     #[inline]
     #[must_use]
     pub const fn new(restitution: f32, friction: f32) -> Self {
         Self {
             restitution,
             friction,
+            restitution_rule: CombineRule::Classic,
+            friction_rule: CombineRule::Classic,
+            falloff: 0.0,
+            falloff_speed: 1.0,
         }
+    }
+
+    /// With these combine rules for restitution and friction.
+    #[inline]
+    #[must_use]
+    pub const fn with_rules(mut self, restitution: CombineRule, friction: CombineRule) -> Self {
+        self.restitution_rule = restitution;
+        self.friction_rule = friction;
+        self
+    }
+
+    /// With restitution falling with impact speed: `e / (1 + falloff·v / speed)`.
+    #[inline]
+    #[must_use]
+    pub const fn with_falloff(mut self, falloff: f32, speed: f32) -> Self {
+        self.falloff = falloff;
+        self.falloff_speed = speed;
+        self
     }
 }
 
@@ -141,6 +185,39 @@ impl Default for CcdMaterial {
 impl From<CcdMaterial> for Material {
     fn from(m: CcdMaterial) -> Self {
         Material::new(m.restitution, m.friction)
+            .with_rules(m.restitution_rule.into(), m.friction_rule.into())
+            .with_falloff(m.falloff, m.falloff_speed)
+    }
+}
+
+/// How the coefficients of two [`CcdMaterial`]s combine at a contact (the plugin's face of
+/// [`ccd_core::CombineRule`]). When the sides disagree, the later one in this list wins:
+/// `Classic < Average < Min < Multiply < Max`, as in Avian and Rapier.
+#[derive(Reflect, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[reflect(Default, Debug, PartialEq)]
+pub enum CombineRule {
+    /// Restitution multiplies, friction is the geometric mean. The default.
+    #[default]
+    Classic,
+    /// The mean.
+    Average,
+    /// The smaller.
+    Min,
+    /// The product.
+    Multiply,
+    /// The larger.
+    Max,
+}
+
+impl From<CombineRule> for ccd_core::CombineRule {
+    fn from(rule: CombineRule) -> Self {
+        match rule {
+            CombineRule::Classic => Self::Classic,
+            CombineRule::Average => Self::Average,
+            CombineRule::Min => Self::Min,
+            CombineRule::Multiply => Self::Multiply,
+            CombineRule::Max => Self::Max,
+        }
     }
 }
 

@@ -73,8 +73,8 @@ mod world;
 
 pub use ccd_core;
 pub use components::{
-    CcdInvalid, CcdMass, CcdMaterial, CircleResponse, CollisionLayers, Kicker, Kinematic, MovingCircle,
-    OneSided, Pillar, PredictPath, Sensor, StaticSegment,
+    CcdInvalid, CcdMass, CcdMaterial, CircleResponse, CollisionLayers, CombineRule, Kicker, Kinematic,
+    MovingCircle, OneSided, Pillar, PredictPath, Sensor, StaticSegment,
 };
 #[cfg(feature = "debug-draw")]
 pub use debug::{CcdDebugPlugin, CcdGizmos, LastStepPaths};
@@ -89,8 +89,8 @@ pub mod prelude {
     pub use crate::{CcdDebugPlugin, CcdGizmos};
     pub use crate::{
         CcdInvalid, CcdMass, CcdMaterial, CcdSettings, CcdStats, CcdWorld, CircleCcdPlugin, CircleCcdSystems,
-        CircleHit, CircleHitEvent, CircleResponse, CollisionLayers, Kicker, Kinematic, MovingCircle,
-        OneSided, Pillar, PredictPath, Sensor, StaticSegment,
+        CircleHit, CircleHitEvent, CircleResponse, CollisionLayers, CombineRule, Kicker, Kinematic,
+        MovingCircle, OneSided, Pillar, PredictPath, Sensor, StaticSegment,
     };
     pub use bevy_transform_interpolation::prelude::TransformInterpolation;
 }

@@ -71,6 +71,7 @@ impl Plugin for CircleCcdPlugin {
                 Kinematic,
                 CcdMass,
                 Kicker,
+                CombineRule,
             )>()
             .register_type::<(CcdSettings, CcdStats, CcdWorld, CircleHit)>()
             .init_resource::<CcdSettings>()

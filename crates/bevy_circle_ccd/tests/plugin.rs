@@ -447,3 +447,36 @@ fn a_kicker_fires_at_the_instant_of_impact() {
     assert_eq!(invalid.as_deref(), Some("Kicker.threshold"));
     assert_eq!(app.world().resource::<CcdWorld>().len(), 0);
 }
+
+#[test]
+fn combine_rules_and_falloff_reach_the_contact() {
+    // Two balls of e = 0.8 fall at 1,000 units/s onto floors of e = 0.5. Over the first,
+    // ported with `Max` restitution: max(0.8, 0.5) = 0.8, out at 800. The second is rubber
+    // halving its bounce at 1,000 units/s (falloff 1): 0.8·0.5 / (1 + 1) = 0.2, out at 200.
+    // Radius 10 at height 20 reach the floor after 0.01 s; the step is 0.012 s.
+    let mut app = app(1.0 / 0.012);
+    let ported = wall(&mut app, Vec2::new(-50.0, 0.0), Vec2::new(50.0, 0.0));
+    app.world_mut()
+        .entity_mut(ported)
+        .insert(CcdMaterial::new(0.5, 0.0).with_rules(CombineRule::Max, CombineRule::Classic));
+    let rubber = wall(&mut app, Vec2::new(150.0, 0.0), Vec2::new(250.0, 0.0));
+    app.world_mut()
+        .entity_mut(rubber)
+        .insert(CcdMaterial::new(0.5, 0.0).with_falloff(1.0, 1000.0));
+    let a = ball(&mut app, 10.0, Vec2::new(0.0, 20.0), Vec2::new(0.0, -1000.0));
+    let b = ball(&mut app, 10.0, Vec2::new(200.0, 20.0), Vec2::new(0.0, -1000.0));
+    for e in [a, b] {
+        app.world_mut().entity_mut(e).insert(CcdMaterial::new(0.8, 0.0));
+    }
+    steps(&mut app, 1);
+    assert!(
+        close(velocity(&app, a), Vec2::new(0.0, 800.0), 1e-2),
+        "{}",
+        velocity(&app, a)
+    );
+    assert!(
+        close(velocity(&app, b), Vec2::new(0.0, 200.0), 1e-2),
+        "{}",
+        velocity(&app, b)
+    );
+}

@@ -2,8 +2,9 @@
 //! it must, with no time lost and no tunnelling.
 
 use crate::hit::{ContactOrder, Feature, Hit};
+use crate::material::Material;
 use crate::obstacle::{Layers, ObstacleId, Obstacles};
-use crate::response::{Material, ResponseMode, respond};
+use crate::response::{ResponseMode, respond};
 use crate::response::{Surface, TwoSurfaces, two_surfaces};
 use crate::shape::{Aabb, Circle, ShapeError};
 use crate::tolerance::{
@@ -195,7 +196,10 @@ pub fn sweep_bounces<O: Obstacles + ?Sized>(
             }
             _ => {
                 if settings.response == ResponseMode::Bounce {
-                    event.kick = combined.kick.added(event.approach_speed, combined.restitution);
+                    event.kick = combined.kick.added(
+                        event.approach_speed,
+                        combined.restitution_at(event.approach_speed),
+                    );
                 }
                 respond(
                     settings.response,

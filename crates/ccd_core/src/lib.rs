@@ -39,6 +39,7 @@ mod bounce;
 mod broadphase;
 mod hit;
 mod kick;
+mod material;
 mod multiball;
 mod obstacle;
 mod predict;
@@ -53,6 +54,7 @@ pub use broadphase::{DEFAULT_CELL_SIZE, Grid};
 pub use glam::Vec2;
 pub use hit::Hit;
 pub use kick::Kick;
+pub use material::{CombineRule, Material};
 pub use multiball::{
     Ball, Contact, ContactWith, MovingObstacle, MultiballReport, MultiballScratch, MultiballSettings,
     OneThread, Parallel, Threads, step_balls, step_balls_parallel,
@@ -60,7 +62,7 @@ pub use multiball::{
 pub use obstacle::{Layers, Obstacle, ObstacleId, ObstacleShape, Obstacles};
 pub use predict::{PredictSettings, Prediction, predict_path};
 pub use ray::ray_circle_toi;
-pub use response::{Material, ResponseMode, reflect, respond, slide};
+pub use response::{ResponseMode, reflect, respond, slide};
 pub use shape::{Aabb, Circle, Segment, ShapeError};
 pub use sweep::{
     MovingHit, SegmentMotion, sweep_circle_circle, sweep_circle_moving_circle, sweep_circle_moving_segment,

@@ -2,7 +2,8 @@
 //! collision layers, and the [`Obstacles`] trait every obstacle store implements.
 
 use crate::hit::{ContactOrder, Hit};
-use crate::response::{Material, takes_contact};
+use crate::material::Material;
+use crate::response::takes_contact;
 use crate::shape::{Aabb, Circle, Segment, ShapeError};
 use crate::sweep::{sweep_circle_circle_ordered, sweep_circle_segment_ordered};
 use glam::Vec2;

@@ -2,102 +2,16 @@
 //!
 //! | contact | function |
 //! |---|---|
-//! | a circle bounces off a wall, static or moving (with its [`Kick`], if any) | [`reflect`], [`slide`], [`respond`] |
+//! | a circle bounces off a wall, static or moving (with its [`Kick`](crate::Kick), if any) | [`reflect`], [`slide`], [`respond`] |
 //! | whether a one-sided wall responds at all | `takes_contact` |
 //! | balls meeting at one instant: each ball's push, and friction | `push_ball`, `pair_friction` |
 //! | a slow contact (wall or pair), in the resting solve | `rest_step`, `leave_wall` |
 //! | two surfaces at once: a corner, or a ball squeezed between two | `two_surfaces` |
 
-use crate::kick::Kick;
+use crate::material::{Material, sanitize};
 use crate::obstacle::{Obstacle, ObstacleShape};
 use crate::tolerance::{DEGENERATE_LENGTH_REL, SEPARATION_SPEED_REL};
 use glam::{DVec2, Vec2};
-
-/// How a surface or a ball bounces and rubs.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Material {
-    /// Coefficient of restitution: the fraction of the approach speed returned along the
-    /// normal. `1` is a perfect bounce, `0` kills the bounce; above `1` kicks (pinball
-    /// bumpers and slingshots).
-    pub restitution: f32,
-    /// Coulomb friction coefficient `μ`: a contact takes at most `μ·|Δv_n|` of tangential
-    /// speed, and never reverses it. `0` is frictionless.
-    pub friction: f32,
-    /// An active surface's kick at the instant of impact. Default [`Kick::NONE`].
-    pub kick: Kick,
-}
-
-impl Material {
-    /// A perfect, frictionless bounce: restitution 1, friction 0. The default.
-    pub const ELASTIC: Self = Self::new(1.0, 0.0);
-
-    /// A material with `restitution` and `friction`.
-    #[inline]
-    #[must_use]
-    pub const fn new(restitution: f32, friction: f32) -> Self {
-        Self {
-            restitution,
-            friction,
-            kick: Kick::NONE,
-        }
-    }
-
-    /// With `kick` (an active surface: a bumper, a slingshot, a kicker).
-    #[inline]
-    #[must_use]
-    pub const fn with_kick(mut self, kick: Kick) -> Self {
-        self.kick = kick;
-        self
-    }
-
-    /// The material of a contact between a ball of material `self` and a surface of
-    /// material `other`.
-    ///
-    /// - **Restitution multiplies**: `e = e_ball · e_surface`. A default surface (`e = 1`)
-    ///   leaves the ball's own restitution, and a kicker with `e = 1.5` returns half as
-    ///   much again as the ball alone would.
-    /// - **Friction is the geometric mean**: `μ = sqrt(μ_ball · μ_surface)`. A frictionless
-    ///   surface stays frictionless whatever touches it.
-    ///
-    /// - **The kick is the surface's**: `other`'s [`Kick`] when it is active, else
-    ///   `self`'s.
-    ///
-    /// Negative or non-finite values are treated as 0, so a bad material can weaken a
-    /// bounce but never produce NaN.
-    ///
-    /// ```
-    /// use ccd_core::Material;
-    /// let ball = Material::new(0.8, 0.09);
-    /// let wall = Material::new(1.5, 0.16);
-    /// let contact = ball.combine(wall);
-    /// assert!((contact.restitution - 1.2).abs() < 1e-6);
-    /// assert!((contact.friction - 0.12).abs() < 1e-6);
-    /// ```
-    #[inline]
-    #[must_use]
-    pub fn combine(self, other: Self) -> Self {
-        let e = sanitize(self.restitution) * sanitize(other.restitution);
-        let mu = (sanitize(self.friction) * sanitize(other.friction)).sqrt();
-        let kick = if other.kick.is_active() {
-            other.kick
-        } else {
-            self.kick
-        };
-        Self::new(sanitize(e), sanitize(mu)).with_kick(kick)
-    }
-}
-
-impl Default for Material {
-    fn default() -> Self {
-        Self::ELASTIC
-    }
-}
-
-/// A non-negative finite value, or 0.
-#[inline]
-fn sanitize(x: f32) -> f32 {
-    if x.is_finite() && x > 0.0 { x } else { 0.0 }
-}
 
 /// What a moving circle does when it meets a surface.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -122,7 +36,10 @@ pub enum ResponseMode {
 /// **Resting contact.** If the approach speed `−v·n` is below `resting_speed`, the normal
 /// part is removed instead of bounced, so a ball rolls along a slope without chatter.
 ///
-/// **Kick.** If the material's [`Kick`] fires (approach above its threshold), the ball
+/// **Falloff.** The restitution is the material's at this approach speed
+/// ([`Material::restitution_at`]).
+///
+/// **Kick.** If the material's [`Kick`](crate::Kick) fires (approach above its threshold), the ball
 /// leaves at `max(e·v_in, min_out) + speed` along the normal instead (never resting).
 ///
 /// ```
@@ -149,7 +66,7 @@ pub fn reflect(velocity: Vec2, normal: Vec2, material: Material, resting_speed: 
         return velocity;
     }
     let approach = -vn;
-    let e = f64::from(sanitize(material.restitution));
+    let e = f64::from(material.restitution_at(approach as f32));
     let kicked = material.kick.fires(approach);
     let resting = !kicked && (approach < f64::from(resting_speed) || e == 0.0);
     let bounce = if resting {

@@ -1,7 +1,8 @@
 //! The inputs of [`step_balls`](super::step_balls): balls and moving obstacles.
 
+use crate::material::Material;
 use crate::obstacle::{Layers, Obstacle, ObstacleShape};
-use crate::response::{Material, ResponseMode};
+use crate::response::ResponseMode;
 use crate::shape::{Aabb, Circle};
 use crate::sweep::SegmentMotion;
 use glam::Vec2;

@@ -163,13 +163,14 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             let approach = -(va - vb).as_dvec2().dot(normal) as f32;
             // A slow (resting) contact does not bounce; it leaves at the separation bias
             // (never faster than it came).
-            let resting = approach < self.settings.resting_speed || material.restitution == 0.0;
+            let e = material.restitution_at(approach);
+            let resting = approach < self.settings.resting_speed || e == 0.0;
             out.push(BatchContact {
                 a: i,
                 b: j,
                 normal,
                 inverse: (inverse(i), inverse(j)),
-                restitution: if resting { 0.0 } else { material.restitution },
+                restitution: if resting { 0.0 } else { e },
                 friction: material.friction,
                 target: if resting {
                     (SEPARATION_SPEED_REL * (va.length() + vb.length())).min(approach.max(0.0))

@@ -7,8 +7,8 @@
 //! the heap moves 12-byte keys instead of whole events.
 
 use crate::hit::Hit;
+use crate::material::Material;
 use crate::obstacle::ObstacleId;
-use crate::response::Material;
 use glam::Vec2;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;

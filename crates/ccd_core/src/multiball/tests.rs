@@ -1,8 +1,8 @@
 //! Event-driven multiball cases, each against a number computed by hand or an invariant.
 
 use super::*;
+use crate::material::Material;
 use crate::obstacle::{Layers, Obstacle, ObstacleShape};
-use crate::response::Material;
 use crate::shape::Segment;
 use crate::sweep::SegmentMotion;
 use glam::Vec2;

@@ -5,8 +5,9 @@ use super::scratch::{LastContact, Pinched};
 use super::sim::Sim;
 use crate::bounce::corner_bounces;
 use crate::hit::Hit;
+use crate::material::Material;
 use crate::obstacle::Obstacles;
-use crate::response::{Material, ResponseMode, Surface, TwoSurfaces, respond, two_surfaces};
+use crate::response::{ResponseMode, Surface, TwoSurfaces, respond, two_surfaces};
 use crate::tolerance::MAX_WEDGE_BOUNCES;
 use glam::Vec2;
 
@@ -116,7 +117,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 let relative = ball.velocity - this.velocity;
                 let combined = ball.material.combine(material);
                 let kick = match mode {
-                    ResponseMode::Bounce => combined.kick.added(approach_speed, combined.restitution),
+                    ResponseMode::Bounce => combined
+                        .kick
+                        .added(approach_speed, combined.restitution_at(approach_speed)),
                     _ => 0.0,
                 };
                 let velocity = respond(mode, relative, this.normal, combined, self.settings.resting_speed)
