@@ -156,7 +156,9 @@ fn energy(app: &mut App) -> f64 {
         .sum()
 }
 
-fn run(balls: usize, steps: u32, seed: u64, ball_ball: bool, threads: usize, pool: usize) -> Row {
+/// The pit as a headless app on one schedule thread: `balls` balls, ball–ball as given,
+/// the step on up to `threads` threads of a pool sized for `pool`.
+fn pit_app(balls: usize, seed: u64, ball_ball: bool, threads: usize, pool: usize) -> App {
     let scene = pit::build(balls, seed);
     let mut app = App::new();
     app.add_plugins(MinimalPlugins.set(TaskPoolPlugin {
@@ -204,6 +206,11 @@ fn run(balls: usize, steps: u32, seed: u64, ball_ball: bool, threads: usize, poo
     {
         schedule.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
     }
+    app
+}
+
+fn run(balls: usize, steps: u32, seed: u64, ball_ball: bool, threads: usize, pool: usize) -> Row {
+    let mut app = pit_app(balls, seed, ball_ball, threads, pool);
     // Warm-up frame: startup, transform propagation, broadphase build.
     app.update();
     let e0 = energy(&mut app);

@@ -128,16 +128,7 @@ pub fn sweep_bounces<O: Obstacles + ?Sized>(
     settings: &SweepSettings,
     mut on_hit: impl FnMut(&BounceHit),
 ) -> Result<SweepOutcome, ShapeError> {
-    circle.validate()?;
-    if !velocity.is_finite() {
-        return Err(ShapeError::NonFinite { field: "velocity" });
-    }
-    if !dt.is_finite() {
-        return Err(ShapeError::NonFinite { field: "dt" });
-    }
-    if dt < 0.0 {
-        return Err(ShapeError::NegativeRadius { field: "dt" });
-    }
+    check_inputs(circle, velocity, dt)?;
     let mut out = SweepOutcome {
         center: circle.center,
         velocity,
@@ -184,32 +175,13 @@ pub fn sweep_bounces<O: Obstacles + ?Sized>(
             other != id && n.dot(hit.normal) < 0.0 && elapsed - t <= SIMULTANEOUS_TIME_REL * dt
         });
         let combined = settings.material.combine(material);
-        out.velocity = match corner {
-            Some((_, n, _)) if settings.response == ResponseMode::Bounce => {
-                let wall = |normal| Surface {
-                    normal,
-                    velocity: Vec2::ZERO,
-                };
-                match two_surfaces(out.velocity, wall(hit.normal), wall(n)) {
-                    TwoSurfaces::Leave(v) | TwoSurfaces::Squeezed { velocity: v, .. } => v,
-                }
-            }
-            _ => {
-                if settings.response == ResponseMode::Bounce {
-                    event.kick = combined.kick.added(
-                        event.approach_speed,
-                        combined.restitution_at(event.approach_speed),
-                    );
-                }
-                respond(
-                    settings.response,
-                    out.velocity,
-                    hit.normal,
-                    combined,
-                    settings.resting_speed,
-                )
-            }
-        };
+        (out.velocity, event.kick) = contact_velocity(
+            out.velocity,
+            hit.normal,
+            corner.map(|(_, n, _)| n),
+            combined,
+            settings,
+        );
         on_hit(&event);
         if settings.response == ResponseMode::Stop {
             break;
@@ -227,6 +199,58 @@ pub fn sweep_bounces<O: Obstacles + ?Sized>(
         last = Some((id, hit.normal, elapsed));
     }
     Ok(out)
+}
+
+/// The circle, its velocity and the step, or the first bad one.
+fn check_inputs(circle: Circle, velocity: Vec2, dt: f32) -> Result<(), ShapeError> {
+    circle.validate()?;
+    if !velocity.is_finite() {
+        return Err(ShapeError::NonFinite { field: "velocity" });
+    }
+    if !dt.is_finite() {
+        return Err(ShapeError::NonFinite { field: "dt" });
+    }
+    if dt < 0.0 {
+        return Err(ShapeError::NegativeRadius { field: "dt" });
+    }
+    Ok(())
+}
+
+/// The velocity after a contact with a static wall of unit `normal` and material
+/// `combined` (ball and wall combined), and the normal speed its kick added: alone, or,
+/// in a corner (a wall facing it touched a moment ago, of normal `corner`), as one
+/// contact with both, where no kick fires.
+fn contact_velocity(
+    velocity: Vec2,
+    normal: Vec2,
+    corner: Option<Vec2>,
+    combined: Material,
+    settings: &SweepSettings,
+) -> (Vec2, f32) {
+    let bounce = settings.response == ResponseMode::Bounce;
+    if let (Some(other), true) = (corner, bounce) {
+        let wall = |normal| Surface {
+            normal,
+            velocity: Vec2::ZERO,
+        };
+        return match two_surfaces(velocity, wall(normal), wall(other)) {
+            TwoSurfaces::Leave(v) | TwoSurfaces::Squeezed { velocity: v, .. } => (v, 0.0),
+        };
+    }
+    let kick = if bounce {
+        let approach = -velocity.dot(normal);
+        combined.kick.added(approach, combined.restitution_at(approach))
+    } else {
+        0.0
+    };
+    let out = respond(
+        settings.response,
+        velocity,
+        normal,
+        combined,
+        settings.resting_speed,
+    );
+    (out, kick)
 }
 
 /// The most times an elastic ball can bounce between two walls with these normals before
