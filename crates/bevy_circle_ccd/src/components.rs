@@ -174,6 +174,29 @@ impl CcdMaterial {
         self.falloff_speed = speed;
         self
     }
+
+    /// The first field that is negative or not finite, by its full name
+    /// (`CcdMaterial.friction`, …).
+    ///
+    /// # Errors
+    /// [`ShapeError::NonFinite`] or [`ShapeError::NegativeRadius`] (a negative value)
+    /// naming the field.
+    pub fn validate(&self) -> Result<(), ShapeError> {
+        for (field, value) in [
+            ("CcdMaterial.restitution", self.restitution),
+            ("CcdMaterial.friction", self.friction),
+            ("CcdMaterial.falloff", self.falloff),
+            ("CcdMaterial.falloff_speed", self.falloff_speed),
+        ] {
+            if !value.is_finite() {
+                return Err(ShapeError::NonFinite { field });
+            }
+            if value < 0.0 {
+                return Err(ShapeError::NegativeRadius { field });
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Default for CcdMaterial {

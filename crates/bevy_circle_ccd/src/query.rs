@@ -42,6 +42,9 @@ impl ObstaclePartsItem<'_, '_> {
             (None, Some(p)) => pillar(p, center, place_field),
             (None, None) => return None,
         };
+        if let Some(Err(e)) = self.material.map(CcdMaterial::validate) {
+            return Some(Err((e.field(), e)));
+        }
         let kick = self.kicker.map_or(Kick::NONE, |&k| k.into());
         if let Err(e) = kick.validate() {
             return Some(Err((kicker_field(e), e)));
@@ -59,14 +62,10 @@ impl ObstaclePartsItem<'_, '_> {
 
 /// The [`Kicker`] field a [`Kick::validate`] error names.
 fn kicker_field(e: ShapeError) -> &'static str {
-    match e {
-        ShapeError::NonFinite { field }
-        | ShapeError::NegativeRadius { field }
-        | ShapeError::ZeroLength { field } => match field {
-            "kick.threshold" => "Kicker.threshold",
-            "kick.min_out" => "Kicker.min_out",
-            _ => "Kicker.speed",
-        },
+    match e.field() {
+        "kick.threshold" => "Kicker.threshold",
+        "kick.min_out" => "Kicker.min_out",
+        _ => "Kicker.speed",
     }
 }
 

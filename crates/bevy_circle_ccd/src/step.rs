@@ -79,6 +79,9 @@ fn check_circle(parts: &CirclePartsReadOnlyItem) -> Result<(), (&'static str, St
     {
         return Err(("CcdMass", "must be positive and finite".to_owned()));
     }
+    if let Some(Err(e)) = parts.material.map(|m| m.validate()) {
+        return Err((e.field(), e.to_string()));
+    }
     Ok(())
 }
 

@@ -480,3 +480,29 @@ fn combine_rules_and_falloff_reach_the_contact() {
         velocity(&app, b)
     );
 }
+
+#[test]
+fn bad_materials_are_named_and_skipped() {
+    // A NaN friction on a wall and a negative restitution on a ball: each is marked with
+    // its field and skipped (never a NaN written), and works again once fixed.
+    let mut app = app(1.0);
+    let w = wall(&mut app, Vec2::new(5.0, -5.0), Vec2::new(5.0, 5.0));
+    app.world_mut()
+        .entity_mut(w)
+        .insert(CcdMaterial::new(1.0, f32::NAN));
+    let b = ball(&mut app, 1.0, Vec2::new(0.0, 20.0), Vec2::new(1.0, 0.0));
+    app.world_mut().entity_mut(b).insert(CcdMaterial::new(-0.5, 0.0));
+    steps(&mut app, 1);
+    let field = |app: &App, e: Entity| app.world().get::<CcdInvalid>(e).map(|i| i.field.clone());
+    assert_eq!(field(&app, w).as_deref(), Some("CcdMaterial.friction"));
+    assert_eq!(field(&app, b).as_deref(), Some("CcdMaterial.restitution"));
+    assert_eq!(app.world().resource::<CcdWorld>().len(), 0);
+    assert_eq!(position(&app, b), Vec2::new(0.0, 20.0));
+    app.world_mut().entity_mut(b).insert(CcdMaterial::new(0.5, 0.0));
+    app.world_mut().entity_mut(w).insert(CcdMaterial::new(1.0, 0.0));
+    steps(&mut app, 1);
+    assert_eq!(field(&app, w), None);
+    assert_eq!(field(&app, b), None);
+    assert_eq!(app.world().resource::<CcdWorld>().len(), 1);
+    assert_eq!(position(&app, b), Vec2::new(1.0, 20.0));
+}

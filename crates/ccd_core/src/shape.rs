@@ -23,6 +23,22 @@ pub enum ShapeError {
     },
 }
 
+impl ShapeError {
+    /// The name of the field at fault.
+    ///
+    /// ```
+    /// use ccd_core::ShapeError;
+    /// assert_eq!(ShapeError::NonFinite { field: "radius" }.field(), "radius");
+    /// ```
+    #[inline]
+    #[must_use]
+    pub const fn field(&self) -> &'static str {
+        match self {
+            Self::NonFinite { field } | Self::NegativeRadius { field } | Self::ZeroLength { field } => field,
+        }
+    }
+}
+
 impl core::fmt::Display for ShapeError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
