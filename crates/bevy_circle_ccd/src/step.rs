@@ -131,12 +131,16 @@ pub(crate) fn step_circles(
         &mut hits.0,
     );
     let StepBuffers { balls, entities, .. } = &*buffers;
-    for (ball, &entity) in balls.iter().zip(entities.iter()) {
-        if let Ok(mut parts) = circles.get_mut(entity) {
-            parts.transform.translation.x = ball.center.x;
-            parts.transform.translation.y = ball.center.y;
-            parts.circle.velocity = ball.velocity;
-        }
+    // Write back in the order they were gathered (the query's order, unchanged within
+    // this system), skipping the invalid ones: no per-entity lookup.
+    let mut gathered = balls.iter().zip(entities.iter()).peekable();
+    for mut parts in &mut circles {
+        let Some((ball, _)) = gathered.next_if(|(_, e)| **e == parts.entity) else {
+            continue;
+        };
+        parts.transform.translation.x = ball.center.x;
+        parts.transform.translation.y = ball.center.y;
+        parts.circle.velocity = ball.velocity;
     }
     step.circles = balls.len() as u32;
     step.events = report.events;

@@ -175,6 +175,10 @@ fn mark_meetings(
     ball_ball: bool,
     scratch: &mut MultiballScratch,
 ) {
+    if !ball_ball && moving.is_empty() {
+        // Nothing to meet: every ball keeps its own sweep (`events` is already false).
+        return;
+    }
     let nowhere = Aabb::new(Vec2::ZERO, Vec2::ZERO);
     scratch.boxes.clear();
     scratch
