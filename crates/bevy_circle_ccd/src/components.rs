@@ -182,20 +182,10 @@ impl CcdMaterial {
     /// [`ShapeError::NonFinite`] or [`ShapeError::NegativeRadius`] (a negative value)
     /// naming the field.
     pub fn validate(&self) -> Result<(), ShapeError> {
-        for (field, value) in [
-            ("CcdMaterial.restitution", self.restitution),
-            ("CcdMaterial.friction", self.friction),
-            ("CcdMaterial.falloff", self.falloff),
-            ("CcdMaterial.falloff_speed", self.falloff_speed),
-        ] {
-            if !value.is_finite() {
-                return Err(ShapeError::NonFinite { field });
-            }
-            if value < 0.0 {
-                return Err(ShapeError::NegativeRadius { field });
-            }
-        }
-        Ok(())
+        ShapeError::non_negative("CcdMaterial.restitution", self.restitution)?;
+        ShapeError::non_negative("CcdMaterial.friction", self.friction)?;
+        ShapeError::non_negative("CcdMaterial.falloff", self.falloff)?;
+        ShapeError::non_negative("CcdMaterial.falloff_speed", self.falloff_speed)
     }
 }
 

@@ -10,12 +10,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "../../../benches/pit_scene.rs"]
+#[path = "common/pit.rs"]
 mod pit;
 
-use ccd_core::{
-    Ball, Circle, Grid, MultiballScratch, MultiballSettings, Obstacle, Segment, Threads, step_balls_parallel,
-};
+use ccd_core::{Ball, MultiballScratch, MultiballSettings, Threads, step_balls_parallel};
 use clap::Parser;
 use std::time::Instant;
 
@@ -47,20 +45,7 @@ fn main() {
         ball_ball,
         ..
     } = Args::parse();
-    let scene = pit::build(balls, 7);
-    let mut grid = Grid::default();
-    for &(a, b) in &scene.walls {
-        grid.insert(Obstacle::segment(Segment::new(a, b))).unwrap();
-    }
-    for &c in &scene.pillars {
-        grid.insert(Obstacle::pillar(Circle::new(c, pit::PILLAR_RADIUS)))
-            .unwrap();
-    }
-    let mut state: Vec<Ball> = scene
-        .balls
-        .iter()
-        .map(|b| Ball::new(b.position, b.velocity, pit::BALL_RADIUS))
-        .collect();
+    let (grid, mut state) = pit::build(balls, 7);
     let energy = |bs: &[Ball]| -> f64 {
         bs.iter()
             .map(|b| b.velocity.as_dvec2().length_squared() / f64::from(b.inverse_mass))

@@ -94,19 +94,9 @@ impl Kick {
     /// [`ShapeError::NonFinite`] or [`ShapeError::NegativeRadius`] (a negative speed)
     /// naming `kick.threshold`, `kick.min_out` or `kick.speed`.
     pub fn validate(&self) -> Result<(), ShapeError> {
-        for (field, value) in [
-            ("kick.threshold", self.threshold),
-            ("kick.min_out", self.min_out),
-            ("kick.speed", self.speed),
-        ] {
-            if !value.is_finite() {
-                return Err(ShapeError::NonFinite { field });
-            }
-            if value < 0.0 {
-                return Err(ShapeError::NegativeRadius { field });
-            }
-        }
-        Ok(())
+        ShapeError::non_negative("kick.threshold", self.threshold)?;
+        ShapeError::non_negative("kick.min_out", self.min_out)?;
+        ShapeError::non_negative("kick.speed", self.speed)
     }
 }
 

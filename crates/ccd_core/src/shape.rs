@@ -24,6 +24,24 @@ pub enum ShapeError {
 }
 
 impl ShapeError {
+    /// `Ok` for a finite `value ≥ 0`; else the error naming `field` (a negative value is
+    /// [`ShapeError::NegativeRadius`], whose message reads "is negative").
+    ///
+    /// ```
+    /// use ccd_core::ShapeError;
+    /// assert_eq!(ShapeError::non_negative("speed", 2.0), Ok(()));
+    /// assert_eq!(ShapeError::non_negative("speed", -1.0), Err(ShapeError::NegativeRadius { field: "speed" }));
+    /// ```
+    pub fn non_negative(field: &'static str, value: f32) -> Result<(), Self> {
+        if !value.is_finite() {
+            Err(Self::NonFinite { field })
+        } else if value < 0.0 {
+            Err(Self::NegativeRadius { field })
+        } else {
+            Ok(())
+        }
+    }
+
     /// The name of the field at fault.
     ///
     /// ```

@@ -5,12 +5,12 @@
 //! every reported contact must match the one-thread run bit for bit.
 #![allow(clippy::unwrap_used, reason = "a test: a bad obstacle is a failed test")]
 
-#[path = "../../../benches/pit_scene.rs"]
+#[path = "../benches/common/pit.rs"]
 mod pit;
 
 use ccd_core::{
-    Ball, Circle, Contact, Grid, MovingObstacle, MultiballScratch, MultiballSettings, Obstacle,
-    ObstacleShape, Parallel, Segment, SegmentMotion, Threads, Vec2, step_balls_parallel,
+    Ball, Contact, MovingObstacle, MultiballScratch, MultiballSettings, Obstacle, ObstacleShape, Parallel,
+    Segment, SegmentMotion, Threads, Vec2, step_balls_parallel,
 };
 
 /// Balls in the pit for the whole test.
@@ -45,20 +45,7 @@ fn contact_bits(c: &Contact) -> (usize, u32, [u32; 2], bool) {
 }
 
 fn run(pool: &impl Parallel, ball_ball: bool) -> Trace {
-    let scene = pit::build(BALLS, 11);
-    let mut grid = Grid::default();
-    for &(a, b) in &scene.walls {
-        grid.insert(Obstacle::segment(Segment::new(a, b))).unwrap();
-    }
-    for &c in &scene.pillars {
-        grid.insert(Obstacle::pillar(Circle::new(c, pit::PILLAR_RADIUS)))
-            .unwrap();
-    }
-    let mut balls: Vec<Ball> = scene
-        .balls
-        .iter()
-        .map(|b| Ball::new(b.position, b.velocity, pit::BALL_RADIUS))
-        .collect();
+    let (grid, mut balls) = pit::build(BALLS, 11);
     let mut moving = [MovingObstacle {
         obstacle: Obstacle::segment(Segment::new(Vec2::ZERO, Vec2::new(120.0, 0.0))),
         motion: SegmentMotion {

@@ -4,12 +4,10 @@
 //! several balls at once) keeps the kinetic energy; between balls alone it also keeps the
 //! momentum. Only f32 rounding of the stored velocities is allowed, far below 1e-6.
 
-#[path = "../../../benches/pit_scene.rs"]
+#[path = "../benches/common/pit.rs"]
 mod pit;
 
-use ccd_core::{
-    Ball, Circle, Grid, MultiballScratch, MultiballSettings, Obstacle, Segment, Vec2, step_balls,
-};
+use ccd_core::{Ball, MultiballScratch, MultiballSettings, Obstacle, Vec2, step_balls};
 use glam::DVec2;
 
 /// Σ m·v² (mass from the area, as `Ball::new` sets it), in f64.
@@ -30,20 +28,7 @@ fn momentum(balls: &[Ball]) -> DVec2 {
 
 #[test]
 fn a_thousand_balls_keep_their_energy_for_ten_seconds() {
-    let scene = pit::build(1000, 7);
-    let mut grid = Grid::default();
-    for &(a, b) in &scene.walls {
-        grid.insert(Obstacle::segment(Segment::new(a, b))).unwrap();
-    }
-    for &c in &scene.pillars {
-        grid.insert(Obstacle::pillar(Circle::new(c, pit::PILLAR_RADIUS)))
-            .unwrap();
-    }
-    let mut balls: Vec<Ball> = scene
-        .balls
-        .iter()
-        .map(|b| Ball::new(b.position, b.velocity, pit::BALL_RADIUS))
-        .collect();
+    let (grid, mut balls) = pit::build(1000, 7);
     let e0 = energy(&balls);
     let dt = (1.0 / pit::HZ) as f32;
     let mut scratch = MultiballScratch::default();

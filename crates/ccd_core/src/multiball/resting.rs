@@ -188,16 +188,13 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 }
             };
             let gap = b.center - point;
+            let material = b.material.combine(o.material);
             // A kicker that fires at this approach is no resting contact: the event that
             // follows bounces and kicks the ball, as the single-ball sweep does.
             if let Some(normal) = gap.try_normalize()
                 && gap.length() <= b.radius + slop
                 && takes_contact(o, normal)
-                && !b
-                    .material
-                    .combine(o.material)
-                    .kick
-                    .fires(f64::from(-b.velocity.dot(normal)))
+                && !material.kick.fires(f64::from(-b.velocity.dot(normal)))
             {
                 walls.push(WallContact {
                     ball: k,
@@ -206,7 +203,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                     normal,
                     // Friction combines both materials, as in every other contact (the
                     // ball's own alone made a rough ball stick on a frictionless ramp).
-                    friction: b.material.combine(o.material).friction,
+                    friction: material.friction,
                     on,
                     approach: -b.velocity.dot(normal),
                     taken: Accumulated::default(),

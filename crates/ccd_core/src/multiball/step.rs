@@ -91,7 +91,7 @@ pub fn step_balls_parallel<P: Parallel, O: Obstacles + Sync + ?Sized>(
     if scratch.crowded {
         // Most balls met something last step: sweeping each on its own first would be
         // wasted; every ball goes through the event machinery.
-        everyone_meets(balls, &mut solo);
+        reset_solo(balls, &mut solo, true);
     } else {
         sweep_every_ball(pool, balls, dt, obstacles, settings, &mut solo);
         mark_meetings(&mut solo, moving, settings.ball_ball, scratch);
@@ -140,13 +140,7 @@ fn sweep_every_ball<P: Parallel, O: Obstacles + Sync + ?Sized>(
     settings: &MultiballSettings,
     solo: &mut Vec<Solo>,
 ) {
-    solo.truncate(balls.len());
-    solo.resize_with(balls.len(), Solo::default);
-    for (k, (s, b)) in solo.iter_mut().zip(balls).enumerate() {
-        s.index = k;
-        s.ball = usable(b).then_some(*b);
-        s.events = false;
-    }
+    reset_solo(balls, solo, false);
     pool.for_each_chunk(solo, &|chunk: &mut [Solo]| {
         for s in chunk {
             sweep_solo(s, dt, obstacles, settings);
@@ -154,14 +148,15 @@ fn sweep_every_ball<P: Parallel, O: Obstacles + Sync + ?Sized>(
     });
 }
 
-/// Every usable ball goes through the event machinery.
-fn everyone_meets(balls: &[Ball], solo: &mut Vec<Solo>) {
+/// One entry per ball, nothing swept yet; every usable ball goes through the event
+/// machinery if `events`.
+fn reset_solo(balls: &[Ball], solo: &mut Vec<Solo>, events: bool) {
     solo.truncate(balls.len());
     solo.resize_with(balls.len(), Solo::default);
     for (k, (s, b)) in solo.iter_mut().zip(balls).enumerate() {
         s.index = k;
         s.ball = usable(b).then_some(*b);
-        s.events = s.ball.is_some();
+        s.events = events && s.ball.is_some();
         s.bounds = None;
         s.end = None;
         s.contacts.clear();
