@@ -144,6 +144,8 @@ fn record_paths(
 
 const WALL: Color = Color::srgb(0.55, 0.75, 1.0);
 const KINEMATIC: Color = Color::srgb(1.0, 0.55, 0.95);
+/// Hinged bodies the balls push.
+const HINGE: Color = Color::srgb(0.45, 0.85, 1.0);
 const NORMAL: Color = Color::srgb(0.3, 0.9, 0.4);
 const PATH: Color = Color::srgb(1.0, 0.8, 0.2);
 const CONTACT: Color = Color::srgb(1.0, 0.3, 0.3);
@@ -191,13 +193,18 @@ fn draw(
                 }
             }
         }
-        // Kinematic obstacles where the last step left them (their pose at its end).
+        // Kinematic and hinged obstacles where the last step left them (their pose at its
+        // end); a hinge with a dot at its pivot.
         for m in &kinematics.moving {
             let motion = m.motion;
             match m.obstacle.shape {
                 ObstacleShape::Segment(s) => {
                     let end = motion.segment_at(s, 1.0);
-                    gizmos.line_2d(end.a, end.b, KINEMATIC);
+                    let colour = if m.hinge.is_some() { HINGE } else { KINEMATIC };
+                    gizmos.line_2d(end.a, end.b, colour);
+                    if m.hinge.is_some() {
+                        gizmos.circle_2d(motion.pivot_at(1.0), cfg.normal_length * 0.25, HINGE);
+                    }
                 }
                 ObstacleShape::Circle(c) => {
                     let center =

@@ -12,19 +12,19 @@ use std::f32::consts::{PI, TAU};
 /// A 2D pose: where the entity's origin is and how far it is turned.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Pose {
-    translation: Vec2,
-    angle: f32,
+    pub(crate) translation: Vec2,
+    pub(crate) angle: f32,
 }
 
 impl Pose {
-    fn of(transform: &Transform) -> Self {
+    pub(crate) fn of(transform: &Transform) -> Self {
         Self {
             translation: transform.translation.truncate(),
             angle: transform.rotation.to_euler(EulerRot::ZYX).0,
         }
     }
 
-    fn place(&self, local: Vec2, scale: Vec2) -> Vec2 {
+    pub(crate) fn place(&self, local: Vec2, scale: Vec2) -> Vec2 {
         self.translation + Vec2::from_angle(self.angle).rotate(local * scale)
     }
 }
@@ -42,12 +42,25 @@ pub(crate) struct Kinematics {
     previous: EntityHashMap<Pose>,
 }
 
+impl Kinematics {
+    /// Add a moving obstacle that something else puts in place after the step (a hinged
+    /// part: `hinge.rs`); [`finish_kinematics`] leaves it alone.
+    pub(crate) fn push_hinged(&mut self, entity: Entity, moving: MovingObstacle) {
+        self.moving.push(moving);
+        self.entities.push(entity);
+        self.end_poses.push(Pose {
+            translation: moving.motion.pivot,
+            angle: 0.0,
+        });
+    }
+}
+
 /// What a kinematic obstacle is read by: its motion, its own pose, its CCD components,
 /// and whether it has a parent (it must not: its `Transform` is its pose in the world).
 type KinematicParts<'a> = (Entity, &'a Kinematic, &'a Transform, ObstacleParts, Has<ChildOf>);
 
 /// Turn `delta` into the equivalent turn in (−π, π].
-fn shortest_turn(delta: f32) -> f32 {
+pub(crate) fn shortest_turn(delta: f32) -> f32 {
     let wrapped = (delta + PI).rem_euclid(TAU) - PI;
     if wrapped == -PI { PI } else { wrapped }
 }
@@ -108,7 +121,7 @@ pub(crate) fn prepare_kinematics(
         if parts.invalid {
             commands.entity(entity).try_remove::<CcdInvalid>();
         }
-        k.moving.push(MovingObstacle { obstacle, motion });
+        k.moving.push(MovingObstacle::new(obstacle, motion));
         k.entities.push(entity);
         k.end_poses.push(end);
     }

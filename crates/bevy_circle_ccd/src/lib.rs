@@ -48,6 +48,7 @@
 //! | the fixed step (one path for every circle) and its report | `step.rs` |
 //! | what is read of a circle or an obstacle, and the one obstacle builder | `query.rs` |
 //! | kinematic obstacles (flippers) | [`Kinematic`] (`kinematic.rs`) |
+//! | hinged bodies the balls push (spinners, gates, motorised flippers) | [`Hinge`], [`HingePart`] (`hinge.rs`) |
 //! | contact messages and observer events | [`CircleHit`], [`CircleHitEvent`] (`events.rs`) |
 //! | debug gizmos (feature `debug-draw`) | `CcdDebugPlugin` (`debug.rs`) |
 //!
@@ -64,6 +65,7 @@ mod components;
 #[cfg(feature = "debug-draw")]
 mod debug;
 mod events;
+mod hinge;
 mod kinematic;
 mod plugin;
 mod query;
@@ -79,6 +81,7 @@ pub use components::{
 #[cfg(feature = "debug-draw")]
 pub use debug::{CcdDebugPlugin, CcdGizmos, LastStepPaths};
 pub use events::{CircleHit, CircleHitEvent};
+pub use hinge::{Hinge, HingeMotor, HingePart, HingeSpring, HingeStops};
 pub use plugin::{CircleCcdPlugin, CircleCcdSystems};
 pub use settings::{CcdSettings, CcdStats};
 pub use world::CcdWorld;
@@ -89,8 +92,9 @@ pub mod prelude {
     pub use crate::{CcdDebugPlugin, CcdGizmos};
     pub use crate::{
         CcdInvalid, CcdMass, CcdMaterial, CcdSettings, CcdStats, CcdWorld, CircleCcdPlugin, CircleCcdSystems,
-        CircleHit, CircleHitEvent, CircleResponse, CollisionLayers, CombineRule, Kicker, Kinematic,
-        MovingCircle, OneSided, Pillar, PredictPath, Sensor, StaticSegment,
+        CircleHit, CircleHitEvent, CircleResponse, CollisionLayers, CombineRule, Hinge, HingeMotor,
+        HingePart, HingeSpring, HingeStops, Kicker, Kinematic, MovingCircle, OneSided, Pillar, PredictPath,
+        Sensor, StaticSegment,
     };
     pub use bevy_transform_interpolation::prelude::TransformInterpolation;
 }

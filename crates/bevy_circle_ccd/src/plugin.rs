@@ -1,5 +1,6 @@
 //! [`CircleCcdPlugin`] and the [`CircleCcdSystems`] sets.
 
+use crate::hinge::{Hinges, finish_hinges, prepare_hinges};
 use crate::kinematic::{Kinematics, finish_kinematics, prepare_kinematics};
 use crate::step::{StepHits, report_hits, step_circles};
 use crate::world::{PendingRemovals, note_removal, sync_world};
@@ -72,6 +73,8 @@ impl Plugin for CircleCcdPlugin {
                 CcdMass,
                 Kicker,
                 CombineRule,
+                Hinge,
+                HingePart,
             )>()
             .register_type::<(CcdSettings, CcdStats, CcdWorld, CircleHit)>()
             .init_resource::<CcdSettings>()
@@ -80,6 +83,9 @@ impl Plugin for CircleCcdPlugin {
             .init_resource::<StepHits>()
             .init_resource::<PendingRemovals>()
             .init_resource::<Kinematics>()
+            .init_resource::<Hinges>()
+            .add_observer(note_removal::<Hinge>)
+            .add_observer(note_removal::<HingePart>)
             .add_observer(note_removal::<Kinematic>)
             .add_observer(note_removal::<StaticSegment>)
             .add_observer(note_removal::<Pillar>)
@@ -101,10 +107,10 @@ impl Plugin for CircleCcdPlugin {
             .add_systems(
                 self.schedule,
                 (
-                    (sync_world, prepare_kinematics)
+                    (sync_world, prepare_kinematics, prepare_hinges)
                         .chain()
                         .in_set(CircleCcdSystems::Prepare),
-                    (step_circles, finish_kinematics)
+                    (step_circles, finish_kinematics, finish_hinges)
                         .chain()
                         .in_set(CircleCcdSystems::Step),
                     report_hits.in_set(CircleCcdSystems::Report),

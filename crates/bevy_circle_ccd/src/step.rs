@@ -98,7 +98,7 @@ pub(crate) fn step_circles(
     mut circles: Query<CircleParts>,
     mut hits: ResMut<StepHits>,
     mut stats: ResMut<CcdStats>,
-    kinematics: Res<Kinematics>,
+    mut kinematics: ResMut<Kinematics>,
     mut buffers: Local<StepBuffers>,
     mut commands: Commands,
 ) {
@@ -126,7 +126,7 @@ pub(crate) fn step_circles(
         gravity,
         dt,
         &world,
-        &kinematics,
+        &mut kinematics,
         &mut buffers,
         &mut hits.0,
     );
@@ -189,7 +189,7 @@ fn run_core(
     gravity: Vec2,
     dt: f32,
     world: &CcdWorld,
-    kinematics: &Kinematics,
+    kinematics: &mut Kinematics,
     buffers: &mut StepBuffers,
     hits: &mut Vec<CircleHit>,
 ) -> MultiballReport {
@@ -205,10 +205,13 @@ fn run_core(
         balls,
         entities,
     } = buffers;
+    // Hinged bodies come back turned by what hit them.
+    let moving = &mut kinematics.moving;
+    let moving_entities = &kinematics.entities;
     let on_contact = |c: &ccd_core::Contact| {
         let other = match c.with {
             ContactWith::Obstacle(id) => world.entity(id),
-            ContactWith::Moving(k) => kinematics.entities.get(k).copied(),
+            ContactWith::Moving(k) => moving_entities.get(k).copied(),
             ContactWith::Ball(j) => entities.get(j).copied(),
         };
         if let (Some(other), Some(&circle)) = (other, entities.get(c.ball)) {
@@ -226,7 +229,6 @@ fn run_core(
         }
     };
     let grid = world.grid();
-    let moving = &kinematics.moving;
     match ComputeTaskPool::try_get() {
         Some(pool) => {
             // The calling thread takes a chunk too (see `TaskPool`): by Bevy's defaults a

@@ -3,7 +3,8 @@
 
 use crate::query::ObstacleParts;
 use crate::{
-    CcdInvalid, CcdMaterial, CollisionLayers, Kicker, Kinematic, OneSided, Pillar, Sensor, StaticSegment,
+    CcdInvalid, CcdMaterial, CollisionLayers, Hinge, HingePart, Kicker, Kinematic, OneSided, Pillar, Sensor,
+    StaticSegment,
 };
 use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
@@ -98,6 +99,16 @@ impl CcdWorld {
     }
 }
 
+/// An obstacle's parts, its pose, and whether it moves (kinematic, a hinge or a hinge's
+/// part: then it is not in the grid).
+type StaticParts<'a> = (
+    ObstacleParts,
+    &'a GlobalTransform,
+    Has<Kinematic>,
+    Has<Hinge>,
+    Has<HingePart>,
+);
+
 /// Static segments and pillars.
 type IsObstacle = Or<(With<StaticSegment>, With<Pillar>)>;
 
@@ -111,6 +122,8 @@ type ObstacleChanged = Or<(
     Added<OneSided>,
     Added<Sensor>,
     Added<Kinematic>,
+    Added<Hinge>,
+    Added<HingePart>,
 )>;
 
 /// Entities that lost an obstacle component since the last sync. Filled by observers, so
@@ -129,7 +142,7 @@ pub(crate) fn note_removal<T: Component>(event: On<Remove, T>, mut pending: ResM
 pub(crate) fn sync_world(
     mut world: ResMut<CcdWorld>,
     changed: Query<Entity, (IsObstacle, ObstacleChanged)>,
-    parts: Query<(ObstacleParts, &GlobalTransform, Has<Kinematic>)>,
+    parts: Query<StaticParts>,
     mut removed: ResMut<PendingRemovals>,
     mut dirty: Local<Vec<Entity>>,
     mut commands: Commands,
@@ -144,8 +157,9 @@ pub(crate) fn sync_world(
     dirty.sort_unstable();
     dirty.dedup();
     for &entity in dirty.iter() {
-        // Kinematic obstacles move every step: they live in `Kinematics`, not the grid.
-        let Ok((p, transform, false)) = parts.get(entity) else {
+        // Kinematic and hinged obstacles move every step: they live in `Kinematics`, not
+        // the grid.
+        let Ok((p, transform, false, false, false)) = parts.get(entity) else {
             world.remove(entity);
             continue;
         };

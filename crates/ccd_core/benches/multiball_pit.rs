@@ -67,7 +67,7 @@ fn main() {
             &mut state,
             dt,
             &grid,
-            &[],
+            &mut [],
             &settings,
             &mut scratch,
             |_| {},

@@ -17,6 +17,7 @@
 //! | … a turning, sliding segment (flipper)? | [`sweep_circle_moving_segment`] (`sweep/moving_segment.rs`) |
 //! | what does a contact do to the velocity? | [`reflect`], [`slide`], [`respond`], [`Material`] (`response.rs`) |
 //! | obstacles with materials, one-sidedness, sensors, layers | [`Obstacle`], [`Obstacles`] (`obstacle.rs`) |
+//! | hinged bodies the ball pushes: spinners, gates, motorised flippers | [`HingeBody`], [`hinge_impulse`], [`HingeDrive`] (`hinge/`) |
 //! | move through a whole step, bouncing | [`sweep_bounces`] (`bounce.rs`) |
 //! | many balls, flippers and ball–ball, event by event | [`step_balls`] (`multiball/`) |
 //! | where will the ball go? | [`predict_path`] (`predict.rs`) |
@@ -37,6 +38,7 @@
 
 mod bounce;
 mod broadphase;
+mod hinge;
 mod hit;
 mod kick;
 mod material;
@@ -52,6 +54,9 @@ pub mod tolerance;
 pub use bounce::{BounceHit, SweepOutcome, SweepSettings, sweep_bounces};
 pub use broadphase::{DEFAULT_CELL_SIZE, Grid};
 pub use glam::Vec2;
+pub use hinge::{
+    HingeBody, HingeContact, HingeDrive, HingeImpulse, HingeLimits, HingeMotor, HingeSpring, hinge_impulse,
+};
 pub use hit::Hit;
 pub use kick::Kick;
 pub use material::{CombineRule, Material};
@@ -70,10 +75,10 @@ pub use sweep::{
 };
 pub use tolerance::{
     ALLOWED_OVERLAP_REL, CLEARLY_APART_MARGIN, CONTACT_SOLVE_TOLERANCE, CROWDED_FRACTION,
-    DEFAULT_EVENTS_PER_BALL, DEFAULT_MAX_BOUNCES, MAX_CELLS_PER_OBSTACLE, MAX_CORRECTION_SLIDES,
-    MAX_GRID_CELLS, MAX_MOVING_SEGMENT_ITERATIONS, MAX_MOVING_SEGMENT_RESTARTS, MAX_PREDICT_STEPS,
-    MAX_SENSOR_HITS_PER_LEG, MAX_SIMULTANEOUS_PASSES, MAX_WEDGE_BOUNCES, MIN_EVENT_BUDGET,
-    MIN_ITEMS_PER_THREAD, MOVING_SEGMENT_TOLERANCE_REL, OVERLAP_CORRECTION_FRACTION,
-    OVERLAP_CORRECTION_ITERATIONS, RESTING_EVENT_FRACTION, RESTING_ITERATIONS, SIMULTANEOUS_TIME_REL,
-    TOUCH_SLOP_REL,
+    DEFAULT_EVENTS_PER_BALL, DEFAULT_MAX_BOUNCES, HINGE_LIMIT_SLOP, MAX_CELLS_PER_OBSTACLE,
+    MAX_CORRECTION_SLIDES, MAX_GRID_CELLS, MAX_HINGE_LIMIT_HITS, MAX_MOVING_SEGMENT_ITERATIONS,
+    MAX_MOVING_SEGMENT_RESTARTS, MAX_PREDICT_STEPS, MAX_SENSOR_HITS_PER_LEG, MAX_SIMULTANEOUS_PASSES,
+    MAX_WEDGE_BOUNCES, MIN_EVENT_BUDGET, MIN_ITEMS_PER_THREAD, MOVING_SEGMENT_TOLERANCE_REL,
+    OVERLAP_CORRECTION_FRACTION, OVERLAP_CORRECTION_ITERATIONS, RESTING_EVENT_FRACTION, RESTING_ITERATIONS,
+    SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL,
 };

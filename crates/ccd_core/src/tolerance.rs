@@ -15,6 +15,7 @@
 //! | resting contacts and overlaps | [`ALLOWED_OVERLAP_REL`], [`OVERLAP_CORRECTION_FRACTION`] | [`RESTING_ITERATIONS`], [`OVERLAP_CORRECTION_ITERATIONS`], [`MAX_CORRECTION_SLIDES`] |
 //! | broadphases | | [`MAX_CELLS_PER_OBSTACLE`], [`MAX_GRID_CELLS`], [`MAX_BALL_GRID_CELLS_PER_AXIS`] |
 //! | prediction | | [`MAX_PREDICT_STEPS`] |
+//! | hinged bodies | [`HINGE_LIMIT_SLOP`] | [`MAX_HINGE_LIMIT_HITS`] |
 
 /// Dimensionless. A length whose magnitude is below this fraction of the query's
 /// coordinate scale is rounding noise, so a direction taken from it is meaningless.
@@ -190,3 +191,18 @@ pub const MAX_BALL_GRID_CELLS_PER_AXIS: usize = 512;
 /// Hard cap on integration steps in one [`predict_path`](crate::predict_path) call, whatever `max_time / step`
 /// asks for, so a tiny `step` cannot stall a frame.
 pub const MAX_PREDICT_STEPS: u32 = 10_000;
+
+// --- Hinged bodies --------------------------------------------------------------------------
+
+/// Radians. A hinge within this angle of a limit touches it: a ball pushing it further in
+/// meets an immovable body (the stop holds it), and its drive does not turn it further in.
+///
+/// 1e-4 rad is 7 µm at the tip of a 70 mm flipper, far below anything a player sees, and
+/// a thousand times the f32 rounding of an angle near π.
+pub const HINGE_LIMIT_SLOP: f32 = 1e-4;
+
+/// Hard cap on the limit hits of one hinged body in one step. A body bouncing between
+/// its two limits with restitution near 1 could otherwise hit them without end; at the
+/// cap it stops at the limit it reached. Real parts hit a limit once or twice per step.
+/// The count is reported in [`MultiballReport::hinge_limit_hits`](crate::MultiballReport::hinge_limit_hits).
+pub const MAX_HINGE_LIMIT_HITS: u32 = 16;

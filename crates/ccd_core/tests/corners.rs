@@ -114,7 +114,7 @@ fn step_balls_comes_out_of_a_one_degree_v_on_time() {
             &mut ball,
             dt,
             &walls[..],
-            &[],
+            &mut [],
             &MultiballSettings::default(),
             &mut scratch,
             |_| {},
@@ -165,19 +165,19 @@ fn pinch(hz: f64, x: f32, squeeze: f32, e: f32) -> Pinch {
     for _ in 0..steps {
         let turn = (OMEGA * dt).min(start + stroke - angle).max(0.0);
         let blade = Segment::new(Vec2::ZERO, Vec2::from_angle(angle) * LENGTH);
-        let flipper = MovingObstacle {
-            obstacle: Obstacle::segment(blade),
-            motion: SegmentMotion {
+        let flipper = MovingObstacle::new(
+            Obstacle::segment(blade),
+            SegmentMotion {
                 pivot: Vec2::ZERO,
                 angle: turn,
                 pivot_motion: Vec2::ZERO,
             },
-        };
+        );
         step_balls(
             &mut ball,
             dt,
             &wall[..],
-            &[flipper],
+            &mut [flipper],
             &MultiballSettings::default(),
             &mut scratch,
             |_| {},

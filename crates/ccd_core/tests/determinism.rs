@@ -46,14 +46,14 @@ fn contact_bits(c: &Contact) -> (usize, u32, [u32; 2], bool) {
 
 fn run(pool: &impl Parallel, ball_ball: bool) -> Trace {
     let (grid, mut balls) = pit::build(BALLS, 11);
-    let mut moving = [MovingObstacle {
-        obstacle: Obstacle::segment(Segment::new(Vec2::ZERO, Vec2::new(120.0, 0.0))),
-        motion: SegmentMotion {
+    let mut moving = [MovingObstacle::new(
+        Obstacle::segment(Segment::new(Vec2::ZERO, Vec2::new(120.0, 0.0))),
+        SegmentMotion {
             pivot: Vec2::ZERO,
             angle: PADDLE_TURN,
             pivot_motion: Vec2::ZERO,
         },
-    }];
+    )];
     let settings = MultiballSettings {
         ball_ball,
         gravity: Vec2::new(0.0, -500.0),
@@ -77,7 +77,7 @@ fn run(pool: &impl Parallel, ball_ball: bool) -> Trace {
             &mut balls,
             dt,
             &grid,
-            &moving,
+            &mut moving,
             &settings,
             &mut scratch,
             |c| trace.contacts.push(contact_bits(c)),

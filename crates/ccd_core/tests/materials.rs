@@ -83,8 +83,8 @@ fn ball_ball_contacts_fall_off_too() {
     step_balls(
         &mut balls,
         0.006,
-        &[][..] as &[Obstacle],
-        &[],
+        &mut [][..] as &[Obstacle],
+        &mut [],
         &MultiballSettings::default(),
         &mut MultiballScratch::default(),
         |_| {},

@@ -126,7 +126,7 @@ fn step_balls_reflects_about_the_common_line_near_every_seam() {
             &mut balls,
             1.0,
             walls.as_slice(),
-            &[],
+            &mut [],
             &settings,
             &mut scratch,
             |_| {},
@@ -171,7 +171,7 @@ fn slide(walls: &[Obstacle], speed: f32) -> Slide {
             &mut ball,
             dt,
             walls,
-            &[],
+            &mut [],
             &settings,
             &mut scratch,
             |_: &Contact| contacts += 1,
@@ -268,9 +268,15 @@ fn resting_contacts_are_reported_on_both_paths_alike() {
     let (mut scratch, mut events) = (MultiballScratch::default(), 0);
     for _ in 0..steps {
         ball[0].velocity += g * dt;
-        step_balls(&mut ball, dt, &slope[..], &[], &multiball, &mut scratch, |_| {
-            events += 1
-        });
+        step_balls(
+            &mut ball,
+            dt,
+            &slope[..],
+            &mut [],
+            &multiball,
+            &mut scratch,
+            |_| events += 1,
+        );
     }
     assert!(
         (steps - 2..=steps).contains(&single),

@@ -1,5 +1,6 @@
 //! The inputs of [`step_balls`](super::step_balls): balls and moving obstacles.
 
+use crate::hinge::HingeBody;
 use crate::material::Material;
 use crate::obstacle::{Layers, Obstacle, ObstacleShape};
 use crate::response::ResponseMode;
@@ -60,15 +61,106 @@ impl Ball {
 
 /// An obstacle that moves during the step: its shape at the step's start, and its motion.
 /// A circle's centre moves in a straight line from its start to its end position.
+///
+/// A segment with a [`HingeBody`] is pushed by the balls that hit it:
+/// [`step_balls`](crate::step_balls) changes its `motion` (and its `obstacle`, to the pose
+/// that motion starts from) at every impact and limit, so after the step
+/// [`MovingObstacle::at_end`], [`MovingObstacle::end_angle`] and
+/// [`MovingObstacle::angular_velocity`] give where it ended and how fast it turns. (A
+/// circle's hinge is ignored: it stays kinematic.)
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MovingObstacle {
     /// Shape, material, flags and layers, at the start of the step.
     pub obstacle: Obstacle,
     /// Motion over the whole step.
     pub motion: SegmentMotion,
+    /// A hinged body the balls can push, or `None` for a kinematic obstacle.
+    pub hinge: Option<HingeBody>,
 }
 
 impl MovingObstacle {
+    /// A kinematic obstacle: `obstacle` at the step's start, moving by `motion`.
+    #[inline]
+    #[must_use]
+    pub const fn new(obstacle: Obstacle, motion: SegmentMotion) -> Self {
+        Self {
+            obstacle,
+            motion,
+            hinge: None,
+        }
+    }
+
+    /// A part of the hinged body `hinge`.
+    #[inline]
+    #[must_use]
+    pub const fn with_hinge(mut self, hinge: HingeBody) -> Self {
+        self.hinge = Some(hinge);
+        self
+    }
+
+    /// The hinge of a segment part (circles stay kinematic).
+    #[inline]
+    #[must_use]
+    pub fn body(&self) -> Option<HingeBody> {
+        match self.obstacle.shape {
+            ObstacleShape::Segment(_) => self.hinge,
+            ObstacleShape::Circle(_) => None,
+        }
+    }
+
+    /// The obstacle where it is at the end of the step.
+    ///
+    /// ```
+    /// use ccd_core::{MovingObstacle, Obstacle, Segment, SegmentMotion, Vec2};
+    /// let arm = Obstacle::segment(Segment::new(Vec2::ZERO, Vec2::new(2.0, 0.0)));
+    /// let turn = SegmentMotion { pivot: Vec2::ZERO, angle: std::f32::consts::PI, pivot_motion: Vec2::ZERO };
+    /// let end = MovingObstacle::new(arm, turn).at_end();
+    /// assert!(end.aabb().min.x < -1.999);
+    /// ```
+    #[must_use]
+    pub fn at_end(&self) -> Obstacle {
+        self.rest_of_step(1.0).0
+    }
+
+    /// The hinge's angle at the end of the step, radians (`None` without a hinge).
+    #[inline]
+    #[must_use]
+    pub fn end_angle(&self) -> Option<f32> {
+        self.hinge.map(|h| h.angle + self.motion.angle)
+    }
+
+    /// The angular velocity over a step of `dt` seconds, radians per second: for a hinge,
+    /// the one it ended the step with.
+    #[inline]
+    #[must_use]
+    pub fn angular_velocity(&self, dt: f32) -> f32 {
+        self.motion.angle / dt
+    }
+
+    /// The hinge's angle at fraction `t` of the step (valid from its last change on).
+    pub(super) fn angle_at(&self, t: f32) -> f32 {
+        self.hinge.map_or(0.0, |h| h.angle + self.motion.angle * t)
+    }
+
+    /// From fraction `from` on, turn by `turn` per step, after snapping by `snap` radians
+    /// at `from`: the shape becomes the pose this motion would have started from, so that
+    /// the motion gives the true pose at every time from `from` to the end.
+    pub(super) fn rebase(&mut self, from: f32, turn: f32, snap: f32) {
+        let m = self.motion;
+        let pivot_now = m.pivot_at(from);
+        let back = Vec2::from_angle(snap - turn * from);
+        let place = |p: Vec2| m.pivot + back.rotate(p - pivot_now);
+        if let ObstacleShape::Segment(s) = self.obstacle.shape {
+            let now = m.segment_at(s, from);
+            self.obstacle.shape =
+                ObstacleShape::Segment(crate::shape::Segment::new(place(now.a), place(now.b)));
+        }
+        if let Some(h) = &mut self.hinge {
+            h.angle += m.angle * from + snap - turn * from;
+        }
+        self.motion.angle = turn;
+    }
+
     /// The motion over the part of the step from fraction `from` to its end, as a motion of
     /// its own over `[0, 1]`, and the obstacle where it is at `from`.
     pub(super) fn rest_of_step(&self, from: f32) -> (Obstacle, SegmentMotion) {

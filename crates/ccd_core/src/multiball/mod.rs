@@ -19,6 +19,7 @@
 //! | The candidate pairs: a grid of swept boxes | `ball_grid.rs` |
 //! | The step's state: per-ball clocks and legs | `sim.rs`, `scratch.rs` |
 //! | A ball meets a wall or a moving obstacle | `walls.rs` |
+//! | Hinged bodies: impulse exchange, new motion from the impact on, limits | `hinges.rs` |
 //! | Corners and squeezes: two surfaces at once | `pinch.rs` |
 //! | Pair resolution: simultaneous ball–ball contacts | `pairs.rs`, with the solve in `lcp.rs` |
 //! | The resting solve for slow contacts under gravity | `resting.rs` |
@@ -26,6 +27,7 @@
 
 mod ball;
 mod ball_grid;
+mod hinges;
 mod islands;
 mod lcp;
 mod overlap;

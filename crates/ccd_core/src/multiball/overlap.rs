@@ -56,7 +56,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             let mut first = earliest_on_leg(circle, left, self.obstacles, ball.layers, None)
                 .solid
                 .map(|(_, _, hit)| hit);
-            for m in self.moving {
+            for m in self.moving.iter() {
                 if m.obstacle.sensor || !ball.layers.interacts(m.obstacle.layers) {
                     continue;
                 }

@@ -63,4 +63,9 @@ pub struct MultiballReport {
     /// The deepest ball–ball overlap found at the start of the step, in world units,
     /// before the position correction (see [`ALLOWED_OVERLAP_REL`](crate::ALLOWED_OVERLAP_REL)).
     pub max_overlap: f32,
+    /// Impacts on hinged bodies that turned them (an impulse exchange).
+    pub hinge_impacts: u32,
+    /// Times a hinged body reached one of its limits (each body at most
+    /// [`MAX_HINGE_LIMIT_HITS`](crate::tolerance::MAX_HINGE_LIMIT_HITS) times a step).
+    pub hinge_limit_hits: u32,
 }

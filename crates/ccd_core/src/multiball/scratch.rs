@@ -38,6 +38,9 @@ pub struct MultiballScratch {
     pub(super) island_grid: BallGrid,
     pub(super) boxes: Vec<Aabb>,
     pub(super) moving_boxes: Vec<Aabb>,
+    /// Per moving obstacle: the step fraction its hinge last changed motion at, and how
+    /// many limits it has hit this step.
+    pub(super) hinges: super::hinges::HingeClocks,
     pub(super) batch: Vec<(usize, usize)>,
     pub(super) retry: Vec<(usize, f32)>,
     pub(super) cluster: Vec<usize>,

@@ -12,7 +12,7 @@ pub(super) struct Sim<'a, O: ?Sized> {
     pub(super) balls: &'a mut [Ball],
     pub(super) dt: f32,
     pub(super) obstacles: &'a O,
-    pub(super) moving: &'a [MovingObstacle],
+    pub(super) moving: &'a mut [MovingObstacle],
     pub(super) settings: &'a MultiballSettings,
     pub(super) scratch: &'a mut MultiballScratch,
     /// The largest ball radius, for neighbour searches.

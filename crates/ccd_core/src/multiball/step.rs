@@ -1,6 +1,7 @@
 //! [`step_balls`]: the public entry, and the loop over events.
 
 use super::ball::{Ball, MovingObstacle};
+use super::hinges::finish_hinges;
 use super::islands::{Solo, meets_something, sweep_solo};
 use super::parallel::{OneThread, Parallel};
 use super::predict::Planned;
@@ -31,7 +32,7 @@ use glam::Vec2;
 /// let mut balls = [Ball::new(Vec2::new(-5.0, 0.0), Vec2::new(10.0, 0.0), 1.0), Ball::new(Vec2::new(5.0, 0.0), Vec2::new(-10.0, 0.0), 1.0)];
 /// let none: [Obstacle; 0] = [];
 /// let mut scratch = MultiballScratch::default();
-/// let report = step_balls(&mut balls, 1.0, &none, &[], &MultiballSettings::default(), &mut scratch, |_| {});
+/// let report = step_balls(&mut balls, 1.0, &none, &mut [], &MultiballSettings::default(), &mut scratch, |_| {});
 /// assert_eq!(report.bounces, 1);
 /// assert!((balls[0].center - Vec2::new(-7.0, 0.0)).length() < 1e-4);
 /// assert!((balls[0].velocity - Vec2::new(-10.0, 0.0)).length() < 1e-4);
@@ -40,7 +41,7 @@ pub fn step_balls<O: Obstacles + Sync + ?Sized>(
     balls: &mut [Ball],
     dt: f32,
     obstacles: &O,
-    moving: &[MovingObstacle],
+    moving: &mut [MovingObstacle],
     settings: &MultiballSettings,
     scratch: &mut MultiballScratch,
     on_contact: impl FnMut(&Contact),
@@ -63,7 +64,7 @@ pub fn step_balls<O: Obstacles + Sync + ?Sized>(
 /// let mut balls: Vec<Ball> = (0..1000).map(|i| Ball::new(Vec2::new(i as f32 * 10.0, 0.0), Vec2::Y, 1.0)).collect();
 /// let none: [Obstacle; 0] = [];
 /// let mut scratch = MultiballScratch::default();
-/// let report = step_balls_parallel(&Threads(2), &mut balls, 1.0, &none[..], &[], &MultiballSettings::default(), &mut scratch, |_| {});
+/// let report = step_balls_parallel(&Threads(2), &mut balls, 1.0, &none[..], &mut [], &MultiballSettings::default(), &mut scratch, |_| {});
 /// // Far apart: every ball keeps its own sweep.
 /// assert_eq!((report.solo_balls, report.event_balls), (1000, 0));
 /// assert_eq!(balls[3].center, Vec2::new(30.0, 1.0));
@@ -74,13 +75,18 @@ pub fn step_balls_parallel<P: Parallel, O: Obstacles + Sync + ?Sized>(
     balls: &mut [Ball],
     dt: f32,
     obstacles: &O,
-    moving: &[MovingObstacle],
+    moving: &mut [MovingObstacle],
     settings: &MultiballSettings,
     scratch: &mut MultiballScratch,
     mut on_contact: impl FnMut(&Contact),
 ) -> MultiballReport {
     let mut report = MultiballReport::default();
-    if !(dt > 0.0) || !dt.is_finite() || balls.is_empty() {
+    if !(dt > 0.0) || !dt.is_finite() {
+        return report;
+    }
+    scratch.hinges.prepare(moving);
+    if balls.is_empty() {
+        report.hinge_limit_hits = finish_hinges(moving, &mut scratch.hinges);
         return report;
     }
     let mut solo = std::mem::take(&mut scratch.solo);
@@ -128,6 +134,7 @@ pub fn step_balls_parallel<P: Parallel, O: Obstacles + Sync + ?Sized>(
     contacts.iter().for_each(&mut on_contact);
     scratch.event_contacts = contacts;
     scratch.solo = solo;
+    report.hinge_limit_hits += finish_hinges(moving, &mut scratch.hinges);
     report
 }
 
@@ -205,7 +212,7 @@ fn run_events<P: Parallel, O: Obstacles + Sync + ?Sized>(
     balls: &mut [Ball],
     dt: f32,
     obstacles: &O,
-    moving: &[MovingObstacle],
+    moving: &mut [MovingObstacle],
     settings: &MultiballSettings,
     scratch: &mut MultiballScratch,
 ) -> MultiballReport {
@@ -232,7 +239,14 @@ fn run_events<P: Parallel, O: Obstacles + Sync + ?Sized>(
             .saturating_add(MIN_EVENT_BUDGET)
     };
     sim.plan_all(pool);
-    while let Some((i, time, kind)) = sim.next_event() {
+    loop {
+        let until = sim.peek_time().unwrap_or(dt);
+        if sim.limit_before(until, &mut report, &mut on_contact) {
+            continue;
+        }
+        let Some((i, time, kind)) = sim.next_event() else {
+            break;
+        };
         if report.events >= budget {
             report.event_budget_hit = true;
             sim.hold_all(time, &mut on_contact);
@@ -305,6 +319,18 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
                 self.resolve_wall(i, time, contact, report, on_contact);
             }
         }
+    }
+
+    /// The time of the earliest scheduled event still valid (stale keys are dropped).
+    fn peek_time(&mut self) -> Option<f32> {
+        while let Some(key) = self.scratch.queue.peek() {
+            let s = &self.scratch.state[key.ball as usize];
+            if s.ticket == key.ticket && s.next.is_some() {
+                return Some(key.time);
+            }
+            self.scratch.queue.pop();
+        }
+        None
     }
 
     /// The earliest scheduled event still valid (stale keys are dropped): its ball, time

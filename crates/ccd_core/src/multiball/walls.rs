@@ -48,7 +48,17 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             normal: hit.normal,
             velocity: surface_velocity,
         };
-        let (velocity, kick) = self.wall_velocity(i, time, with, this, material, approach_speed);
+        let hinged = match with {
+            ContactWith::Moving(index) if self.scratch.hinges.any => {
+                self.hinge_velocity(i, time, index, hit, material, approach_speed)
+            }
+            _ => None,
+        };
+        let (velocity, kick) = match hinged {
+            // A hinge takes no kick: its impulse is the whole exchange.
+            Some((velocity, _)) => (velocity, 0.0),
+            None => self.wall_velocity(i, time, with, this, material, approach_speed),
+        };
         on_contact(&Contact {
             ball: i,
             with,
@@ -66,6 +76,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let stops_dead = ball.response == ResponseMode::Stop && surface_velocity == Vec2::ZERO;
         self.count_bounce(i, time, with, this, stops_dead);
         self.moved(i);
+        if let Some((_, near)) = hinged {
+            report.hinge_impacts += 1;
+            self.predict_near(near, time, Some(i), on_contact);
+        }
         self.predict(i, on_contact);
     }
 

@@ -1,0 +1,359 @@
+//! Hinged bodies: a [`Hinge`] turns its entity (and the [`HingePart`]s that point at it)
+//! about the entity's origin, and the balls that hit it push it back. Each step the
+//! plugin drives its spring, motor and damping ([`ccd_core::HingeDrive`]), hands its parts
+//! to the sweep as one [`ccd_core::HingeBody`], and writes back the angle and angular
+//! velocity the step left it with, and its `Transform`.
+
+use crate::kinematic::{Kinematics, Pose, shortest_turn};
+use crate::query::ObstacleParts;
+use crate::{CcdInvalid, Kinematic};
+use bevy::prelude::*;
+use ccd_core::{HingeBody, HingeDrive, MovingObstacle, SegmentMotion, ShapeError};
+
+/// Stops at both ends of a hinge's travel.
+#[derive(Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Debug, PartialEq)]
+pub struct HingeStops {
+    /// Lowest angle, radians (the measure of [`Hinge::angle`]).
+    pub min: f32,
+    /// Highest angle, radians.
+    pub max: f32,
+    /// Angular velocity after a stop is `−restitution` times the one before (0: it stops).
+    pub restitution: f32,
+}
+
+/// A torsion spring pulling a hinge towards `rest_angle`.
+#[derive(Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Debug, PartialEq)]
+pub struct HingeSpring {
+    /// The angle it pulls towards, radians.
+    pub rest_angle: f32,
+    /// Torque per radian, in [`Hinge::inertia`]'s units per second squared.
+    pub stiffness: f32,
+}
+
+/// A motor driving a hinge towards `target_speed` with at most `max_torque`.
+#[derive(Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Debug, PartialEq)]
+pub struct HingeMotor {
+    /// Angular velocity it drives towards, radians per second (set it from your input).
+    pub target_speed: f32,
+    /// Largest torque, in [`Hinge::inertia`]'s units per second squared.
+    pub max_torque: f32,
+}
+
+/// A body that turns about its entity's origin and that balls push: a spinner, a one-way
+/// gate, a motorised flipper. Put it on a root entity with a [`StaticSegment`](crate::StaticSegment)
+/// (its own shape, in its local space), add more shapes as entities with a [`HingePart`]
+/// pointing at it, and read [`Hinge::angle`] and [`Hinge::angular_velocity`] after each step.
+///
+/// Masses are those of [`CcdMass`](crate::CcdMass) (by default a ball's area), so an
+/// `inertia` of `m·L²/3` is a rod of mass `m` and length `L` turning about one end.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_circle_ccd::prelude::*;
+/// // A ball of mass 1 falls at 100 onto a free arm of inertia 2,500, 50 from its pivot:
+/// // J = 2·100 / (1/1 + 50²/2500) = 100, so the ball stops and the arm turns at
+/// // ω = −50·J/2500 = −2 rad/s (clockwise).
+/// let mut app = App::new();
+/// app.add_plugins((MinimalPlugins, TransformPlugin, CircleCcdPlugin::default()))
+///     .insert_resource(Time::<Fixed>::from_hz(100.0))
+///     .insert_resource(bevy::time::TimeUpdateStrategy::FixedTimesteps(1));
+/// let arm = app.world_mut().spawn((StaticSegment::new(Vec2::ZERO, Vec2::new(100.0, 0.0)), Hinge::new(2500.0), Transform::default())).id();
+/// app.world_mut().spawn((MovingCircle::new(1.0, Vec2::new(0.0, -100.0)), CcdMass(1.0), Transform::from_xyz(50.0, 1.5, 0.0)));
+/// for _ in 0..3 {
+///     app.update();
+/// }
+/// let hinge = app.world().get::<Hinge>(arm).unwrap();
+/// assert!((hinge.angular_velocity + 2.0).abs() < 1e-3);
+/// assert!(hinge.angle < 0.0, "it turned down: {}", hinge.angle);
+/// ```
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component, Debug, PartialEq)]
+#[require(Transform)]
+pub struct Hinge {
+    /// Moment of inertia about the pivot, mass · length². Must be above 0.
+    pub inertia: f32,
+    /// Angular velocity, radians per second, counter-clockwise. The plugin sets it after
+    /// every step; set it yourself to spin the body.
+    pub angular_velocity: f32,
+    /// The angle of the `Transform`'s rotation, radians, counting whole turns (a spinner's
+    /// angle grows without wrapping). The plugin sets it after every step from the
+    /// rotation, which stays the authority: turn the `Transform` to move the body.
+    pub angle: f32,
+    /// Angular damping, 1/s.
+    pub damping: f32,
+    /// Optional stops.
+    pub stops: Option<HingeStops>,
+    /// Optional spring.
+    pub spring: Option<HingeSpring>,
+    /// Optional motor.
+    pub motor: Option<HingeMotor>,
+}
+
+impl Hinge {
+    /// A free body of moment of inertia `inertia`, at rest.
+    #[must_use]
+    pub const fn new(inertia: f32) -> Self {
+        Self {
+            inertia,
+            angular_velocity: 0.0,
+            angle: 0.0,
+            damping: 0.0,
+            stops: None,
+            spring: None,
+            motor: None,
+        }
+    }
+
+    /// With `damping` (1/s).
+    #[must_use]
+    pub const fn with_damping(mut self, damping: f32) -> Self {
+        self.damping = damping;
+        self
+    }
+
+    /// With stops at `min` and `max` radians, bouncing with `restitution`.
+    #[must_use]
+    pub const fn with_stops(mut self, min: f32, max: f32, restitution: f32) -> Self {
+        self.stops = Some(HingeStops {
+            min,
+            max,
+            restitution,
+        });
+        self
+    }
+
+    /// With a spring towards `rest_angle` of `stiffness` per radian.
+    #[must_use]
+    pub const fn with_spring(mut self, rest_angle: f32, stiffness: f32) -> Self {
+        self.spring = Some(HingeSpring {
+            rest_angle,
+            stiffness,
+        });
+        self
+    }
+
+    /// With a motor towards `target_speed` of at most `max_torque`.
+    #[must_use]
+    pub const fn with_motor(mut self, target_speed: f32, max_torque: f32) -> Self {
+        self.motor = Some(HingeMotor {
+            target_speed,
+            max_torque,
+        });
+        self
+    }
+
+    /// `Ok`, or the field at fault: a non-positive or non-finite inertia, a negative
+    /// damping, stops with `max < min`, anything not finite.
+    pub fn validate(&self) -> Result<(), (&'static str, ShapeError)> {
+        let finite = |field: &'static str, v: f32| {
+            if v.is_finite() {
+                Ok(())
+            } else {
+                Err((field, ShapeError::NonFinite { field }))
+            }
+        };
+        if !(self.inertia > 0.0) || !self.inertia.is_finite() {
+            let error = if self.inertia.is_finite() {
+                ShapeError::NegativeRadius { field: "inertia" }
+            } else {
+                ShapeError::NonFinite { field: "inertia" }
+            };
+            return Err(("Hinge.inertia", error));
+        }
+        finite("Hinge.angular_velocity", self.angular_velocity)?;
+        finite("Hinge.angle", self.angle)?;
+        ShapeError::non_negative("damping", self.damping).map_err(|e| ("Hinge.damping", e))?;
+        if let Some(s) = self.spring {
+            finite("Hinge.spring", s.rest_angle + s.stiffness)?;
+        }
+        if let Some(m) = self.motor {
+            finite("Hinge.motor", m.target_speed + m.max_torque)?;
+        }
+        self.body(0, self.angle)
+            .validate()
+            .map_err(|e| ("Hinge.stops", e))
+    }
+
+    /// The core's body for this hinge, as part `id`, at `angle`.
+    fn body(&self, id: u32, angle: f32) -> HingeBody {
+        let body = HingeBody::new(id, self.inertia, angle);
+        match self.stops {
+            Some(s) => {
+                body.with_limits(ccd_core::HingeLimits::new(s.min, s.max).with_restitution(s.restitution))
+            }
+            None => body,
+        }
+    }
+
+    /// The core's drive for this hinge.
+    fn drive(&self) -> HingeDrive {
+        HingeDrive {
+            damping: self.damping,
+            spring: self.spring.map(|s| ccd_core::HingeSpring {
+                rest_angle: s.rest_angle,
+                stiffness: s.stiffness,
+            }),
+            motor: self.motor.map(|m| ccd_core::HingeMotor {
+                target_speed: m.target_speed,
+                max_torque: m.max_torque,
+            }),
+        }
+    }
+}
+
+/// Another shape of the [`Hinge`] on entity `.0`: its [`StaticSegment`](crate::StaticSegment)
+/// is in that body's local space, and the plugin keeps its `Transform` on the body's.
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
+#[reflect(Component, Debug, PartialEq)]
+#[require(Transform)]
+pub struct HingePart(pub Entity);
+
+/// This step's hinged bodies: each body's entity and its first part's index among the
+/// moving obstacles.
+#[derive(Resource, Default, Debug)]
+pub(crate) struct Hinges {
+    bodies: Vec<(Entity, usize)>,
+    parts: Vec<(Entity, Entity)>,
+}
+
+/// A hinge body: its state, its pose, whether it has a parent (it must not) or is marked bad.
+type BodyParts<'a> = (
+    Entity,
+    &'a mut Hinge,
+    &'a Transform,
+    Has<ChildOf>,
+    Has<CcdInvalid>,
+);
+
+/// A hinge's shape: its own or a [`HingePart`]'s.
+type PartQuery<'w, 's> = Query<
+    'w,
+    's,
+    (Entity, ObstacleParts, Option<&'static HingePart>),
+    (Or<(With<Hinge>, With<HingePart>)>, Without<Kinematic>),
+>;
+
+/// Drive every hinge and add its parts to this step's moving obstacles. Runs in
+/// [`CircleCcdSystems::Prepare`](crate::CircleCcdSystems::Prepare), after the kinematic
+/// obstacles.
+pub(crate) fn prepare_hinges(
+    time: Res<Time>,
+    mut kinematics: ResMut<Kinematics>,
+    mut hinges: ResMut<Hinges>,
+    mut bodies: Query<BodyParts>,
+    parts: PartQuery,
+    mut commands: Commands,
+) {
+    let dt = time.delta_secs();
+    let h = &mut *hinges;
+    h.bodies.clear();
+    h.parts.clear();
+    h.parts
+        .extend(parts.iter().map(|(e, _, part)| (part.map_or(e, |p| p.0), e)));
+    h.parts.sort_unstable();
+    let mut order: Vec<Entity> = h.parts.iter().map(|p| p.0).collect();
+    order.dedup();
+    for body_entity in order {
+        let Ok((_, mut hinge, transform, parented, invalid)) = bodies.get_mut(body_entity) else {
+            continue;
+        };
+        if parented {
+            crate::mark_invalid(&mut commands, body_entity, invalid, "ChildOf", crate::PARENTED);
+            continue;
+        }
+        if let Err((field, error)) = hinge.validate() {
+            crate::mark_invalid(&mut commands, body_entity, invalid, field, error);
+            continue;
+        }
+        let pose = Pose::of(transform);
+        hinge.angle += shortest_turn(pose.angle - hinge.angle);
+        let id = h.bodies.len() as u32;
+        let body = hinge.body(id, hinge.angle);
+        hinge.angular_velocity = hinge
+            .drive()
+            .angular_velocity_after(&body, hinge.angular_velocity, dt);
+        let motion = SegmentMotion {
+            pivot: pose.translation,
+            angle: hinge.angular_velocity * dt,
+            pivot_motion: Vec2::ZERO,
+        };
+        let first = kinematics.moving.len();
+        let scale = transform.scale.truncate();
+        let start = h.parts.partition_point(|p| p.0 < body_entity);
+        for &(_, part) in h.parts[start..].iter().take_while(|p| p.0 == body_entity) {
+            let Ok((_, p, _)) = parts.get(part) else { continue };
+            if p.segment.is_none() {
+                let error = ShapeError::ZeroLength {
+                    field: "StaticSegment",
+                };
+                crate::mark_invalid(
+                    &mut commands,
+                    part,
+                    p.invalid,
+                    "HingePart (needs a StaticSegment)",
+                    error,
+                );
+                continue;
+            }
+            match p.build(|local| pose.place(local, scale), pose.translation, "Transform") {
+                Some(Ok(obstacle)) => {
+                    if p.invalid {
+                        commands.entity(part).try_remove::<CcdInvalid>();
+                    }
+                    kinematics.push_hinged(part, MovingObstacle::new(obstacle, motion).with_hinge(body));
+                }
+                Some(Err((field, error))) => {
+                    crate::mark_invalid(&mut commands, part, p.invalid, field, error)
+                }
+                None => {}
+            }
+        }
+        if kinematics.moving.len() > first {
+            h.bodies.push((body_entity, first));
+        }
+    }
+}
+
+/// Write back each hinge's angle, angular velocity and pose, and put its parts on it.
+/// Runs right after the step.
+pub(crate) fn finish_hinges(
+    time: Res<Time>,
+    kinematics: Res<Kinematics>,
+    hinges: Res<Hinges>,
+    mut bodies: Query<(&mut Hinge, &mut Transform), Without<HingePart>>,
+    mut part_transforms: Query<&mut Transform, (With<HingePart>, Without<Hinge>)>,
+) {
+    let dt = time.delta_secs();
+    for &(entity, first) in &hinges.bodies {
+        let Some(m) = kinematics.moving.get(first) else {
+            continue;
+        };
+        let Ok((mut hinge, mut transform)) = bodies.get_mut(entity) else {
+            continue;
+        };
+        let (Some(angle), spin) = (m.end_angle(), m.angular_velocity(dt)) else {
+            continue;
+        };
+        if !(angle.is_finite() && spin.is_finite()) {
+            continue;
+        }
+        hinge.angle = angle;
+        hinge.angular_velocity = spin;
+        transform.rotation = Quat::from_rotation_z(angle);
+    }
+    for &(body, part) in &hinges.parts {
+        if body == part {
+            continue;
+        }
+        let (Ok((_, body_transform)), Ok(mut t)) = (bodies.get(body), part_transforms.get_mut(part)) else {
+            continue;
+        };
+        t.translation.x = body_transform.translation.x;
+        t.translation.y = body_transform.translation.y;
+        t.rotation = body_transform.rotation;
+        t.scale = body_transform.scale;
+    }
+}
