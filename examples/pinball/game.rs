@@ -181,6 +181,7 @@ pub enum Part {
     Target(usize),
     Drain,
     Gate,
+    Spinner(usize),
 }
 
 /// Seconds left of a light-up (visual; the rules only set it).
@@ -190,6 +191,7 @@ pub struct Flash(pub f32);
 /// Flash length, seconds.
 pub const FLASH_SECONDS: f32 = 0.18;
 
+/// The rules and the table's entities (the hinged ones in `hinged.rs`).
 pub struct GamePlugin {
     pub table: TableDef,
     pub autoplay: bool,
@@ -199,7 +201,8 @@ impl Plugin for GamePlugin {
     fn build(&self, app: &mut App) {
         let def = self.table.clone();
         let ring = def.outline_points();
-        app.insert_resource(Tune(def.tuning.clone()))
+        app.add_plugins(crate::hinged::HingedPartsPlugin)
+            .insert_resource(Tune(def.tuning.clone()))
             .insert_resource(Table { def, ring })
             .insert_resource(Autoplay::new(self.autoplay))
             .init_resource::<Controls>()
@@ -240,8 +243,10 @@ pub fn spawn_table(mut commands: Commands, table: Res<Table>, tune: Res<Tune>, m
             commands.spawn((segment(a, b), wall, Part::Wall));
         }
     }
-    let (a, b) = t.lane_gate;
-    commands.spawn((segment(v(a), v(b)), wall, OneSided, Part::Gate));
+    crate::hinged::spawn_gate(&mut commands, &t.lane_gate, t.ball_radius, wall);
+    for (k, s) in t.spinners.iter().enumerate() {
+        crate::hinged::spawn_spinner(&mut commands, k, s, t.ball_radius, tu.spinner_damping);
+    }
     let (a, b) = t.drain;
     commands.spawn((segment(v(a), v(b)), Sensor, Part::Drain));
     for (k, s) in t.slingshots.iter().enumerate() {
@@ -449,13 +454,16 @@ pub fn flipper_step(theta: f32, stroke: f32, held: bool, tune: &Tuning, dt: f32)
     }
 }
 
+/// A flipper on the kinematic drive (a motorised one has a `Hinge`: `hinged.rs`).
+type KinematicFlipper<'a> = (Entity, &'a mut Flipper, &'a mut Transform);
+
 /// Turn each flipper by its speed profile and move its blade parts; the plugin sweeps the
 /// balls against the motion from the previous step's pose.
 fn drive_flippers(
     time: Res<Time>,
     controls: Res<Controls>,
     tune: Res<Tune>,
-    mut flippers: Query<(Entity, &mut Flipper, &mut Transform), Without<FlipperPart>>,
+    mut flippers: Query<KinematicFlipper, (Without<FlipperPart>, Without<Hinge>)>,
     mut parts: Query<(&FlipperPart, &mut Transform), Without<Flipper>>,
 ) {
     let dt = time.delta_secs();

@@ -15,6 +15,7 @@
 //! bumpers, slingshots, lanes and targets are data, validated on load.
 
 mod game;
+mod hinged;
 mod panel;
 #[path = "../support/mod.rs"]
 mod support;

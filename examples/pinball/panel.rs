@@ -151,6 +151,18 @@ fn panel(
                         egui::Slider::new(&mut edit.flipper_top_speed, 10.0..=150.0)
                             .text("flipper top speed rad/s"),
                     );
+                    ui.checkbox(
+                        &mut edit.motor_flippers,
+                        "motor flippers (a hinge with a motor: a heavy ball slows it)",
+                    );
+                    ui.add_enabled(
+                        edit.motor_flippers,
+                        egui::Slider::new(&mut edit.flipper_mass_ratio, 0.1..=5.0)
+                            .text("flipper mass / ball"),
+                    );
+                    ui.add(
+                        egui::Slider::new(&mut edit.spinner_damping, 0.1..=10.0).text("spinner damping 1/s"),
+                    );
                     ui.add(egui::Slider::new(&mut max_bounces, 1..=64).text("max bounces / step"));
                     ui.add(egui::Slider::new(&mut hz, 60.0..=1000.0).text("fixed rate Hz"));
                     ui.add(egui::Slider::new(&mut scale, 0.05..=1.0).text("time scale"));

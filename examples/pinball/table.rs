@@ -26,7 +26,11 @@ pub struct TableDef {
     pub balls_per_game: u32,
     pub outline: Vec<Piece>,
     pub walls: Vec<Piece>,
-    pub lane_gate: (P, P),
+    /// The plunger lane's one-way gate: a hinged flap.
+    pub lane_gate: GateDef,
+    /// Spinners: hinged turnstiles that score per turn.
+    #[serde(default)]
+    pub spinners: Vec<SpinnerDef>,
     pub plunger: PlungerDef,
     pub flippers: Vec<FlipperDef>,
     pub slingshots: Vec<SlingDef>,
@@ -50,6 +54,27 @@ pub enum Piece {
         to_degrees: f32,
         segments: u32,
     },
+}
+
+/// A one-way gate: a flap hinged at `pivot`, resting with its free end at `tip` against a
+/// stop, that swings open by up to `open_degrees` one way only (clockwise when
+/// `clockwise`), and springs back.
+#[derive(Deserialize, Clone, Debug)]
+pub struct GateDef {
+    pub pivot: P,
+    pub tip: P,
+    pub open_degrees: f32,
+    pub clockwise: bool,
+}
+
+/// A spinner: a paddle wheel of two arms of `half_length` turning freely about `center`
+/// (on a lane's wall, reaching into the lane), scoring `points_per_turn` for every whole
+/// turn.
+#[derive(Deserialize, Clone, Debug)]
+pub struct SpinnerDef {
+    pub center: P,
+    pub half_length: f32,
+    pub points_per_turn: u32,
 }
 
 #[derive(Deserialize, Clone, Debug)]
@@ -122,6 +147,36 @@ pub struct Tuning {
     pub flipper_top_speed: f32,
     /// Flipper speed at the end of the down-stroke, rad/s.
     pub flipper_return_speed: f32,
+    /// Drive the flippers with a motorised hinge (the ball pushes back) instead of a
+    /// kinematic speed profile.
+    #[serde(default)]
+    pub motor_flippers: bool,
+    /// Motorised flipper: the bat's mass as a multiple of the ball's (its inertia is that
+    /// of a rod about its end, `m·L²/3`).
+    #[serde(default = "default_flipper_mass_ratio")]
+    pub flipper_mass_ratio: f32,
+    /// Motorised flipper: the motor's torque over the bat's inertia, rad/s².
+    #[serde(default = "default_flipper_motor_acceleration")]
+    pub flipper_motor_acceleration: f32,
+    /// Spinner damping, 1/s: a spinner set turning at ω turns ω/damping radians in all.
+    #[serde(default = "default_spinner_damping")]
+    pub spinner_damping: f32,
+}
+
+/// A bat about as heavy as the ball, as Visual Pinball's default flipper mass.
+fn default_flipper_mass_ratio() -> f32 {
+    1.0
+}
+
+/// About 51° in about 30 ms from rest: `2·0.89 rad / (0.03 s)²`.
+fn default_flipper_motor_acceleration() -> f32 {
+    2000.0
+}
+
+/// A light turnstile hit at 2.5 m/s spins at a few hundred rad/s; this damping stops it
+/// in about a second, after ten or so turns.
+fn default_spinner_damping() -> f32 {
+    6.0
 }
 
 /// What is wrong with a table file.
@@ -296,7 +351,13 @@ impl TableDef {
         for (k, piece) in self.walls.iter().enumerate() {
             piece.validate(&format!("walls[{k}]"))?;
         }
-        segment("lane_gate", self.lane_gate)?;
+        let g = &self.lane_gate;
+        segment("lane_gate.pivot..tip", (g.pivot, g.tip))?;
+        in_range("lane_gate.open_degrees", g.open_degrees, 1.0, 170.0)?;
+        for (k, sp) in self.spinners.iter().enumerate() {
+            finite_point(&format!("spinners[{k}].center"), sp.center)?;
+            positive(&format!("spinners[{k}].half_length"), sp.half_length)?;
+        }
         let pl = &self.plunger;
         finite_point("plunger.ball_at", pl.ball_at)?;
         positive("plunger.min_speed", pl.min_speed)?;
@@ -384,6 +445,14 @@ impl Tuning {
             in_range(name, x, 0.0, hi)?;
         }
         in_range("tuning.flipper_top_speed", self.flipper_top_speed, 1.0, 500.0)?;
+        in_range("tuning.flipper_mass_ratio", self.flipper_mass_ratio, 0.01, 100.0)?;
+        in_range(
+            "tuning.flipper_motor_acceleration",
+            self.flipper_motor_acceleration,
+            1.0,
+            1e6,
+        )?;
+        in_range("tuning.spinner_damping", self.spinner_damping, 0.0, 100.0)?;
         in_range(
             "tuning.flipper_return_speed",
             self.flipper_return_speed,

@@ -106,9 +106,26 @@ fn a_held_flipper_cradles_the_ball() {
 
 #[test]
 fn a_flipping_flipper_never_lets_a_ball_through() {
-    // A ball falls at 3 m/s onto the left flipper, which flips at 25 different moments.
-    for offset in 0..25 {
-        let mut app = app();
+    never_through(false, 25);
+}
+
+#[test]
+fn a_motor_flipper_never_lets_a_ball_through() {
+    never_through(true, 12);
+}
+
+/// Motor flippers on (or off) in a fresh table.
+fn app_with_flippers(motor: bool) -> App {
+    let mut app = app();
+    app.world_mut().resource_mut::<game::Tune>().0.motor_flippers = motor;
+    app.update();
+    app
+}
+
+/// A ball falls at 3 m/s onto the left flipper, which flips at `moments` different times.
+fn never_through(motor: bool, moments: usize) {
+    for offset in 0..moments {
+        let mut app = app_with_flippers(motor);
         let (pivot, _, length, thickness) = left_flipper(&mut app);
         let table = app.world().resource::<game::Table>().clone();
         let tune = app.world().resource::<game::Tune>().0.clone();
@@ -311,4 +328,76 @@ fn a_pop_bumper_kicks_at_the_instant_of_impact() {
         }
     }
     panic!("the ball never reached the bumper");
+}
+
+#[test]
+fn a_motor_flipper_strokes_at_its_torque() {
+    // The motor's torque over the bat's inertia is 2,000 rad/s² (the table's default), so
+    // from rest the 50° (0.873 rad) stroke takes √(2·0.873/2000) = 29.5 ms, ending near
+    // 2000·0.0295 = 59 rad/s; released, it goes back down to rest.
+    let mut app = app_with_flippers(true);
+    let stroke = 50f32.to_radians();
+    app.world_mut().resource_mut::<Controls>().left = true;
+    let mut reached = None;
+    for step in 1..=100 {
+        app.update();
+        let mut q = app.world_mut().query::<&Flipper>();
+        let f = q.iter(app.world()).find(|f| f.side == Side::Left).unwrap();
+        if reached.is_none() && f.theta >= stroke - 1e-3 {
+            reached = Some(step);
+        }
+    }
+    let ms = reached.expect("never reached the top stop");
+    assert!((29..=31).contains(&ms), "stroke took {ms} ms");
+    app.world_mut().resource_mut::<Controls>().left = false;
+    for _ in 0..300 {
+        app.update();
+    }
+    let mut q = app.world_mut().query::<&Flipper>();
+    let f = q.iter(app.world()).find(|f| f.side == Side::Left).unwrap();
+    assert!(f.theta < 1e-3, "not back at rest: {}", f.theta);
+}
+
+#[test]
+fn a_ball_through_the_orbit_spins_the_spinner() {
+    // Up the middle of the left orbit lane at 2.5 m/s: it brushes the paddle wheel on the
+    // lane's wall, sets it spinning and goes on up; one score per whole turn.
+    let mut app = app();
+    app.world_mut().resource_mut::<Requests>().new_game = true;
+    app.update();
+    let table = app.world().resource::<game::Table>().clone();
+    let tune = app.world().resource::<game::Tune>().0.clone();
+    let ball = {
+        let mut commands = app.world_mut().commands();
+        spawn_ball(
+            &mut commands,
+            &table,
+            &tune,
+            Vec2::new(22.5, 480.0),
+            Vec2::new(0.0, 2500.0),
+        )
+    };
+    app.world_mut().flush();
+    let score0 = app.world().resource::<game::Game>().score;
+    let mut highest = 0.0_f32;
+    for _ in 0..3000 {
+        app.update();
+        if let Some(t) = app.world().get::<Transform>(ball) {
+            highest = highest.max(t.translation.y);
+        }
+    }
+    let mut q = app.world_mut().query::<(&Hinge, &crate::hinged::SpinnerTurns)>();
+    let (hinge, turns) = q.iter(app.world()).next().unwrap();
+    let turned = turns.scored.unsigned_abs();
+    assert!(turned >= 3, "the spinner turned only {} rad", hinge.angle);
+    assert!(
+        highest > 600.0,
+        "the ball never got past the spinner: highest {highest}"
+    );
+    let score = app.world().resource::<game::Game>().score - score0;
+    assert!(score >= 100 * turned, "scored {score} for {turned} turns");
+    println!(
+        "spinner: {turned} turns ({:.1} rad), ball up to y {highest:.0}",
+        hinge.angle
+    );
 }

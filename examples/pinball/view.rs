@@ -123,6 +123,30 @@ fn stroke(
 }
 
 #[allow(clippy::too_many_arguments)]
+/// A bar from `a` to `b` in entity `e`'s own frame, so it turns with it (a hinged part).
+fn blade(
+    commands: &mut Commands,
+    meshes: &mut Assets<Mesh>,
+    e: Entity,
+    (a, b): (Vec2, Vec2),
+    width: f32,
+    material: Handle<ColorMaterial>,
+) {
+    let along = b - a;
+    let bar = (
+        Mesh2d(meshes.add(Rectangle::new(along.length(), width))),
+        MeshMaterial2d(material),
+        Transform::from_translation(((a + b) * 0.5).extend(0.0))
+            .with_rotation(Quat::from_rotation_z(along.to_angle())),
+    );
+    commands
+        .entity(e)
+        .insert(Visibility::default())
+        .with_children(|c| {
+            c.spawn(bar);
+        });
+}
+
 fn draw_table(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
@@ -183,7 +207,11 @@ fn draw_table(
             }
             (Part::Gate, Some(s), _) => {
                 let m = materials.add(Color::srgb(0.3, 1.0, 0.5));
-                stroke(&mut commands, &mut meshes, s.a, s.b, STROKE_MM, m, -1.0);
+                blade(&mut commands, &mut meshes, e, (s.a, s.b), STROKE_MM, m);
+            }
+            (Part::Spinner(_), Some(s), _) => {
+                let m = materials.add(Color::srgb(0.95, 0.8, 0.3));
+                blade(&mut commands, &mut meshes, e, (s.a, s.b), STROKE_MM * 1.5, m);
             }
             (Part::Drain, Some(s), _) => {
                 let m = materials.add(Color::srgba(1.0, 0.2, 0.2, 0.25));

@@ -57,7 +57,11 @@ fn gate_blocks_backwards_and_opens_forwards() {
         // The Transform carries the same angle.
         let rotation = app.0.world().get::<Transform>(gate).unwrap().rotation;
         let (_, _, z) = rotation.to_euler(EulerRot::XYZ);
-        assert!((z - hinge.angle).abs() < 1e-4, "Transform at {z}, Hinge at {}", hinge.angle);
+        assert!(
+            (z - hinge.angle).abs() < 1e-4,
+            "Transform at {z}, Hinge at {}",
+            hinge.angle
+        );
         if y(&app.0, fwd) > 200.0 {
             app.0.world_mut().get_mut::<MovingCircle>(fwd).unwrap().velocity = Vec2::ZERO;
         }
@@ -91,7 +95,10 @@ fn parts_turn_with_their_body() {
         .id();
     let part = app
         .world_mut()
-        .spawn((StaticSegment::new(Vec2::ZERO, Vec2::new(-100.0, 0.0)), HingePart(body)))
+        .spawn((
+            StaticSegment::new(Vec2::ZERO, Vec2::new(-100.0, 0.0)),
+            HingePart(body),
+        ))
         .id();
     // Mass 1 at 100 onto the part at lever 50 (on the −x side): J = 2·100/(1 + 1) = 100,
     // and the body turns at ω = +50·100/2500 = +2 rad/s (counter-clockwise: the −x arm
@@ -100,7 +107,11 @@ fn parts_turn_with_their_body() {
     app.world_mut().entity_mut(b).insert(CcdMass(1.0));
     steps(&mut app, 3);
     let hinge = *app.world().get::<Hinge>(body).unwrap();
-    assert!((hinge.angular_velocity - 2.0).abs() < 1e-3, "ω = {}", hinge.angular_velocity);
+    assert!(
+        (hinge.angular_velocity - 2.0).abs() < 1e-3,
+        "ω = {}",
+        hinge.angular_velocity
+    );
     let body_rotation = app.world().get::<Transform>(body).unwrap().rotation;
     let part_rotation = app.world().get::<Transform>(part).unwrap().rotation;
     assert!(body_rotation.angle_between(part_rotation) < 1e-6);
@@ -115,7 +126,10 @@ fn angle_counts_turns() {
     spinner.angular_velocity = 10.0;
     let e = app
         .world_mut()
-        .spawn((StaticSegment::new(Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0)), spinner))
+        .spawn((
+            StaticSegment::new(Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0)),
+            spinner,
+        ))
         .id();
     steps(&mut app, 120);
     // 10 rad/s for one second, no damping: 10 rad, more than a turn and a half.
@@ -134,11 +148,17 @@ fn bad_hinges_are_named() {
         .id();
     let nan = app
         .world_mut()
-        .spawn((StaticSegment::new(Vec2::ZERO, Vec2::X * 10.0), Hinge::new(1.0).with_damping(f32::NAN)))
+        .spawn((
+            StaticSegment::new(Vec2::ZERO, Vec2::X * 10.0),
+            Hinge::new(1.0).with_damping(f32::NAN),
+        ))
         .id();
     let stops = app
         .world_mut()
-        .spawn((StaticSegment::new(Vec2::ZERO, Vec2::X * 10.0), Hinge::new(1.0).with_stops(1.0, -1.0, 0.0)))
+        .spawn((
+            StaticSegment::new(Vec2::ZERO, Vec2::X * 10.0),
+            Hinge::new(1.0).with_stops(1.0, -1.0, 0.0),
+        ))
         .id();
     let pillar = app.world_mut().spawn((Pillar::new(3.0), HingePart(stops))).id();
     let free = ball(&mut app, 1.0, Vec2::new(0.0, 50.0), Vec2::new(0.0, 60.0));
@@ -146,6 +166,9 @@ fn bad_hinges_are_named() {
     assert_eq!(field(&app, zero).as_deref(), Some("Hinge.inertia"));
     assert_eq!(field(&app, nan).as_deref(), Some("Hinge.damping"));
     assert_eq!(field(&app, stops).as_deref(), Some("Hinge.stops"));
-    assert!(field(&app, pillar).is_none(), "its body is skipped, so it is never read");
+    assert!(
+        field(&app, pillar).is_none(),
+        "its body is skipped, so it is never read"
+    );
     assert!((y(&app, free) - (50.0 + 60.0 * 4.0 / 120.0)).abs() < 1e-3);
 }
