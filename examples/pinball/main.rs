@@ -55,6 +55,10 @@ struct Args {
     /// Simulated seconds for `--headless`.
     #[arg(long, default_value_t = 120.0)]
     seconds: f64,
+    /// Start with the motorised (hinged) flippers instead of the kinematic ones (the
+    /// panel switches between them).
+    #[arg(long)]
+    motor_flippers: bool,
     /// Fixed physics rate, Hz (60–1000).
     #[arg(long, default_value_t = 1000.0)]
     hz: f64,
@@ -63,7 +67,10 @@ struct Args {
 fn main() -> ExitCode {
     let args = Args::parse();
     let def = match table::load(&args.table) {
-        Ok(def) => def,
+        Ok(mut def) => {
+            def.tuning.motor_flippers |= args.motor_flippers;
+            def
+        }
         Err(e) => {
             eprintln!("pinball: {e}");
             return ExitCode::FAILURE;

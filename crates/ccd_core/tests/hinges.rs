@@ -152,6 +152,7 @@ fn single_impacts_by_hand() {
 #[test]
 fn elastic_impacts_conserve_energy_and_angular_momentum() {
     let mut checked = 0;
+    let (mut worst_energy, mut worst_momentum) = (0.0_f64, 0.0_f64);
     for k in 0..200 {
         let f = k as f32;
         let lever = 20.0 + (f * 7.3) % 75.0;
@@ -173,6 +174,8 @@ fn elastic_impacts_conserve_energy_and_angular_momentum() {
         }
         checked += 1;
         let after = energy_and_momentum(&balls[0], &arm);
+        worst_energy = worst_energy.max(((after.0 - before.0) / before.0).abs());
+        worst_momentum = worst_momentum.max(((after.1 - before.1) / before.2).abs());
         assert!(
             ((after.0 - before.0) / before.0).abs() < 1e-6,
             "case {k}: energy {before:?} → {after:?}"
@@ -184,6 +187,9 @@ fn elastic_impacts_conserve_energy_and_angular_momentum() {
         );
     }
     assert!(checked >= 150, "only {checked} cases had exactly one impact");
+    println!(
+        "{checked} impacts: worst energy change {worst_energy:.2e}, worst angular momentum change {worst_momentum:.2e} (relative)"
+    );
 }
 
 /// A free spinner with damping c = 0.2/s, hit once: a ball of mass 1 at 200 across an arm
@@ -364,6 +370,9 @@ fn motor_flipper_bats_a_resting_ball_at_the_hand_computed_speed() {
         (spin - spin_expected).abs() < 0.02 * spin_expected,
         "blade at {spin}, expected {spin_expected}"
     );
+    println!(
+        "motor flipper: ball left at {speed:.1} (by hand {expected:.1}), blade at {spin:.3} rad/s (by hand {spin_expected:.3})"
+    );
 }
 
 /// A heavy ball (m·d²/I = 2) landing on the rising blade stops it dead; a light one
@@ -375,6 +384,9 @@ fn heavy_ball_slows_the_motor_flipper_a_light_one_barely() {
     assert!(
         heavy_expected.abs() < 1e-4 && heavy.abs() < 0.4,
         "heavy: blade at {heavy}"
+    );
+    println!(
+        "blade after a heavy ball {heavy:.3} rad/s, after a light one {light:.3} (by hand {light_expected:.3}), from 40"
     );
     assert!(
         (light - light_expected).abs() < 0.05 && light > 39.0,
