@@ -520,10 +520,25 @@ mod tests {
         let bad = CLASSIC.replace("slope_degrees: 6.5", "slope_degrees: NaN");
         assert!(parse(&bad).unwrap_err().to_string().contains("slope_degrees"));
         let bad = CLASSIC.replace("open_degrees: 100.0", "open_degrees: 0.0");
-        assert!(parse(&bad).unwrap_err().to_string().contains("lane_gate.open_degrees"));
+        assert!(
+            parse(&bad)
+                .unwrap_err()
+                .to_string()
+                .contains("lane_gate.open_degrees")
+        );
         let bad = CLASSIC.replace("half_length: 14.0", "half_length: -14.0");
-        assert!(parse(&bad).unwrap_err().to_string().contains("spinners[0].half_length"));
+        assert!(
+            parse(&bad)
+                .unwrap_err()
+                .to_string()
+                .contains("spinners[0].half_length")
+        );
         let bad = CLASSIC.replace("spinner_damping: 6.0", "spinner_damping: inf");
-        assert!(parse(&bad).unwrap_err().to_string().contains("tuning.spinner_damping"));
+        assert!(
+            parse(&bad)
+                .unwrap_err()
+                .to_string()
+                .contains("tuning.spinner_damping")
+        );
     }
 }
