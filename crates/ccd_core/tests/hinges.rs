@@ -480,3 +480,28 @@ fn hinged_scenes_are_deterministic() {
             .all(|(x, y)| format!("{x:?}") == format!("{y:?}"))
     );
 }
+
+/// A hinge with a bad value (a NaN inverse inertia, a negative one, stops with max below
+/// min) stays kinematic: the ball bounces off the still arm as off a wall, and no NaN
+/// reaches it.
+#[test]
+fn a_bad_hinge_stays_kinematic() {
+    for bad in [
+        HingeBody::new(0, f32::NAN, 0.0),
+        HingeBody::new(0, -5.0, 0.0),
+        HingeBody::new(0, 5.0, 0.0).with_limits(HingeLimits::new(1.0, -1.0)),
+    ] {
+        let mut arm = Arm::new(Vec2::ZERO, Vec2::new(100.0, 0.0), 1.0);
+        arm.body = bad;
+        let mut balls = [ball(Vec2::new(50.0, 6.0), Vec2::new(0.0, -100.0), 1.0, 1.0)];
+        let mut scratch = MultiballScratch::default();
+        let report = arm.step(&mut balls, &[], 0.1, &mut scratch);
+        assert_eq!(report.hinge_impacts, 0);
+        assert!(
+            (balls[0].velocity - Vec2::new(0.0, 100.0)).length() < 1e-3,
+            "{:?}",
+            balls[0].velocity
+        );
+        assert_eq!(arm.angle, 0.0);
+    }
+}

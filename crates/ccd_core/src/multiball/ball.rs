@@ -67,7 +67,8 @@ impl Ball {
 /// that motion starts from) at every impact and limit, so after the step
 /// [`MovingObstacle::at_end`], [`MovingObstacle::end_angle`] and
 /// [`MovingObstacle::angular_velocity`] give where it ended and how fast it turns. (A
-/// circle's hinge is ignored: it stays kinematic.)
+/// circle's hinge is ignored, and so is one that fails [`HingeBody::validate`]: such an
+/// obstacle stays kinematic.)
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MovingObstacle {
     /// Shape, material, flags and layers, at the start of the step.

@@ -16,7 +16,7 @@
 use super::ball::MovingObstacle;
 use super::report::{Contact, MultiballReport};
 use super::sim::Sim;
-use crate::hinge::{HingeContact, hinge_impulse};
+use crate::hinge::{HingeBody, HingeContact, hinge_impulse};
 use crate::hit::Hit;
 use crate::material::Material;
 use crate::obstacle::Obstacles;
@@ -31,6 +31,11 @@ use glam::Vec2;
 pub(crate) struct HingeClocks {
     since: Vec<f32>,
     limit_hits: Vec<u32>,
+    /// Per moving obstacle: a hinged segment whose [`HingeBody::validate`] passed. Any
+    /// other stays kinematic: a bad hinge never turns, nor spreads a NaN to a ball.
+    ///
+    /// [`HingeBody::validate`]: crate::HingeBody::validate
+    hinged: Vec<bool>,
     /// Whether any moving obstacle is a hinge (nothing here runs otherwise).
     pub(super) any: bool,
 }
@@ -41,7 +46,22 @@ impl HingeClocks {
         self.since.resize(moving.len(), 0.0);
         self.limit_hits.clear();
         self.limit_hits.resize(moving.len(), 0);
-        self.any = moving.iter().any(|m| m.body().is_some());
+        self.hinged.clear();
+        self.hinged.extend(moving.iter().map(|m| {
+            m.body().is_some_and(|b| b.validate().is_ok())
+                && m.motion.angle.is_finite()
+                && m.motion.pivot.is_finite()
+        }));
+        self.any = self.hinged.iter().any(|&h| h);
+    }
+
+    /// The valid hinge of part `part`.
+    fn body(&self, moving: &[MovingObstacle], part: usize) -> Option<HingeBody> {
+        if self.hinged.get(part).copied().unwrap_or(false) {
+            moving.get(part).and_then(MovingObstacle::body)
+        } else {
+            None
+        }
     }
 }
 
@@ -57,7 +77,9 @@ pub(super) struct LimitHit {
 pub(super) fn next_limit(moving: &[MovingObstacle], clocks: &HingeClocks, until: f32) -> Option<LimitHit> {
     let mut first: Option<LimitHit> = None;
     for (part, m) in moving.iter().enumerate() {
-        let Some(body) = m.body() else { continue };
+        let Some(body) = clocks.body(moving, part) else {
+            continue;
+        };
         let Some(limits) = body.limits else { continue };
         let since = clocks.since.get(part).copied().unwrap_or(0.0);
         let Some((at, limit)) = limits.next_hit(body.angle, m.motion.angle, since) else {
@@ -82,7 +104,7 @@ fn turn_body(
 ) -> Option<Aabb> {
     let mut near: Option<Aabb> = None;
     for (part, m) in moving.iter_mut().enumerate() {
-        if m.body().is_some_and(|b| b.id == id) {
+        if clocks.hinged[part] && m.body().is_some_and(|b| b.id == id) {
             m.rebase(from, turn, snap);
             clocks.since[part] = from;
             let b = m.swept_aabb();
@@ -96,7 +118,7 @@ fn turn_body(
 /// restitution (it stops at [`MAX_HINGE_LIMIT_HITS`]). Returns the body's box.
 fn resolve_limit(moving: &mut [MovingObstacle], clocks: &mut HingeClocks, hit: LimitHit) -> Option<Aabb> {
     let m = moving[hit.part];
-    let body = m.body()?;
+    let body = clocks.body(moving, hit.part)?;
     let limits = body.limits?;
     clocks.limit_hits[hit.part] += 1;
     let turn = if clocks.limit_hits[hit.part] >= MAX_HINGE_LIMIT_HITS {
@@ -159,7 +181,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         approach: f32,
     ) -> Option<(Vec2, Aabb)> {
         let m = self.moving[index];
-        let body = m.body().filter(|b| b.inverse_inertia > 0.0)?;
+        let body = self
+            .scratch
+            .hinges
+            .body(self.moving, index)
+            .filter(|b| b.inverse_inertia > 0.0)?;
         let ball = self.balls[i];
         let combined = ball.material.combine(material);
         let restitution = match ball.response {
