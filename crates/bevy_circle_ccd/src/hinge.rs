@@ -248,15 +248,17 @@ pub(crate) fn prepare_hinges(
     mut commands: Commands,
 ) {
     let dt = time.delta_secs();
-    let h = &mut *hinges;
-    h.bodies.clear();
-    h.parts.clear();
-    h.parts
-        .extend(parts.iter().map(|(e, _, part)| (part.map_or(e, |p| p.0), e)));
-    h.parts.sort_unstable();
-    let mut order: Vec<Entity> = h.parts.iter().map(|p| p.0).collect();
-    order.dedup();
-    for body_entity in order {
+    let Hinges {
+        bodies: done,
+        parts: list,
+    } = &mut *hinges;
+    done.clear();
+    list.clear();
+    list.extend(parts.iter().map(|(e, _, part)| (part.map_or(e, |p| p.0), e)));
+    // Sorted by body, then part: each body's parts are one run, in a stable order.
+    list.sort_unstable();
+    for run in list.chunk_by(|x, y| x.0 == y.0) {
+        let body_entity = run[0].0;
         let Ok((_, mut hinge, transform, parented, invalid)) = bodies.get_mut(body_entity) else {
             continue;
         };
@@ -270,7 +272,7 @@ pub(crate) fn prepare_hinges(
         }
         let pose = Pose::of(transform);
         hinge.angle += shortest_turn(pose.angle - hinge.angle);
-        let id = h.bodies.len() as u32;
+        let id = done.len() as u32;
         let body = hinge.body(id, hinge.angle);
         hinge.angular_velocity = hinge
             .drive()
@@ -282,8 +284,7 @@ pub(crate) fn prepare_hinges(
         };
         let first = kinematics.moving.len();
         let scale = transform.scale.truncate();
-        let start = h.parts.partition_point(|p| p.0 < body_entity);
-        for &(_, part) in h.parts[start..].iter().take_while(|p| p.0 == body_entity) {
+        for &(_, part) in run {
             let Ok((_, p, _)) = parts.get(part) else { continue };
             if p.segment.is_none() {
                 let error = ShapeError::ZeroLength {
@@ -312,7 +313,7 @@ pub(crate) fn prepare_hinges(
             }
         }
         if kinematics.moving.len() > first {
-            h.bodies.push((body_entity, first));
+            done.push((body_entity, first));
         }
     }
 }

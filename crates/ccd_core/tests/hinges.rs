@@ -45,11 +45,7 @@ impl Arm {
             ..self.body
         };
         self.spin = self.drive.angular_velocity_after(&body, self.spin, dt);
-        let turn = Vec2::from_angle(self.angle);
-        let segment = Segment::new(
-            self.pivot + turn.rotate(self.rest.a - self.pivot),
-            self.pivot + turn.rotate(self.rest.b - self.pivot),
-        );
+        let segment = self.segment();
         let motion = SegmentMotion {
             pivot: self.pivot,
             angle: self.spin * dt,

@@ -238,7 +238,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     }
 
     /// Every event ball but `skip` whose leg may reach `near`: moved along its leg to
-    /// `time`, and predicted again.
+    /// `time`, and predicted again. With ball–ball on, the pair grid (which holds every
+    /// ball's box) lists the candidates; otherwise every ball is one.
     pub(super) fn predict_near(
         &mut self,
         near: Aabb,
@@ -246,7 +247,16 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         skip: Option<usize>,
         on_contact: &mut impl FnMut(&Contact),
     ) {
-        for k in 0..self.balls.len() {
+        let mut found = std::mem::take(&mut self.scratch.found);
+        found.clear();
+        if self.settings.ball_ball {
+            self.scratch.grid.query(near, |k| found.push(k));
+            found.sort_unstable();
+            found.dedup();
+        } else {
+            found.extend(0..self.balls.len());
+        }
+        for &k in &found {
             let clock = self.scratch.clock[k];
             if Some(k) == skip || !clock.valid || clock.frozen || !self.swept_box(k).intersects(&near) {
                 continue;
@@ -254,5 +264,6 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             self.advance(k, time, on_contact);
             self.predict(k, on_contact);
         }
+        self.scratch.found = found;
     }
 }
