@@ -1,8 +1,10 @@
 //! The table's hinged parts, built on the plugin's `Hinge`: the plunger lane's one-way
 //! gate, the orbit spinner (which scores per turn), and the flippers' motorised drive
-//! (the panel's "motor flippers" switch), beside the kinematic drive in `game.rs`.
+//! (the panel's "motor flippers" switch), beside the kinematic drive in `parts.rs`.
 
-use crate::game::{Flipper, FlipperPart, Game, Part, Table, Tune};
+use crate::game::{Controls, Table, Tune};
+use crate::parts::{Flipper, FlipperPart, motor_drive};
+use crate::rules::{Game, Part};
 use crate::table::{GateDef, Side, SpinnerDef, v};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
@@ -184,31 +186,18 @@ fn flipper_inertia(f: &Flipper, ball_radius: f32, ratio: f32) -> f32 {
     ball_mass(ball_radius) * ratio * f.length * f.length / 3.0
 }
 
-/// Motor flippers: up at the top speed while held, down at the return speed when
-/// released, with the tuned torque.
+/// Motor flippers: the torque that gives the table's stroke time, up while held and
+/// down when released (see `parts::motor_drive`).
 fn drive_motor_flippers(
     tune: Res<Tune>,
-    controls: Res<crate::game::Controls>,
+    controls: Res<Controls>,
     mut flippers: Query<(&Flipper, &mut Hinge)>,
 ) {
-    let t = &tune.0;
     for (f, mut h) in &mut flippers {
-        let held = match f.side {
-            Side::Left => controls.left,
-            Side::Right => controls.right,
-        };
-        let up = if held {
-            t.flipper_top_speed
-        } else {
-            -t.flipper_return_speed
-        };
-        let target = match f.side {
-            Side::Left => up,
-            Side::Right => -up,
-        };
+        let (target_speed, alpha) = motor_drive(f, controls.held(f.side), &tune.0);
         h.motor = Some(HingeMotor {
-            target_speed: target,
-            max_torque: h.inertia * t.flipper_motor_acceleration,
+            target_speed,
+            max_torque: h.inertia * alpha,
         });
     }
 }

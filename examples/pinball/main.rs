@@ -8,15 +8,22 @@
 //! cargo run --release --example pinball -- --headless --seconds 600
 //! ```
 //!
-//! Keys: Left/Right Shift, Z/M or the arrow keys flip; Space or Down pulls the plunger;
-//! N new game; B adds a ball; P pauses; period steps while paused; F1 debug gizmos.
+//! Keys: Left/Right Shift, Z/M, the arrow keys or the mouse buttons flip; Space or Down
+//! pulls the plunger; N new game; B adds a ball; P pauses; period steps while paused; F1
+//! debug gizmos.
 //!
 //! The table is `assets/tables/classic.ron` (or `--table PATH`): walls, flippers,
 //! bumpers, slingshots, lanes and targets are data, validated on load.
 
+mod autoplay;
 mod game;
 mod hinged;
+mod input;
 mod panel;
+mod parts;
+mod rules;
+mod spawn;
+mod stats;
 #[path = "../support/mod.rs"]
 mod support;
 mod table;
@@ -26,7 +33,9 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_circle_ccd::prelude::*;
 use clap::Parser;
-use game::{GamePlugin, Requests, RunStats};
+use game::GamePlugin;
+use rules::Requests;
+use stats::RunStats;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -98,6 +107,7 @@ fn main() -> ExitCode {
         CcdDebugPlugin,
         GamePlugin { table: def, autoplay },
         view::ViewPlugin,
+        input::InputPlugin,
         panel::PanelPlugin,
     ))
     .insert_resource(Time::<Fixed>::from_hz(args.hz))
@@ -177,7 +187,7 @@ fn headless(def: table::TableDef, args: &Args) -> ExitCode {
         }
     }
     let stats = app.world().resource::<RunStats>();
-    let game = app.world().resource::<game::Game>();
+    let game = app.world().resource::<rules::Game>();
     println!("pinball headless summary ({} Hz, autoplay)", args.hz);
     println!("  simulated seconds:     {:.1}", stats.simulated);
     println!("  wall-clock seconds:    {:.1}", started.elapsed().as_secs_f64());
@@ -204,5 +214,7 @@ fn headless(def: table::TableDef, args: &Args) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+#[cfg(test)]
+mod physics_tests;
 #[cfg(test)]
 mod tests;

@@ -1,8 +1,13 @@
 //! The bevy_egui side panel: game, live physics tuning, toggles, stats and a speed plot.
 //! The table's camera draws only in the space left of the panel.
 
-use crate::game::{Autoplay, Ball, Game, Requests, RunStats, SPEED_HISTORY_SECONDS, Table, Tune};
-use crate::view::{StepOnce, ViewToggles};
+use crate::autoplay::Autoplay;
+use crate::game::{Table, Tune};
+use crate::input::StepOnce;
+use crate::rules::{Game, Requests};
+use crate::spawn::Ball;
+use crate::stats::{RunStats, SPEED_HISTORY_SECONDS};
+use crate::view::ViewToggles;
 use bevy::camera::visibility::RenderLayers;
 use bevy::camera::{CameraOutputMode, Viewport};
 use bevy::prelude::*;
@@ -147,9 +152,16 @@ fn panel(
                         egui::Slider::new(&mut edit.sling_restitution, 0.0..=2.0).text("sling restitution"),
                     );
                     ui.add(egui::Slider::new(&mut edit.sling_kick, 0.0..=3000.0).text("sling kick mm/s"));
+                    ui.add(egui::Slider::new(&mut edit.flipper_up_ms, 10.0..=60.0).text("flipper stroke ms"));
                     ui.add(
-                        egui::Slider::new(&mut edit.flipper_top_speed, 10.0..=150.0)
-                            .text("flipper top speed rad/s"),
+                        egui::Slider::new(&mut edit.flipper_down_ms, 30.0..=200.0).text("flipper fall ms"),
+                    );
+                    ui.add(
+                        egui::Slider::new(&mut edit.rubber_falloff, 0.0..=1.0).text("rubber falloff per m/s"),
+                    );
+                    ui.add(
+                        egui::Slider::new(&mut edit.ball_inertia_factor, 0.0..=0.67)
+                            .text("ball inertia I/(m r²)"),
                     );
                     ui.checkbox(
                         &mut edit.motor_flippers,

@@ -15,6 +15,10 @@ const OUTLINE_CLOSE_MM: f32 = 0.5;
 const MIN_SEGMENT_MM: f32 = 0.5;
 /// Most segments one arc may have.
 const MAX_ARC_SEGMENTS: u32 = 1024;
+/// Standard gravity, mm/s².
+const STANDARD_GRAVITY: f32 = 9810.0;
+/// Half the plunger lane's width about the waiting ball, mm.
+const PLUNGER_LANE_HALF_WIDTH: f32 = 20.0;
 
 /// A whole table, as written in `assets/tables/*.ron`.
 #[derive(Deserialize, Clone, Debug)]
@@ -138,26 +142,31 @@ pub struct Tuning {
     pub flipper_restitution: f32,
     pub flipper_friction: f32,
     pub bumper_restitution: f32,
-    /// Least normal speed a pop bumper sends the ball away with, mm/s.
+    /// Normal speed a pop bumper adds when it fires, mm/s (real machines: 500–800).
     pub bumper_kick: f32,
     pub sling_restitution: f32,
-    /// Normal speed a slingshot adds, mm/s.
+    /// Normal speed a slingshot adds at the middle of its band, mm/s (real machines:
+    /// 1,100–1,350); less towards its ends.
     pub sling_kick: f32,
-    /// Flipper speed at the end of the up-stroke, rad/s.
-    pub flipper_top_speed: f32,
-    /// Flipper speed at the end of the down-stroke, rad/s.
-    pub flipper_return_speed: f32,
+    /// Rubber (flipper, sling and bumper) restitution falloff per m/s of impact speed:
+    /// `e / (1 + falloff·v)` with `v` in m/s.
+    pub rubber_falloff: f32,
+    /// Flipper stroke from coil on to the top stop, ms (real machines: 19–24).
+    pub flipper_up_ms: f32,
+    /// Flipper fall from the top back to rest, ms (real machines: about 89).
+    pub flipper_down_ms: f32,
+    /// The ball's moment of inertia over `m·r²`: 2/5 for a solid sphere. A ball rolling
+    /// without slipping accelerates down the slope at `g·sin θ / (1 + this)`, 5/7 of
+    /// `g·sin θ` for a solid ball (0 for a ball that slides without turning).
+    pub ball_inertia_factor: f32,
     /// Drive the flippers with a motorised hinge (the ball pushes back) instead of a
-    /// kinematic speed profile.
+    /// kinematic stroke.
     #[serde(default)]
     pub motor_flippers: bool,
     /// Motorised flipper: the bat's mass as a multiple of the ball's (its inertia is that
     /// of a rod about its end, `m·L²/3`).
     #[serde(default = "default_flipper_mass_ratio")]
     pub flipper_mass_ratio: f32,
-    /// Motorised flipper: the motor's torque over the bat's inertia, rad/s².
-    #[serde(default = "default_flipper_motor_acceleration")]
-    pub flipper_motor_acceleration: f32,
     /// Spinner damping, 1/s: a spinner set turning at ω turns ω/damping radians in all.
     #[serde(default = "default_spinner_damping")]
     pub spinner_damping: f32,
@@ -168,15 +177,9 @@ fn default_flipper_mass_ratio() -> f32 {
     1.0
 }
 
-/// About 51° in about 30 ms from rest: `2·0.89 rad / (0.03 s)²`.
-fn default_flipper_motor_acceleration() -> f32 {
-    2000.0
-}
-
-/// A light turnstile hit at 2.5 m/s spins at a few hundred rad/s; this damping stops it
-/// in about a second, after ten or so turns.
+/// A spinner hit at 2 m/s turns a dozen times, as a real one (10–16 turns).
 fn default_spinner_damping() -> f32 {
-    6.0
+    2.4
 }
 
 /// What is wrong with a table file.
@@ -419,7 +422,21 @@ impl TableDef {
 
     /// Gravity along the playfield, mm/s²: 9,810 · sin(slope).
     pub fn gravity(&self) -> f32 {
-        9810.0 * self.slope_degrees.to_radians().sin()
+        STANDARD_GRAVITY * self.slope_degrees.to_radians().sin()
+    }
+
+    /// The acceleration of a ball rolling freely down the playfield, mm/s²: gravity along
+    /// it over `1 + I/(m·r²)`, because part of gravity's work goes into the ball's spin.
+    /// The model takes it as an effective mass along the slope only: spin is not
+    /// tracked through contacts (a bounce leaves the ball rolling at its new speed).
+    pub fn rolling_gravity(&self, tune: &Tuning) -> f32 {
+        self.gravity() / (1.0 + tune.ball_inertia_factor.max(0.0))
+    }
+
+    /// Whether `p` is in the plunger lane, where a served ball waits to be launched.
+    pub fn in_plunger_lane(&self, p: Vec2) -> bool {
+        let pl = &self.plunger;
+        p.x > pl.ball_at.0 - PLUNGER_LANE_HALF_WIDTH && p.y < pl.zone_top
     }
 
     /// The middle of the table.
@@ -444,21 +461,12 @@ impl Tuning {
         ] {
             in_range(name, x, 0.0, hi)?;
         }
-        in_range("tuning.flipper_top_speed", self.flipper_top_speed, 1.0, 500.0)?;
+        in_range("tuning.rubber_falloff", self.rubber_falloff, 0.0, 10.0)?;
+        in_range("tuning.flipper_up_ms", self.flipper_up_ms, 1.0, 1000.0)?;
+        in_range("tuning.flipper_down_ms", self.flipper_down_ms, 1.0, 1000.0)?;
+        in_range("tuning.ball_inertia_factor", self.ball_inertia_factor, 0.0, 1.0)?;
         in_range("tuning.flipper_mass_ratio", self.flipper_mass_ratio, 0.01, 100.0)?;
-        in_range(
-            "tuning.flipper_motor_acceleration",
-            self.flipper_motor_acceleration,
-            1.0,
-            1e6,
-        )?;
-        in_range("tuning.spinner_damping", self.spinner_damping, 0.0, 100.0)?;
-        in_range(
-            "tuning.flipper_return_speed",
-            self.flipper_return_speed,
-            1.0,
-            500.0,
-        )
+        in_range("tuning.spinner_damping", self.spinner_damping, 0.0, 100.0)
     }
 }
 
@@ -493,8 +501,9 @@ mod tests {
         // The arch's top: 815 + 255 = 1,070 mm, the table's height.
         let top = ring.iter().map(|p| p.y).fold(f32::MIN, f32::max);
         assert!((top - 1070.0).abs() < 1e-3, "{top}");
-        // 9,810 · sin 6.5° = 1,110.5 mm/s².
+        // 9,810 · sin 6.5° = 1,110.5 mm/s²; rolling, 5/7 of it: 793.2 mm/s².
         assert!((t.gravity() - 1110.5).abs() < 0.5);
+        assert!((t.rolling_gravity(&t.tuning) - 793.2).abs() < 0.5);
     }
 
     #[test]
@@ -533,12 +542,26 @@ mod tests {
                 .to_string()
                 .contains("spinners[0].half_length")
         );
-        let bad = CLASSIC.replace("spinner_damping: 6.0", "spinner_damping: inf");
+        let bad = CLASSIC.replace("spinner_damping: 2.4", "spinner_damping: inf");
         assert!(
             parse(&bad)
                 .unwrap_err()
                 .to_string()
                 .contains("tuning.spinner_damping")
+        );
+        let bad = CLASSIC.replace("flipper_up_ms: 21.0", "flipper_up_ms: 0.0");
+        assert!(
+            parse(&bad)
+                .unwrap_err()
+                .to_string()
+                .contains("tuning.flipper_up_ms")
+        );
+        let bad = CLASSIC.replace("ball_inertia_factor: 0.4", "ball_inertia_factor: NaN");
+        assert!(
+            parse(&bad)
+                .unwrap_err()
+                .to_string()
+                .contains("tuning.ball_inertia_factor")
         );
     }
 }

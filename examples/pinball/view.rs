@@ -2,7 +2,10 @@
 //! capsule flippers, the score on the playfield, a camera that fits the table beside the
 //! panel, pause and single step.
 
-use crate::game::{Ball, Controls, FLASH_SECONDS, Flash, Flipper, Game, Part, PlungerShown, Requests, Table};
+use crate::game::Table;
+use crate::parts::{Flipper, PlungerShown};
+use crate::rules::{Game, Part, PartHit};
+use crate::spawn::Ball;
 use crate::table::v;
 use bevy::camera::ScalingMode;
 use bevy::gizmos::config::GizmoConfigStore;
@@ -42,12 +45,16 @@ impl Default for ViewToggles {
     }
 }
 
-/// A request to run exactly one fixed step while paused.
-#[derive(Resource, Default)]
-pub struct StepOnce(pub bool);
+/// Seconds left of a part's light-up after a hit.
+#[derive(Component, Default)]
+struct Flash(f32);
+
+/// Flash length, seconds.
+const FLASH_SECONDS: f32 = 0.18;
 
 /// The colour an element shows at rest and when lit.
 #[derive(Component)]
+#[require(Flash)]
 struct Glow {
     material: Handle<ColorMaterial>,
     base: Color,
@@ -77,9 +84,7 @@ impl Plugin for ViewPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(ClearColor(BACKGROUND))
             .init_resource::<ViewToggles>()
-            .init_resource::<StepOnce>()
-            .add_systems(Startup, (camera, draw_table.after(crate::game::spawn_table)))
-            .add_systems(PreUpdate, (keys, step_once).chain())
+            .add_systems(Startup, (camera, draw_table.after(crate::spawn::spawn_table)))
             .add_systems(
                 Update,
                 (dress_balls, flash, lights, texts, plunger_rod, apply_toggles),
@@ -182,6 +187,15 @@ fn draw_table(
             Transform::from_translation(Vec2::new(w * 0.5, h * 0.5).extend(-10.0)),
         ));
     }
+    for def in &t.slingshots {
+        let tri = Triangle2d::new(v(def.a), v(def.b), v(def.c));
+        let fill = materials.add(Color::srgb(0.35, 0.12, 0.2));
+        commands.spawn((
+            Mesh2d(meshes.add(tri)),
+            MeshMaterial2d(fill),
+            Transform::from_xyz(0.0, 0.0, -4.0),
+        ));
+    }
     let core = materials.add(WALL_CORE);
     let glow = materials.add(WALL_GLOW);
     for (e, part, seg, pillar) in &parts {
@@ -198,7 +212,7 @@ fn draw_table(
                     -1.0,
                 );
             }
-            (Part::Wall, None, Some(p)) => {
+            (Part::Flipper, None, Some(p)) => {
                 // A flipper pivot.
                 commands.entity(e).insert((
                     Mesh2d(meshes.add(Circle::new(p.radius))),
@@ -221,16 +235,7 @@ fn draw_table(
                 let m = materials.add(Color::srgb(0.95, 0.95, 0.95));
                 stroke(&mut commands, &mut meshes, s.a, s.b, 5.0, m, -1.0);
             }
-            (Part::Sling(k), Some(s), _) => {
-                if let Some(def) = t.slingshots.get(k) {
-                    let tri = Triangle2d::new(v(def.a), v(def.b), v(def.c));
-                    let fill = materials.add(Color::srgb(0.35, 0.12, 0.2));
-                    commands.spawn((
-                        Mesh2d(meshes.add(tri)),
-                        MeshMaterial2d(fill),
-                        Transform::from_xyz(0.0, 0.0, -4.0),
-                    ));
-                }
+            (Part::Sling(_), Some(s), _) => {
                 let (base, lit) = (Color::srgb(1.0, 0.35, 0.5), Color::srgb(1.0, 0.95, 0.6));
                 let m = materials.add(base);
                 stroke(&mut commands, &mut meshes, s.a, s.b, 7.0, m.clone(), -1.0);
@@ -404,25 +409,29 @@ fn dress_balls(
     }
 }
 
+/// Light up what the rules say was hit, and fade it out.
 fn flash(
     time: Res<Time>,
-    mut commands: Commands,
+    mut hits: MessageReader<PartHit>,
     mut materials: ResMut<Assets<ColorMaterial>>,
-    mut lit: Query<(Entity, &mut Flash, &Glow, &Part)>,
+    mut lit: Query<(&mut Flash, &Glow, &Part)>,
 ) {
-    for (e, mut f, glow, part) in &mut lit {
-        f.0 -= time.delta_secs();
-        let k = (f.0 / FLASH_SECONDS).clamp(0.0, 1.0);
-        if matches!(part, Part::Rollover(_) | Part::Target(_)) {
-            // Their lasting state comes from the game (see `lights`).
-            commands.entity(e).remove::<Flash>();
+    for hit in hits.read() {
+        // Lanes and targets keep the state the game gives them (see `lights`).
+        if !matches!(hit.part, Part::Rollover(_) | Part::Target(_))
+            && let Ok((mut f, _, _)) = lit.get_mut(hit.entity)
+        {
+            f.0 = FLASH_SECONDS;
+        }
+    }
+    for (mut f, glow, part) in &mut lit {
+        if f.0 <= 0.0 || matches!(part, Part::Rollover(_) | Part::Target(_)) {
             continue;
         }
+        f.0 = (f.0 - time.delta_secs()).max(0.0);
+        let k = (f.0 / FLASH_SECONDS).clamp(0.0, 1.0);
         if let Some(mut m) = materials.get_mut(&glow.material) {
             m.color = glow.base.mix(&glow.lit, k);
-        }
-        if f.0 <= 0.0 {
-            commands.entity(e).remove::<Flash>();
         }
     }
 }
@@ -515,48 +524,4 @@ fn set_component<C: Component>(
     } else if has && !want {
         commands.entity(e).remove::<C>();
     }
-}
-
-/// Keys for play; Controls are only written when the autoplayer is off.
-#[allow(clippy::too_many_arguments)]
-fn keys(
-    keys: Res<ButtonInput<KeyCode>>,
-    auto: Res<crate::game::Autoplay>,
-    mut controls: ResMut<Controls>,
-    mut requests: ResMut<Requests>,
-    mut toggles: ResMut<ViewToggles>,
-    mut time: ResMut<Time<Virtual>>,
-    mut step: ResMut<StepOnce>,
-    mut egui_wants: Local<bool>,
-) {
-    *egui_wants = false;
-    if !auto.on {
-        controls.left = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::KeyZ, KeyCode::ArrowLeft]);
-        controls.right = keys.any_pressed([KeyCode::ShiftRight, KeyCode::KeyM, KeyCode::ArrowRight]);
-        controls.plunger = keys.any_pressed([KeyCode::Space, KeyCode::ArrowDown]);
-    }
-    if keys.just_pressed(KeyCode::KeyN) {
-        requests.new_game = true;
-    }
-    if keys.just_pressed(KeyCode::KeyB) {
-        requests.add_ball = true;
-    }
-    if keys.just_pressed(KeyCode::KeyP) {
-        time.toggle();
-    }
-    if keys.just_pressed(KeyCode::Period) && time.is_paused() {
-        step.0 = true;
-    }
-    if keys.just_pressed(KeyCode::F1) {
-        toggles.gizmos = !toggles.gizmos;
-    }
-}
-
-/// While paused, one fixed step on request.
-fn step_once(mut step: ResMut<StepOnce>, mut fixed: ResMut<Time<Fixed>>, virt: Res<Time<Virtual>>) {
-    if step.0 && virt.is_paused() {
-        let dt = fixed.timestep();
-        fixed.accumulate_overstep(dt);
-    }
-    step.0 = false;
 }

@@ -1,0 +1,79 @@
+//! Input with a window: keys and mouse buttons to `Controls` and `Requests`, pause and
+//! single step. (The autoplayer writes the same resources; the keys leave the flippers
+//! and plunger to it while it plays.)
+//!
+//! Left/Right Shift, Z/M, the arrow keys or the left/right mouse buttons flip; Space or
+//! Down pulls the plunger; N starts a game; B adds a ball; P pauses; period steps while
+//! paused; F1 shows the debug gizmos.
+
+use crate::autoplay::Autoplay;
+use crate::game::Controls;
+use crate::rules::Requests;
+use crate::view::ViewToggles;
+use bevy::prelude::*;
+use bevy_egui::EguiContexts;
+
+/// Keys, mouse buttons and single stepping.
+pub struct InputPlugin;
+
+impl Plugin for InputPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<StepOnce>()
+            .add_systems(PreUpdate, (keys, step_once).chain());
+    }
+}
+
+/// A request to run exactly one fixed step while paused.
+#[derive(Resource, Default)]
+pub struct StepOnce(pub bool);
+
+/// Keys and buttons for play; `Controls` are only written when the autoplayer is off.
+#[allow(clippy::too_many_arguments)]
+fn keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    auto: Res<Autoplay>,
+    mut controls: ResMut<Controls>,
+    mut requests: ResMut<Requests>,
+    mut toggles: ResMut<ViewToggles>,
+    mut time: ResMut<Time<Virtual>>,
+    mut step: ResMut<StepOnce>,
+    mouse: Res<ButtonInput<MouseButton>>,
+    mut egui: EguiContexts,
+) {
+    // A click on the panel is the panel's, not a flip.
+    let on_panel = egui
+        .ctx_mut()
+        .is_ok_and(|ctx| ctx.egui_wants_pointer_input() || ctx.is_pointer_over_egui());
+    let click = |b: MouseButton| !on_panel && mouse.pressed(b);
+    if !auto.on {
+        controls.left = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::KeyZ, KeyCode::ArrowLeft])
+            || click(MouseButton::Left);
+        controls.right = keys.any_pressed([KeyCode::ShiftRight, KeyCode::KeyM, KeyCode::ArrowRight])
+            || click(MouseButton::Right);
+        controls.plunger = keys.any_pressed([KeyCode::Space, KeyCode::ArrowDown]);
+    }
+    if keys.just_pressed(KeyCode::KeyN) {
+        requests.new_game = true;
+    }
+    if keys.just_pressed(KeyCode::KeyB) {
+        requests.add_ball = true;
+    }
+    if keys.just_pressed(KeyCode::KeyP) {
+        time.toggle();
+    }
+    if keys.just_pressed(KeyCode::Period) && time.is_paused() {
+        step.0 = true;
+    }
+    if keys.just_pressed(KeyCode::F1) {
+        toggles.gizmos = !toggles.gizmos;
+    }
+}
+
+/// While paused, one fixed step on request.
+fn step_once(mut step: ResMut<StepOnce>, mut fixed: ResMut<Time<Fixed>>, virt: Res<Time<Virtual>>) {
+    if step.0 && virt.is_paused() {
+        let dt = fixed.timestep();
+        fixed.accumulate_overstep(dt);
+    }
+    step.0 = false;
+}

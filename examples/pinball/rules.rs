@@ -1,0 +1,274 @@
+//! The rules: what the player asks for (a new game, another ball), scoring on hits,
+//! serving balls, multiball and the end of the game. Rules tell the view what was hit
+//! with a [`PartHit`] message; they never touch the looks.
+
+use crate::game::{Table, Tune};
+use crate::spawn::{Ball, spawn_ball};
+use crate::stats::RunStats;
+use crate::table::v;
+use bevy::ecs::entity::EntityHashSet;
+use bevy::prelude::*;
+use bevy_circle_ccd::ccd_core;
+use bevy_circle_ccd::prelude::*;
+
+/// Seconds between the balls a multiball (or the B key) launches.
+const LAUNCH_INTERVAL: f32 = 0.8;
+/// Auto-launch speed of multiball balls, mm/s.
+const AUTO_LAUNCH_SPEED: f32 = 2600.0;
+/// Balls a completed target bank adds (multiball).
+const MULTIBALL_EXTRA_BALLS: u32 = 2;
+/// A ball is served only where no ball is within this many radii.
+const SERVE_CLEARANCE_RADII: f32 = 2.5;
+/// A target comes back up only where no ball is within this many radii of it.
+const TARGET_CLEARANCE_RADII: f32 = 1.5;
+
+/// Points for each scoring hit.
+pub mod points {
+    /// A slingshot that fired.
+    pub const SLING: u64 = 10;
+    /// A pop bumper that fired.
+    pub const BUMPER: u64 = 100;
+    /// Every rollover lane lit.
+    pub const ALL_LANES: u64 = 5000;
+    /// One drop target down.
+    pub const TARGET: u64 = 250;
+    /// The whole bank down (and multiball).
+    pub const BANK: u64 = 5000;
+}
+
+/// Requests from keys and buttons, taken by the next fixed step.
+#[derive(Resource, Default)]
+pub struct Requests {
+    pub new_game: bool,
+    pub add_ball: bool,
+}
+
+#[derive(Resource, Default)]
+pub struct Game {
+    pub score: u64,
+    pub high_score: u64,
+    pub ball_number: u32,
+    pub game_over: bool,
+    pub rollovers_lit: Vec<bool>,
+    pub targets_down: Vec<bool>,
+    pub launch_queue: u32,
+    launch_timer: f32,
+    reset_targets: bool,
+    pub message: String,
+    pub games: u32,
+}
+
+impl Game {
+    /// Add `points` while a game is running.
+    fn add(&mut self, points: u64) {
+        if !self.game_over {
+            self.score += points;
+        }
+    }
+}
+
+/// Something the rules react to when hit.
+#[derive(Component, Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Part {
+    Wall,
+    /// A flipper's blade or its pivot.
+    Flipper,
+    Sling(usize),
+    SlingRubber,
+    Bumper(usize),
+    Rollover(usize),
+    Target(usize),
+    Drain,
+    Gate,
+    Spinner(usize),
+}
+
+/// A part the rules counted a hit on, for the view to light it up.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct PartHit {
+    pub entity: Entity,
+    pub part: Part,
+}
+
+pub fn rules_requests(
+    mut requests: ResMut<Requests>,
+    mut game: ResMut<Game>,
+    mut commands: Commands,
+    balls: Query<Entity, With<Ball>>,
+) {
+    if requests.new_game {
+        requests.new_game = false;
+        for b in &balls {
+            commands.entity(b).despawn();
+        }
+        let lit = game.rollovers_lit.len();
+        let down = game.targets_down.len();
+        *game = Game {
+            high_score: game.high_score,
+            games: game.games + 1,
+            rollovers_lit: vec![false; lit],
+            targets_down: vec![false; down],
+            message: "Ball 1: hold Space to pull the plunger".into(),
+            ..default()
+        };
+    }
+    if requests.add_ball {
+        requests.add_ball = false;
+        game.launch_queue += 1;
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn on_hits(
+    mut hits: MessageReader<CircleHit>,
+    parts: Query<&Part>,
+    mut game: ResMut<Game>,
+    mut stats: ResMut<RunStats>,
+    table: Res<Table>,
+    mut commands: Commands,
+    mut gone: Local<EntityHashSet>,
+    mut lit: MessageWriter<PartHit>,
+) {
+    gone.clear();
+    for hit in hits.read() {
+        if gone.contains(&hit.circle) {
+            continue;
+        }
+        let Ok(part) = parts.get(hit.other) else {
+            continue;
+        };
+        let mut flash = false;
+        match *part {
+            // The kicks themselves happened in the sweep, at the instant of impact.
+            Part::Sling(_) if hit.kick > 0.0 => {
+                game.add(points::SLING);
+                flash = true;
+            }
+            Part::Bumper(_) if hit.kick > 0.0 => {
+                game.add(points::BUMPER);
+                flash = true;
+            }
+            Part::Rollover(k) => {
+                let lane_points = table.def.rollovers.get(k).map_or(0, |r| r.points);
+                game.add(u64::from(lane_points));
+                if let Some(lit) = game.rollovers_lit.get_mut(k) {
+                    *lit = true;
+                }
+                if game.rollovers_lit.iter().all(|l| *l) {
+                    game.add(points::ALL_LANES);
+                    game.message = "All lanes lit: 5,000".into();
+                    game.rollovers_lit.iter_mut().for_each(|l| *l = false);
+                }
+                flash = true;
+            }
+            Part::Target(k) => {
+                if game.targets_down.get(k) == Some(&false) {
+                    game.targets_down[k] = true;
+                    commands.entity(hit.other).remove::<StaticSegment>();
+                    game.add(points::TARGET);
+                    if game.targets_down.iter().all(|d| *d) {
+                        game.add(points::BANK);
+                        game.message = "MULTIBALL!".into();
+                        // The bank stays down until the next ball is served.
+                        game.launch_queue += MULTIBALL_EXTRA_BALLS;
+                        stats.multiballs += 1;
+                    }
+                }
+                flash = true;
+            }
+            Part::Drain => {
+                commands.entity(hit.circle).despawn();
+                gone.insert(hit.circle);
+                stats.drained += 1;
+            }
+            _ => {}
+        }
+        if flash {
+            lit.write(PartHit {
+                entity: hit.other,
+                part: *part,
+            });
+        }
+    }
+}
+
+/// Serve the next ball, launch queued balls, bring targets back, end the game.
+#[allow(clippy::too_many_arguments)]
+pub fn serve(
+    time: Res<Time>,
+    mut game: ResMut<Game>,
+    mut stats: ResMut<RunStats>,
+    table: Res<Table>,
+    tune: Res<Tune>,
+    balls: Query<&Transform, With<Ball>>,
+    targets: Query<(Entity, &Part)>,
+    mut commands: Commands,
+) {
+    let dt = time.delta_secs();
+    let def = &table.def;
+    let in_play = balls.iter().count() as u32;
+    if !game.game_over && in_play == 0 && game.launch_queue == 0 {
+        if game.ball_number < def.balls_per_game {
+            game.ball_number += 1;
+            if game.ball_number > 1 {
+                game.message = format!("Ball {}", game.ball_number);
+            }
+            spawn_ball(&mut commands, &table, &tune.0, v(def.plunger.ball_at), Vec2::ZERO);
+            stats.served += 1;
+            game.reset_targets = true;
+        } else {
+            game.game_over = true;
+            game.high_score = game.high_score.max(game.score);
+            game.message = "GAME OVER: press N for a new game".into();
+        }
+    }
+    if game.launch_queue > 0 {
+        game.launch_timer -= dt;
+        if game.launch_timer <= 0.0 {
+            game.launch_timer = LAUNCH_INTERVAL;
+            game.launch_queue -= 1;
+            let at = Vec2::new(
+                def.plunger.ball_at.0,
+                def.plunger.zone_top + def.ball_radius * 2.0,
+            );
+            // Never on top of another ball.
+            if balls
+                .iter()
+                .all(|tf| tf.translation.truncate().distance(at) > def.ball_radius * SERVE_CLEARANCE_RADII)
+            {
+                spawn_ball(
+                    &mut commands,
+                    &table,
+                    &tune.0,
+                    at,
+                    Vec2::new(0.0, AUTO_LAUNCH_SPEED),
+                );
+                stats.served += 1;
+            } else {
+                game.launch_queue += 1;
+            }
+        }
+    }
+    if game.reset_targets && game.launch_queue == 0 {
+        // Up again only where no ball is in the way.
+        let clear = |(a, b): &((f32, f32), (f32, f32))| {
+            let s = ccd_core::Segment::new(v(*a), v(*b));
+            balls.iter().all(|tf| {
+                let p = tf.translation.truncate();
+                s.closest_point(p).distance(p) > def.ball_radius * TARGET_CLEARANCE_RADII
+            })
+        };
+        if def.targets.iter().all(clear) {
+            game.reset_targets = false;
+            for (e, part) in &targets {
+                if let Part::Target(k) = *part
+                    && let Some((a, b)) = def.targets.get(k)
+                    && game.targets_down.get(k) == Some(&true)
+                {
+                    commands.entity(e).insert(StaticSegment::new(v(*a), v(*b)));
+                    game.targets_down[k] = false;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! Spawning: the table's static and kinematic parts from its definition (the hinged ones
+//! in `hinged.rs`), and balls. Each part gets its rules marker (`Part`) and its material
+//! from [`part_material`](crate::parts::part_material); the view dresses it afterwards.
+
+use crate::game::{Table, Tune};
+use crate::parts::{
+    Flipper, FlipperPart, SlingPiece, ball_material, part_kicker, part_material, sling_pieces,
+};
+use crate::rules::{Game, Part};
+use crate::table::{Tuning, v};
+use bevy::prelude::*;
+use bevy_circle_ccd::Kinematic;
+use bevy_circle_ccd::prelude::*;
+
+/// Drawing depth of the flippers and of the balls (above the playfield's walls).
+const FLIPPER_Z: f32 = 1.0;
+const BALL_Z: f32 = 2.0;
+
+/// A ball in play.
+#[derive(Component)]
+pub struct Ball {
+    /// When it last moved (None until the first step sees it).
+    pub still_since: Option<f32>,
+    pub still_at: Vec2,
+}
+
+/// A part's material (the default for one without: none is spawned solid).
+fn material(part: Part, tune: &Tuning) -> CcdMaterial {
+    part_material(part, tune).unwrap_or_default()
+}
+
+fn segment(a: Vec2, b: Vec2) -> (StaticSegment, Transform) {
+    (StaticSegment::new(a, b), Transform::IDENTITY)
+}
+
+/// Spawn every part of the table (startup).
+pub fn spawn_table(mut commands: Commands, table: Res<Table>, tune: Res<Tune>, mut game: ResMut<Game>) {
+    let t = &table.def;
+    let tu = &tune.0;
+    let wall = material(Part::Wall, tu);
+    for piece in t.outline.iter().chain(&t.walls) {
+        for (a, b) in piece.segments() {
+            commands.spawn((segment(a, b), wall, Part::Wall));
+        }
+    }
+    crate::hinged::spawn_gate(&mut commands, &t.lane_gate, t.ball_radius, wall);
+    for (k, s) in t.spinners.iter().enumerate() {
+        crate::hinged::spawn_spinner(&mut commands, k, s, t.ball_radius, tu.spinner_damping);
+    }
+    let (a, b) = t.drain;
+    commands.spawn((segment(v(a), v(b)), Sensor, Part::Drain));
+    for (k, s) in t.slingshots.iter().enumerate() {
+        let (a, b, c) = (v(s.a), v(s.b), v(s.c));
+        let part = Part::Sling(k);
+        // The kicking face in pieces, each kicking by where it lies along the band.
+        for (piece, (p, q)) in sling_pieces(a, c).into_iter().enumerate() {
+            let kicker = part_kicker(part, piece, tu).unwrap_or_default();
+            commands.spawn((segment(p, q), material(part, tu), kicker, SlingPiece(piece), part));
+        }
+        let rubber = material(Part::SlingRubber, tu);
+        commands.spawn((segment(a, b), rubber, Part::SlingRubber));
+        commands.spawn((segment(b, c), rubber, Part::SlingRubber));
+    }
+    for (k, bd) in t.bumpers.iter().enumerate() {
+        let part = Part::Bumper(k);
+        commands.spawn((
+            Pillar::new(bd.radius),
+            material(part, tu),
+            part_kicker(part, 0, tu).unwrap_or_default(),
+            Transform::from_translation(v(bd.center).extend(0.0)),
+            part,
+        ));
+    }
+    for (k, r) in t.rollovers.iter().enumerate() {
+        commands.spawn((segment(v(r.a), v(r.b)), Sensor, Part::Rollover(k)));
+    }
+    for (k, (a, b)) in t.targets.iter().enumerate() {
+        let part = Part::Target(k);
+        commands.spawn((segment(v(*a), v(*b)), material(part, tu), part));
+    }
+    for f in &t.flippers {
+        spawn_flipper(&mut commands, f, tu);
+    }
+    game.rollovers_lit = vec![false; t.rollovers.len()];
+    game.targets_down = vec![false; t.targets.len()];
+    game.game_over = true;
+    game.message = "Press N for a new game".into();
+}
+
+/// A flipper: its own entity (the pose the view draws and the hinge drive turns), the
+/// blade's top and bottom faces and its tip as kinematic parts in the blade's frame (x from
+/// pivot to tip), and the round back end as a fixed pillar at the pivot.
+fn spawn_flipper(commands: &mut Commands, f: &crate::table::FlipperDef, tu: &Tuning) {
+    let flipper = Flipper {
+        side: f.side,
+        pivot: v(f.pivot),
+        length: f.length,
+        thickness: f.thickness,
+        rest: f.rest_degrees.to_radians(),
+        stroke: f.stroke_degrees.to_radians(),
+        theta: 0.0,
+        omega: 0.0,
+    };
+    let pose = Transform::from_translation(flipper.pivot.extend(FLIPPER_Z))
+        .with_rotation(Quat::from_rotation_z(flipper.angle()));
+    let id = commands.spawn((pose, Name::new("flipper"))).id();
+    let h = f.thickness * 0.5;
+    let l = f.length;
+    let fm = material(Part::Flipper, tu);
+    for (a, b) in [
+        (Vec2::new(0.0, h), Vec2::new(l, h)),
+        (Vec2::new(l, -h), Vec2::new(0.0, -h)),
+        (Vec2::new(l, h), Vec2::new(l, -h)),
+    ] {
+        commands.spawn((
+            StaticSegment::new(a, b),
+            Kinematic::FollowTransform,
+            pose,
+            fm,
+            FlipperPart(id),
+            Part::Flipper,
+        ));
+    }
+    commands.spawn((
+        Pillar::new(h),
+        fm,
+        Transform::from_translation(flipper.pivot.extend(0.0)),
+        Part::Flipper,
+    ));
+    commands.entity(id).insert(flipper);
+}
+
+/// A ball at `at` moving at `velocity`.
+pub fn spawn_ball(commands: &mut Commands, table: &Table, tune: &Tuning, at: Vec2, velocity: Vec2) -> Entity {
+    commands
+        .spawn((
+            MovingCircle::new(table.def.ball_radius, velocity),
+            ball_material(tune),
+            Transform::from_translation(at.extend(BALL_Z)),
+            Ball {
+                still_since: None,
+                still_at: at,
+            },
+        ))
+        .id()
+}

@@ -1,0 +1,143 @@
+//! Run statistics (the headless summary and the panel's live figures) and the watch over
+//! the balls: escapes, NaN, and the ball search for a stuck ball.
+
+use crate::game::Table;
+use crate::spawn::Ball;
+use crate::table::inside;
+use bevy::prelude::*;
+use bevy_circle_ccd::prelude::*;
+use std::collections::VecDeque;
+
+/// A ball that moves less than this (mm) for [`STUCK_SECONDS`] gets a ball-search nudge.
+const STUCK_DISTANCE: f32 = 2.0;
+/// Seconds a ball may stay still before the ball search.
+const STUCK_SECONDS: f32 = 10.0;
+/// The ball search's nudge, mm/s up the table (a real machine pulses its coils).
+const BALL_SEARCH_NUDGE: f32 = 600.0;
+/// Seconds of ball-speed history kept for the panel's plot.
+pub const SPEED_HISTORY_SECONDS: f32 = 6.0;
+/// Seconds between two points of the speed history.
+const SPEED_HISTORY_INTERVAL: f64 = 0.01;
+/// The window of the per-second figures, seconds.
+const RATE_WINDOW: f64 = 1.0;
+
+/// Counts over the whole run (the headless summary) and the live panel figures.
+#[derive(Resource, Default)]
+pub struct RunStats {
+    pub steps: u64,
+    pub simulated: f64,
+    pub served: u32,
+    pub drained: u32,
+    pub bounces: u64,
+    pub max_bounces_step: u32,
+    pub max_bounces_circle: u32,
+    pub max_speed: f32,
+    pub micros_sum: f64,
+    pub escapes: u32,
+    pub nan: u32,
+    pub ball_searches: u32,
+    pub multiballs: u32,
+    /// (simulated time, fastest ball speed), for the plot.
+    pub speed_history: VecDeque<(f64, f32)>,
+    /// Hits per second over the last second.
+    pub hits_per_second: f32,
+    hit_window: VecDeque<(f64, u32, u32)>,
+    /// The most bounces in one step over the last second.
+    pub recent_max_bounces: u32,
+    /// Mean bounces per step over the last second.
+    pub bounces_per_step_avg: f32,
+    pub fastest_now: f32,
+}
+
+impl RunStats {
+    pub fn mean_micros(&self) -> f64 {
+        if self.steps == 0 {
+            0.0
+        } else {
+            self.micros_sum / self.steps as f64
+        }
+    }
+}
+
+/// Escapes (a centre outside the outline), NaN, and the ball search for stuck balls.
+pub fn watch_balls(
+    time: Res<Time>,
+    table: Res<Table>,
+    mut stats: ResMut<RunStats>,
+    mut balls: Query<(Entity, &Transform, &mut MovingCircle, &mut Ball)>,
+    mut commands: Commands,
+) {
+    let now = time.elapsed_secs();
+    for (e, tf, mut c, mut ball) in &mut balls {
+        let p = tf.translation.truncate();
+        if !p.is_finite() || !c.velocity.is_finite() {
+            stats.nan += 1;
+            error!("ball {e}: non-finite state at {p} velocity {}", c.velocity);
+            commands.entity(e).despawn();
+            continue;
+        }
+        if !inside(&table.ring, p) {
+            stats.escapes += 1;
+            error!("ball {e} escaped the table at {p} (velocity {})", c.velocity);
+            commands.entity(e).despawn();
+            continue;
+        }
+        let waiting = table.def.in_plunger_lane(p);
+        let since = *ball.still_since.get_or_insert(now);
+        if p.distance(ball.still_at) > STUCK_DISTANCE || waiting {
+            ball.still_at = p;
+            ball.still_since = Some(now);
+        } else if now - since > STUCK_SECONDS {
+            // Ball search: a real machine pulses its coils; we nudge the ball.
+            eprintln!("ball search: ball {e} still at {p} for {STUCK_SECONDS} s");
+            c.velocity += Vec2::new(0.0, BALL_SEARCH_NUDGE);
+            ball.still_since = Some(now);
+            stats.ball_searches += 1;
+        }
+    }
+}
+
+pub fn collect_stats(
+    time: Res<Time>,
+    ccd: Res<CcdStats>,
+    mut stats: ResMut<RunStats>,
+    balls: Query<&MovingCircle, With<Ball>>,
+) {
+    stats.steps += 1;
+    stats.simulated += time.delta_secs_f64();
+    stats.bounces += u64::from(ccd.bounces);
+    stats.max_bounces_step = stats.max_bounces_step.max(ccd.bounces);
+    stats.max_bounces_circle = stats.max_bounces_circle.max(ccd.max_bounces_per_circle);
+    stats.micros_sum += f64::from(ccd.step_micros);
+    let fastest = balls.iter().map(|c| c.velocity.length()).fold(0.0, f32::max);
+    stats.fastest_now = fastest;
+    stats.max_speed = stats.max_speed.max(fastest);
+    let now = stats.simulated;
+    if stats
+        .speed_history
+        .back()
+        .is_none_or(|(t, _)| now - t >= SPEED_HISTORY_INTERVAL)
+    {
+        stats.speed_history.push_back((now, fastest));
+    }
+    while stats
+        .speed_history
+        .front()
+        .is_some_and(|(t, _)| now - t > f64::from(SPEED_HISTORY_SECONDS))
+    {
+        stats.speed_history.pop_front();
+    }
+    let hits = ccd.bounces + ccd.sensor_hits;
+    stats.hit_window.push_back((now, hits, ccd.bounces));
+    while stats
+        .hit_window
+        .front()
+        .is_some_and(|(t, _, _)| now - t > RATE_WINDOW)
+    {
+        stats.hit_window.pop_front();
+    }
+    stats.hits_per_second = stats.hit_window.iter().map(|(_, h, _)| *h).sum::<u32>() as f32;
+    stats.recent_max_bounces = stats.hit_window.iter().map(|(_, _, b)| *b).max().unwrap_or(0);
+    let window = stats.hit_window.len().max(1) as f32;
+    stats.bounces_per_step_avg = stats.hit_window.iter().map(|(_, _, b)| *b).sum::<u32>() as f32 / window;
+}
