@@ -6,12 +6,14 @@
 //! - `rules.rs`: scoring, serving, multiball, game over;
 //! - `autoplay.rs`: the autoplayer;
 //! - `stats.rs`: run statistics and the watch over the balls;
-//! - `input.rs` (window only): keys and mouse buttons.
+//! - `input.rs` (window only): keys and mouse buttons;
+//! - `replay.rs`: recording the inputs and playing them back.
 //!
 //! Everything here runs the same with a window or headless.
 
 use crate::autoplay::{Autoplay, autoplay};
 use crate::parts::{PlungerShown, apply_tuning, drive_flippers, plunger};
+use crate::replay::tape;
 use crate::rules::{Game, PartHit, Requests, on_hits, rules_requests, serve};
 use crate::spawn::spawn_table;
 use crate::stats::{RunStats, collect_stats, watch_balls};
@@ -71,7 +73,14 @@ impl Plugin for GamePlugin {
             .add_systems(Startup, spawn_table)
             .add_systems(
                 FixedUpdate,
-                (autoplay, rules_requests, drive_flippers, plunger, apply_tuning)
+                (
+                    autoplay,
+                    tape,
+                    rules_requests,
+                    drive_flippers,
+                    plunger,
+                    apply_tuning,
+                )
                     .chain()
                     .before(CircleCcdSystems::Prepare),
             )

@@ -6,6 +6,8 @@
 //! cargo run --release --example pinball -- --autoplay
 //! cargo run --example pinball -- --screenshot target/pinball.png --frames 240
 //! cargo run --release --example pinball -- --headless --seconds 600
+//! cargo run --release --example pinball -- --headless --seconds 60 --record game.ron
+//! cargo run --release --example pinball -- --replay game.ron
 //! ```
 //!
 //! Keys: Left/Right Shift, Z/M, the arrow keys or the mouse buttons flip; Space or Down
@@ -21,6 +23,7 @@ mod hinged;
 mod input;
 mod panel;
 mod parts;
+mod replay;
 mod rules;
 mod spawn;
 mod stats;
@@ -68,6 +71,14 @@ struct Args {
     /// panel switches between them).
     #[arg(long)]
     motor_flippers: bool,
+    /// Record the game's inputs (with their fixed-step numbers) to this file: on exit
+    /// with a window, at the end with `--headless`.
+    #[arg(long)]
+    record: Option<PathBuf>,
+    /// Play back a recorded game (in a window, or with `--headless` for as many steps as
+    /// were recorded). The recording's fixed rate is used.
+    #[arg(long, conflicts_with = "record")]
+    replay: Option<PathBuf>,
     /// Fixed physics rate, Hz (60–1000).
     #[arg(long, default_value_t = 1000.0)]
     hz: f64,
@@ -85,14 +96,34 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if !(60.0..=1000.0).contains(&args.hz) {
-        eprintln!("pinball: --hz must be in 60..=1000, got {}", args.hz);
+    let played = match args.replay.as_deref().map(|p| replay::Replay::load(p, &def.name)) {
+        Some(Ok(r)) => Some(r),
+        Some(Err(e)) => {
+            eprintln!("pinball: {e}");
+            return ExitCode::FAILURE;
+        }
+        None => None,
+    };
+    let hz = played.as_ref().map_or(args.hz, |r| r.hz);
+    if !(60.0..=1000.0).contains(&hz) {
+        eprintln!("pinball: --hz must be in 60..=1000, got {hz}");
         return ExitCode::FAILURE;
     }
     if args.headless {
-        return headless(def, &args);
+        return headless(def, &args, played, hz);
     }
-    let autoplay = args.autoplay || args.screenshot.is_some();
+    let autoplay = played.is_none() && (args.autoplay || args.screenshot.is_some());
+    let tape = match played {
+        Some(r) => Some(replay::player(r)),
+        None => args.record.clone().map(|file| {
+            let ring = def.outline_points();
+            let table = game::Table {
+                def: def.clone(),
+                ring,
+            };
+            replay::Tape::record(&table, hz, Some(file))
+        }),
+    };
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
@@ -110,11 +141,15 @@ fn main() -> ExitCode {
         input::InputPlugin,
         panel::PanelPlugin,
     ))
-    .insert_resource(Time::<Fixed>::from_hz(args.hz))
+    .insert_resource(Time::<Fixed>::from_hz(hz))
     .insert_resource(view::ViewToggles {
         gizmos: args.gizmos,
         ..default()
-    });
+    })
+    .add_systems(Last, replay::save_on_exit);
+    if let Some(tape) = tape {
+        app.insert_resource(tape);
+    }
     if let Some(path) = args.screenshot {
         app.add_plugins(support::SmokeScreenshotPlugin {
             path,
@@ -163,9 +198,21 @@ fn single_threaded(app: &mut App) {
     }
 }
 
-fn headless(def: table::TableDef, args: &Args) -> ExitCode {
-    let mut app = headless_app(def, true, args.hz);
-    app.world_mut().resource_mut::<Requests>().new_game = true;
+fn headless(def: table::TableDef, args: &Args, played: Option<replay::Replay>, hz: f64) -> ExitCode {
+    let mut app = headless_app(def, played.is_none(), hz);
+    let steps = played.as_ref().map(|r| r.steps);
+    match played {
+        Some(r) => {
+            app.insert_resource(replay::player(r));
+        }
+        None => {
+            if args.record.is_some() {
+                let tape = replay::Tape::record(app.world().resource::<game::Table>(), hz, None);
+                app.insert_resource(tape);
+            }
+            app.world_mut().resource_mut::<Requests>().new_game = true;
+        }
+    }
     let started = std::time::Instant::now();
     let mut next_report = PROGRESS_SECONDS;
     loop {
@@ -182,13 +229,24 @@ fn headless(def: table::TableDef, args: &Args) -> ExitCode {
             );
             next_report += PROGRESS_SECONDS;
         }
-        if stats.simulated >= args.seconds || stats.escapes > 0 || stats.nan > 0 {
+        let done = match steps {
+            Some(n) => stats.steps >= n,
+            None => stats.simulated >= args.seconds,
+        };
+        if done || stats.escapes > 0 || stats.nan > 0 {
             break;
         }
     }
+    if let (Some(path), Some(tape)) = (&args.record, app.world().get_resource::<replay::Tape>())
+        && let Err(e) = tape.replay().save(path)
+    {
+        eprintln!("pinball: {e}");
+        return ExitCode::FAILURE;
+    }
     let stats = app.world().resource::<RunStats>();
     let game = app.world().resource::<rules::Game>();
-    println!("pinball headless summary ({} Hz, autoplay)", args.hz);
+    let mode = if steps.is_some() { "replay" } else { "autoplay" };
+    println!("pinball headless summary ({hz} Hz, {mode})");
     println!("  simulated seconds:     {:.1}", stats.simulated);
     println!("  wall-clock seconds:    {:.1}", started.elapsed().as_secs_f64());
     println!("  fixed steps:           {}", stats.steps);
@@ -204,6 +262,7 @@ fn headless(def: table::TableDef, args: &Args) -> ExitCode {
     println!("  max ball speed:        {:.0} mm/s", stats.max_speed);
     println!("  CCD µs per step:       {:.2}", stats.mean_micros());
     println!("  ball searches:         {}", stats.ball_searches);
+    println!("  score:                 {}", game.score);
     println!("  high score:            {}", game.high_score.max(game.score));
     println!("  escapes:               {}", stats.escapes);
     println!("  NaN:                   {}", stats.nan);
