@@ -231,7 +231,8 @@ pub struct SlingPiece(pub usize);
 
 type MaterialParts<'a> = (&'a mut CcdMaterial, Option<&'a Part>, Has<Ball>);
 
-/// Push the panel's tuning into the materials, kicks and gravity when it changes.
+/// Push the panel's tuning (and the table's slope) into the materials, kicks and gravity
+/// when either changes.
 pub fn apply_tuning(
     tune: Res<Tune>,
     table: Res<Table>,
@@ -239,11 +240,11 @@ pub fn apply_tuning(
     mut materials: Query<MaterialParts>,
     mut kickers: Query<(&mut Kicker, &Part, Option<&SlingPiece>)>,
 ) {
-    let t = &tune.0;
-    settings.gravity = Vec2::new(0.0, -table.def.rolling_gravity(t));
-    if !tune.is_changed() {
+    if !tune.is_changed() && !table.is_changed() {
         return;
     }
+    let t = &tune.0;
+    settings.gravity = Vec2::new(0.0, -table.def.rolling_gravity(t));
     for (mut m, part, ball) in &mut materials {
         let want = if ball {
             Some(ball_material(t))
