@@ -68,6 +68,7 @@ impl Plugin for GamePlugin {
             .init_resource::<Controls>()
             .init_resource::<Requests>()
             .init_resource::<Game>()
+            .init_resource::<crate::highscores::HighScores>()
             .init_resource::<RunStats>()
             .init_resource::<PlungerShown>()
             .add_systems(Startup, spawn_table)

@@ -19,6 +19,7 @@
 
 mod autoplay;
 mod game;
+mod highscores;
 mod hinged;
 mod input;
 mod panel;
@@ -79,6 +80,10 @@ struct Args {
     /// were recorded). The recording's fixed rate is used.
     #[arg(long, conflicts_with = "record")]
     replay: Option<PathBuf>,
+    /// The high-score file (default: under the user's data directory, for a window; a
+    /// headless run keeps its scores in memory unless given one).
+    #[arg(long)]
+    scores: Option<PathBuf>,
     /// Fixed physics rate, Hz (60–1000).
     #[arg(long, default_value_t = 1000.0)]
     hz: f64,
@@ -124,6 +129,7 @@ fn main() -> ExitCode {
             replay::Tape::record(&table, hz, Some(file))
         }),
     };
+    let def_name = def.name.clone();
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
@@ -147,6 +153,13 @@ fn main() -> ExitCode {
         ..default()
     })
     .add_systems(Last, replay::save_on_exit);
+    if let Some(path) = args
+        .scores
+        .clone()
+        .or_else(|| highscores::default_path(&def_name))
+    {
+        app.insert_resource(highscores::HighScores::load(path));
+    }
     if let Some(tape) = tape {
         app.insert_resource(tape);
     }
@@ -200,6 +213,9 @@ fn single_threaded(app: &mut App) {
 
 fn headless(def: table::TableDef, args: &Args, played: Option<replay::Replay>, hz: f64) -> ExitCode {
     let mut app = headless_app(def, played.is_none(), hz);
+    if let Some(path) = args.scores.clone() {
+        app.insert_resource(highscores::HighScores::load(path));
+    }
     let steps = played.as_ref().map(|r| r.steps);
     match played {
         Some(r) => {

@@ -2,7 +2,9 @@
 //! serving balls, multiball and the end of the game. Rules tell the view what was hit
 //! with a [`PartHit`] message; they never touch the looks.
 
+use crate::autoplay::Autoplay;
 use crate::game::{Table, Tune};
+use crate::highscores::HighScores;
 use crate::spawn::{Ball, spawn_ball};
 use crate::stats::RunStats;
 use crate::table::v;
@@ -59,10 +61,13 @@ pub struct Game {
 }
 
 impl Game {
-    /// Add `points` while a game is running.
-    fn add(&mut self, points: u64) {
-        if !self.game_over {
+    /// Add `points` while a game is running; returns the points scored.
+    fn add(&mut self, points: u64) -> u64 {
+        if self.game_over {
+            0
+        } else {
             self.score += points;
+            points
         }
     }
 }
@@ -88,6 +93,12 @@ pub enum Part {
 pub struct PartHit {
     pub entity: Entity,
     pub part: Part,
+    /// Where the ball touched it, table mm.
+    #[expect(dead_code, reason = "the view's score pop-ups will read it")]
+    pub point: Vec2,
+    /// Points the hit scored (0 when none, or when no game is running).
+    #[expect(dead_code, reason = "the view's score pop-ups will read it")]
+    pub points: u64,
 }
 
 pub fn rules_requests(
@@ -138,6 +149,7 @@ pub fn on_hits(
             continue;
         };
         let mut flash = false;
+        let before = game.score;
         match *part {
             // The kicks themselves happened in the sweep, at the instant of impact.
             Part::Sling(_) if hit.kick > 0.0 => {
@@ -187,6 +199,8 @@ pub fn on_hits(
             lit.write(PartHit {
                 entity: hit.other,
                 part: *part,
+                point: hit.point,
+                points: game.score - before,
             });
         }
     }
@@ -200,6 +214,7 @@ pub fn serve(
     mut stats: ResMut<RunStats>,
     table: Res<Table>,
     tune: Res<Tune>,
+    (auto, mut scores): (Res<Autoplay>, ResMut<HighScores>),
     balls: Query<&Transform, With<Ball>>,
     targets: Query<(Entity, &Part)>,
     mut commands: Commands,
@@ -219,6 +234,9 @@ pub fn serve(
         } else {
             game.game_over = true;
             game.high_score = game.high_score.max(game.score);
+            let by = if auto.on { "AUTOPLAY" } else { "PLAYER" };
+            scores.enter(game.score, by);
+            game.high_score = game.high_score.max(scores.best());
             game.message = "GAME OVER: press N for a new game".into();
         }
     }
