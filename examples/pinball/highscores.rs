@@ -134,3 +134,46 @@ fn save(path: &Path, entries: &[HighScore]) {
         warn!("cannot write high-score file {}: {e}", path.display());
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests")]
+
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("pinball-scores-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir.join("sub").join("scores.ron")
+    }
+
+    #[test]
+    fn the_table_survives_a_restart_and_keeps_the_best_five() {
+        let path = scratch("restart");
+        let mut scores = HighScores::load(path.clone());
+        assert!(scores.entries.is_empty(), "first run: no file yet");
+        for s in [300, 100, 700, 500, 200, 600, 50] {
+            scores.enter(s, "PLAYER");
+        }
+        assert!(path.exists(), "created on the first score, with its folder");
+        let again = HighScores::load(path);
+        let kept: Vec<u64> = again.entries.iter().map(|e| e.score).collect();
+        assert_eq!(kept, [700, 600, 500, 300, 200]);
+        assert!(!again.qualifies(150) && again.qualifies(250));
+    }
+
+    #[test]
+    fn a_corrupt_or_unwritable_file_gives_a_fresh_table_not_a_panic() {
+        let path = scratch("corrupt");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, "this is not RON [").unwrap();
+        let mut scores = HighScores::load(path.clone());
+        assert!(scores.entries.is_empty());
+        // The file's folder is a file: writing fails with a warning, the table goes on.
+        let blocked = path.parent().unwrap().join("blocked");
+        std::fs::write(&blocked, "").unwrap();
+        scores.path = Some(blocked.join("scores.ron"));
+        assert_eq!(scores.enter(1000, "PLAYER"), Some(0));
+        assert_eq!(scores.best(), 1000);
+    }
+}

@@ -9,6 +9,7 @@
 use crate::autoplay::Autoplay;
 use crate::game::Controls;
 use crate::rules::Requests;
+use crate::tilt::Nudge;
 use crate::view::ViewToggles;
 use bevy::prelude::*;
 use bevy_egui::EguiContexts;
@@ -51,6 +52,16 @@ fn keys(
         controls.right = keys.any_pressed([KeyCode::ShiftRight, KeyCode::KeyM, KeyCode::ArrowRight])
             || click(MouseButton::Right);
         controls.plunger = keys.any_pressed([KeyCode::Space, KeyCode::ArrowDown]);
+    }
+    // Nudges: Left/Right Ctrl shove the cabinet from that side, Up from the front.
+    for (key, nudge) in [
+        (KeyCode::ControlLeft, Nudge::Left),
+        (KeyCode::ControlRight, Nudge::Right),
+        (KeyCode::ArrowUp, Nudge::Front),
+    ] {
+        if keys.just_pressed(key) {
+            requests.nudge = Some(nudge);
+        }
     }
     if keys.just_pressed(KeyCode::KeyN) {
         requests.new_game = true;

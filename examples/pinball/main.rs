@@ -24,13 +24,19 @@ mod hinged;
 mod input;
 mod panel;
 mod parts;
+mod playfield;
+mod progress;
+mod ramp;
 mod replay;
 mod rules;
+mod saucer;
 mod spawn;
+mod spawn_playfield;
 mod stats;
 #[path = "../support/mod.rs"]
 mod support;
 mod table;
+mod tilt;
 mod view;
 
 use bevy::prelude::*;
@@ -47,7 +53,7 @@ use std::process::ExitCode;
 #[command(about = "A pinball table on bevy_circle_ccd")]
 struct Args {
     /// The table file (RON).
-    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/tables/classic.ron"))]
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/tables/starfall.ron"))]
     table: PathBuf,
     /// A simple player flips and plunges by itself.
     #[arg(long)]
@@ -278,6 +284,7 @@ fn headless(def: table::TableDef, args: &Args, played: Option<replay::Replay>, h
     println!("  max ball speed:        {:.0} mm/s", stats.max_speed);
     println!("  CCD µs per step:       {:.2}", stats.mean_micros());
     println!("  ball searches:         {}", stats.ball_searches);
+    print_play_summary(stats);
     println!("  score:                 {}", game.score);
     println!("  high score:            {}", game.high_score.max(game.score));
     println!("  escapes:               {}", stats.escapes);
@@ -289,7 +296,39 @@ fn headless(def: table::TableDef, args: &Args, played: Option<replay::Replay>, h
     ExitCode::SUCCESS
 }
 
+/// The play part of the headless summary: ball times, shots, drains, multiball, tilts.
+fn print_play_summary(stats: &RunStats) {
+    if let Some((median, mean)) = stats.ball_time_median_mean() {
+        println!(
+            "  ball time:             median {median:.1} s, mean {mean:.1} s ({} balls)",
+            stats.ball_times.len()
+        );
+    }
+    let minutes = stats.simulated / 60.0;
+    let major: u32 = stats.shots.iter().map(|(_, n)| n).sum();
+    println!(
+        "  major shots:           {major} ({:.2} a minute)",
+        f64::from(major) / minutes.max(f64::MIN_POSITIVE)
+    );
+    for (name, n) in &stats.shots {
+        println!("    {name:<20} {n}");
+    }
+    println!("    {:<20} {}", "top lanes", stats.top_lanes);
+    let [left, centre, right] = stats.drains;
+    println!("  drains:                left outlane {left}, centre {centre}, right outlane {right}");
+    println!(
+        "  jackpots:              {} (ball saves {}, kickbacks {}, extra balls {})",
+        stats.jackpots, stats.saves, stats.kickbacks, stats.extra_balls
+    );
+    println!(
+        "  nudges:                {} (tilt warnings {}, tilts {})",
+        stats.nudges, stats.tilt_warnings, stats.tilts
+    );
+}
+
 #[cfg(test)]
 mod physics_tests;
+#[cfg(test)]
+mod playfield_tests;
 #[cfg(test)]
 mod tests;

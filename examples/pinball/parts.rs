@@ -200,13 +200,22 @@ fn rubber(e: f32, mu: f32, t: &Tuning) -> CcdMaterial {
 #[must_use]
 pub fn part_material(part: Part, t: &Tuning) -> Option<CcdMaterial> {
     match part {
-        Part::Wall | Part::Target(_) | Part::Gate => {
+        Part::Wall | Part::Target(_) | Part::Gate | Part::RampWall | Part::Standup(_) => {
             Some(CcdMaterial::new(t.wall_restitution, t.wall_friction))
         }
         Part::Sling(_) | Part::SlingRubber => Some(rubber(t.sling_restitution, t.wall_friction, t)),
-        Part::Bumper(_) => Some(rubber(t.bumper_restitution, 0.0, t)),
+        Part::Bumper(_) | Part::Post => Some(rubber(t.bumper_restitution, 0.0, t)),
+        // The kickback's plate takes the ball's speed; its kick throws it back.
+        Part::Kickback => Some(CcdMaterial::new(0.0, 0.0)),
         Part::Flipper => Some(rubber(t.flipper_restitution, t.flipper_friction, t)),
-        Part::Rollover(_) | Part::Drain | Part::Spinner(_) => None,
+        Part::Rollover(_)
+        | Part::Drain
+        | Part::Spinner(_)
+        | Part::Shot(_)
+        | Part::RampEntry
+        | Part::RampExit
+        | Part::Saucer
+        | Part::TopLane(_) => None,
     }
 }
 

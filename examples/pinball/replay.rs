@@ -35,6 +35,8 @@ pub struct InputAt {
     pub plunger: bool,
     pub new_game: bool,
     pub add_ball: bool,
+    #[serde(default)]
+    pub nudge: Option<crate::tilt::Nudge>,
 }
 
 impl InputAt {
@@ -46,6 +48,7 @@ impl InputAt {
             plunger: c.plunger,
             new_game: r.new_game,
             add_ball: r.add_ball,
+            nudge: r.nudge,
         }
     }
 
@@ -153,7 +156,7 @@ pub fn tape(tape: Option<ResMut<Tape>>, mut controls: ResMut<Controls>, mut requ
             replay.steps += 1;
             let now = InputAt::read(replay.steps, &controls, &requests);
             let last = replay.inputs.last().copied().unwrap_or_default();
-            if !now.same(&last) || now.new_game || now.add_ball {
+            if !now.same(&last) || now.new_game || now.add_ball || now.nudge.is_some() {
                 replay.inputs.push(now);
             }
         }
@@ -169,6 +172,7 @@ pub fn tape(tape: Option<ResMut<Tape>>, mut controls: ResMut<Controls>, mut requ
                 };
                 requests.new_game = input.new_game;
                 requests.add_ball = input.add_ball;
+                requests.nudge = input.nudge;
                 *next += 1;
             }
         }

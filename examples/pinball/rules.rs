@@ -5,6 +5,7 @@
 use crate::autoplay::Autoplay;
 use crate::game::{Table, Tune};
 use crate::highscores::HighScores;
+use crate::progress::Progress;
 use crate::spawn::{Ball, spawn_ball};
 use crate::stats::RunStats;
 use crate::table::v;
@@ -43,6 +44,8 @@ pub mod points {
 pub struct Requests {
     pub new_game: bool,
     pub add_ball: bool,
+    /// A nudge of the cabinet (`tilt.rs`).
+    pub nudge: Option<crate::tilt::Nudge>,
 }
 
 #[derive(Resource, Default)]
@@ -62,7 +65,7 @@ pub struct Game {
 
 impl Game {
     /// Add `points` while a game is running; returns the points scored.
-    fn add(&mut self, points: u64) -> u64 {
+    pub fn add(&mut self, points: u64) -> u64 {
         if self.game_over {
             0
         } else {
@@ -86,6 +89,23 @@ pub enum Part {
     Drain,
     Gate,
     Spinner(usize),
+    /// An orbit's shot line (a sensor).
+    Shot(usize),
+    /// The ramp's mouth and its end (sensors that switch the ball's layer).
+    RampEntry,
+    RampExit,
+    /// A wire of the ramp (on the ramp's layer).
+    RampWall,
+    /// The saucer's cup (a sensor).
+    Saucer,
+    /// A top rollover lane.
+    TopLane(usize),
+    /// The kickback's kicker (solid only while lit).
+    Kickback,
+    /// A standup target.
+    Standup(usize),
+    /// A rubber post.
+    Post,
 }
 
 /// A part the rules counted a hit on, for the view to light it up.
@@ -104,6 +124,8 @@ pub struct PartHit {
 pub fn rules_requests(
     mut requests: ResMut<Requests>,
     mut game: ResMut<Game>,
+    mut progress: ResMut<Progress>,
+    table: Res<Table>,
     mut commands: Commands,
     balls: Query<Entity, With<Ball>>,
 ) {
@@ -122,6 +144,7 @@ pub fn rules_requests(
             message: "Ball 1: hold Space to pull the plunger".into(),
             ..default()
         };
+        *progress = Progress::new(&table.def);
     }
     if requests.add_ball {
         requests.add_ball = false;
@@ -139,6 +162,7 @@ pub fn on_hits(
     mut commands: Commands,
     mut gone: Local<EntityHashSet>,
     mut lit: MessageWriter<PartHit>,
+    mut progress: ResMut<Progress>,
 ) {
     gone.clear();
     for hit in hits.read() {
@@ -180,10 +204,18 @@ pub fn on_hits(
                     game.add(points::TARGET);
                     if game.targets_down.iter().all(|d| *d) {
                         game.add(points::BANK);
-                        game.message = "MULTIBALL!".into();
-                        // The bank stays down until the next ball is served.
-                        game.launch_queue += MULTIBALL_EXTRA_BALLS;
-                        stats.multiballs += 1;
+                        if table.def.playfield.saucer.is_some() {
+                            // The richer table: the bank lights the lock at the saucer,
+                            // and comes back up at once.
+                            progress.lock_lit = true;
+                            game.reset_targets = true;
+                            game.message = "LOCK IS LIT at the saucer".into();
+                        } else {
+                            game.message = "MULTIBALL!".into();
+                            // The bank stays down until the next ball is served.
+                            game.launch_queue += MULTIBALL_EXTRA_BALLS;
+                            stats.multiballs += 1;
+                        }
                     }
                 }
                 flash = true;
@@ -192,6 +224,7 @@ pub fn on_hits(
                 commands.entity(hit.circle).despawn();
                 gone.insert(hit.circle);
                 stats.drained += 1;
+                stats.count_drain(&table.def, hit.center);
             }
             _ => {}
         }
@@ -214,7 +247,7 @@ pub fn serve(
     mut stats: ResMut<RunStats>,
     table: Res<Table>,
     tune: Res<Tune>,
-    (auto, mut scores): (Res<Autoplay>, ResMut<HighScores>),
+    (auto, mut scores, mut progress): (Res<Autoplay>, ResMut<HighScores>, ResMut<Progress>),
     balls: Query<&Transform, With<Ball>>,
     targets: Query<(Entity, &Part)>,
     mut commands: Commands,
@@ -223,21 +256,12 @@ pub fn serve(
     let def = &table.def;
     let in_play = balls.iter().count() as u32;
     if !game.game_over && in_play == 0 && game.launch_queue == 0 {
-        if game.ball_number < def.balls_per_game {
-            game.ball_number += 1;
-            if game.ball_number > 1 {
-                game.message = format!("Ball {}", game.ball_number);
-            }
+        let by = if auto.on { "AUTOPLAY" } else { "PLAYER" };
+        let now = time.elapsed_secs();
+        if next_ball(now, &mut game, &mut progress, &mut stats, def, &mut scores, by) {
             spawn_ball(&mut commands, &table, &tune.0, v(def.plunger.ball_at), Vec2::ZERO);
             stats.served += 1;
             game.reset_targets = true;
-        } else {
-            game.game_over = true;
-            game.high_score = game.high_score.max(game.score);
-            let by = if auto.on { "AUTOPLAY" } else { "PLAYER" };
-            scores.enter(game.score, by);
-            game.high_score = game.high_score.max(scores.best());
-            game.message = "GAME OVER: press N for a new game".into();
         }
     }
     if game.launch_queue > 0 {
@@ -289,4 +313,54 @@ pub fn serve(
             }
         }
     }
+}
+
+/// The last ball in play is gone: end the ball (its bonus, unless tilted) and decide what
+/// comes next: the same ball again (ball save), an extra ball, the next ball, or game
+/// over. Returns whether a ball is to be served.
+fn next_ball(
+    now: f32,
+    game: &mut Game,
+    progress: &mut Progress,
+    stats: &mut RunStats,
+    def: &crate::table::TableDef,
+    scores: &mut HighScores,
+    by: &str,
+) -> bool {
+    let saved = progress.ball_live && progress.saving(now) && !progress.tilted;
+    if saved {
+        // Once per ball: the clock does not start again.
+        progress.save_until = Some(now);
+        game.message = "BALL SAVED".into();
+        stats.saves += 1;
+        return true;
+    }
+    if progress.ball_live {
+        let bonus = game.add(progress.end_of_ball_bonus());
+        stats.ball_times.push(now - progress.ball_started);
+        progress.ball_live = false;
+        if bonus > 0 {
+            game.message = format!("BONUS {} x {}", progress.bonus, progress.multiplier);
+        }
+    }
+    if progress.extra_balls > 0 && game.ball_number >= 1 {
+        progress.extra_balls -= 1;
+        game.message = "SHOOT AGAIN".into();
+        progress.new_ball(now);
+        return true;
+    }
+    if game.ball_number < def.balls_per_game {
+        game.ball_number += 1;
+        if game.ball_number > 1 {
+            game.message = format!("Ball {}", game.ball_number);
+        }
+        progress.new_ball(now);
+        return true;
+    }
+    game.game_over = true;
+    game.high_score = game.high_score.max(game.score);
+    scores.enter(game.score, by);
+    game.high_score = game.high_score.max(scores.best());
+    game.message = "GAME OVER: press N for a new game".into();
+    false
 }

@@ -6,15 +6,16 @@ use crate::game::{Table, Tune};
 use crate::parts::{
     Flipper, FlipperPart, SlingPiece, ball_material, part_kicker, part_material, sling_pieces,
 };
+use crate::ramp::{ON_PLAYFIELD, PLAYFIELD_BALL_Z};
 use crate::rules::{Game, Part};
 use crate::table::{Tuning, v};
 use bevy::prelude::*;
 use bevy_circle_ccd::Kinematic;
 use bevy_circle_ccd::prelude::*;
 
-/// Drawing depth of the flippers and of the balls (above the playfield's walls).
+/// Drawing depth of the flippers (above the playfield's walls; balls are above them,
+/// `ramp::PLAYFIELD_BALL_Z`).
 const FLIPPER_Z: f32 = 1.0;
-const BALL_Z: f32 = 2.0;
 
 /// A ball in play.
 #[derive(Component)]
@@ -81,6 +82,7 @@ pub fn spawn_table(mut commands: Commands, table: Res<Table>, tune: Res<Tune>, m
     for f in &t.flippers {
         spawn_flipper(&mut commands, f, tu);
     }
+    crate::spawn_playfield::spawn_playfield(&mut commands, &t.playfield, t.ball_radius, tu);
     game.rollovers_lit = vec![false; t.rollovers.len()];
     game.targets_down = vec![false; t.targets.len()];
     game.game_over = true;
@@ -136,7 +138,8 @@ pub fn spawn_ball(commands: &mut Commands, table: &Table, tune: &Tuning, at: Vec
         .spawn((
             MovingCircle::new(table.def.ball_radius, velocity),
             ball_material(tune),
-            Transform::from_translation(at.extend(BALL_Z)),
+            Transform::from_translation(at.extend(PLAYFIELD_BALL_Z)),
+            ON_PLAYFIELD,
             Ball {
                 still_since: None,
                 still_at: at,

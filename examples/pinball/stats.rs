@@ -3,7 +3,7 @@
 
 use crate::game::Table;
 use crate::spawn::Ball;
-use crate::table::inside;
+use crate::table::{TableDef, inside};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 use std::collections::VecDeque;
@@ -37,6 +37,22 @@ pub struct RunStats {
     pub nan: u32,
     pub ball_searches: u32,
     pub multiballs: u32,
+    /// Richer-table counts: jackpots, top lanes rolled, kickbacks fired, extra balls won,
+    /// ball saves, nudges, tilt warnings and tilts.
+    pub jackpots: u32,
+    pub top_lanes: u32,
+    pub kickbacks: u32,
+    pub extra_balls: u32,
+    pub saves: u32,
+    pub nudges: u32,
+    pub tilt_warnings: u32,
+    pub tilts: u32,
+    /// Major shots made, by name (orbits, ramp, saucer).
+    pub shots: Vec<(String, u32)>,
+    /// Seconds each finished ball lasted (from its serve to its end, ball saves included).
+    pub ball_times: Vec<f32>,
+    /// Where balls drained: left outlane, centre, right outlane.
+    pub drains: [u32; 3],
     /// (simulated time, fastest ball speed), for the plot.
     pub speed_history: VecDeque<(f64, f32)>,
     /// Hits per second over the last second.
@@ -50,6 +66,49 @@ pub struct RunStats {
 }
 
 impl RunStats {
+    /// Count a major shot by its name.
+    pub fn count_shot(&mut self, names: &[String], k: usize) {
+        let Some(name) = names.get(k) else {
+            return;
+        };
+        match self.shots.iter_mut().find(|(n, _)| n == name) {
+            Some((_, count)) => *count += 1,
+            None => self.shots.push((name.clone(), 1)),
+        }
+    }
+
+    /// Count a drain by where the ball left: left of the left flipper's pivot is the left
+    /// outlane, right of the right flipper's is the right one, between them the centre.
+    pub fn count_drain(&mut self, def: &TableDef, at: Vec2) {
+        let pivots = def.flippers.iter().map(|f| f.pivot.0);
+        let left = pivots.clone().fold(f32::INFINITY, f32::min);
+        let right = pivots.fold(f32::NEG_INFINITY, f32::max);
+        let k = if at.x < left {
+            0
+        } else if at.x > right {
+            2
+        } else {
+            1
+        };
+        self.drains[k] += 1;
+    }
+
+    /// Median and mean of the finished balls' times, s (None before the first).
+    pub fn ball_time_median_mean(&self) -> Option<(f32, f32)> {
+        if self.ball_times.is_empty() {
+            return None;
+        }
+        let mut t = self.ball_times.clone();
+        t.sort_by(f32::total_cmp);
+        let n = t.len();
+        let median = if n % 2 == 1 {
+            t[n / 2]
+        } else {
+            0.5 * (t[n / 2 - 1] + t[n / 2])
+        };
+        Some((median, t.iter().sum::<f32>() / n as f32))
+    }
+
     pub fn mean_micros(&self) -> f64 {
         if self.steps == 0 {
             0.0
@@ -72,13 +131,13 @@ pub fn watch_balls(
         let p = tf.translation.truncate();
         if !p.is_finite() || !c.velocity.is_finite() {
             stats.nan += 1;
-            error!("ball {e}: non-finite state at {p} velocity {}", c.velocity);
+            eprintln!("ball {e}: non-finite state at {p} velocity {}", c.velocity);
             commands.entity(e).despawn();
             continue;
         }
         if !inside(&table.ring, p) {
             stats.escapes += 1;
-            error!("ball {e} escaped the table at {p} (velocity {})", c.velocity);
+            eprintln!("ball {e} escaped the table at {p} (velocity {})", c.velocity);
             commands.entity(e).despawn();
             continue;
         }

@@ -43,6 +43,9 @@ pub struct TableDef {
     pub targets: Vec<(P, P)>,
     pub drain: (P, P),
     pub tuning: Tuning,
+    /// The richer table's parts and rules (none on a plain table).
+    #[serde(default)]
+    pub playfield: crate::playfield::Playfield,
 }
 
 /// A run of wall segments.
@@ -202,7 +205,7 @@ impl fmt::Display for TableError {
 
 impl std::error::Error for TableError {}
 
-fn invalid(field: impl Into<String>, problem: impl Into<String>) -> TableError {
+pub fn invalid(field: impl Into<String>, problem: impl Into<String>) -> TableError {
     TableError::Invalid {
         field: field.into(),
         problem: problem.into(),
@@ -226,7 +229,7 @@ pub fn parse(text: &str) -> Result<TableDef, TableError> {
     Ok(def)
 }
 
-fn finite_point(field: &str, p: P) -> Result<(), TableError> {
+pub fn finite_point(field: &str, p: P) -> Result<(), TableError> {
     if p.0.is_finite() && p.1.is_finite() {
         Ok(())
     } else {
@@ -237,7 +240,7 @@ fn finite_point(field: &str, p: P) -> Result<(), TableError> {
     }
 }
 
-fn positive(field: &str, x: f32) -> Result<(), TableError> {
+pub fn positive(field: &str, x: f32) -> Result<(), TableError> {
     if x.is_finite() && x > 0.0 {
         Ok(())
     } else {
@@ -245,7 +248,7 @@ fn positive(field: &str, x: f32) -> Result<(), TableError> {
     }
 }
 
-fn in_range(field: &str, x: f32, lo: f32, hi: f32) -> Result<(), TableError> {
+pub fn in_range(field: &str, x: f32, lo: f32, hi: f32) -> Result<(), TableError> {
     if x.is_finite() && (lo..=hi).contains(&x) {
         Ok(())
     } else {
@@ -253,7 +256,7 @@ fn in_range(field: &str, x: f32, lo: f32, hi: f32) -> Result<(), TableError> {
     }
 }
 
-fn segment(field: &str, (a, b): (P, P)) -> Result<(), TableError> {
+pub fn segment(field: &str, (a, b): (P, P)) -> Result<(), TableError> {
     finite_point(field, a)?;
     finite_point(field, b)?;
     if v(a).distance(v(b)) < MIN_SEGMENT_MM {
@@ -263,7 +266,7 @@ fn segment(field: &str, (a, b): (P, P)) -> Result<(), TableError> {
 }
 
 impl Piece {
-    fn validate(&self, field: &str) -> Result<(), TableError> {
+    pub fn validate(&self, field: &str) -> Result<(), TableError> {
         match self {
             Piece::Line(points) => {
                 if points.len() < 2 {
@@ -401,6 +404,7 @@ impl TableDef {
             segment(&format!("targets[{k}]"), *t)?;
         }
         segment("drain", self.drain)?;
+        self.playfield.validate()?;
         self.tuning.validate()
     }
 

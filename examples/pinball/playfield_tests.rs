@@ -1,0 +1,279 @@
+//! Headless checks of the richer table (`starfall.ron`): it is valid and closed, the
+//! ramp's layer switch, the saucer's hold and exact eject, lane change, ball save and the
+//! tilt. Expected values are worked out by hand from the table file.
+
+use crate::game::{self, Controls};
+use crate::progress::Progress;
+use crate::ramp::{ON_PLAYFIELD, ON_RAMP};
+use crate::rules::{Game, Part, Requests};
+use crate::saucer::Held;
+use crate::spawn::{Ball, spawn_ball};
+use crate::stats::RunStats;
+use crate::table::{self, inside};
+use bevy::prelude::*;
+use bevy_circle_ccd::prelude::*;
+
+const STARFALL: &str = include_str!("../../assets/tables/starfall.ron");
+
+fn app() -> App {
+    let mut app = crate::headless_app(table::parse(STARFALL).unwrap(), false, 1000.0);
+    app.update();
+    app
+}
+
+fn ball(app: &mut App, at: Vec2, velocity: Vec2) -> Entity {
+    let table = app.world().resource::<game::Table>().clone();
+    let tune = app.world().resource::<game::Tune>().0.clone();
+    let e = {
+        let mut commands = app.world_mut().commands();
+        spawn_ball(&mut commands, &table, &tune, at, velocity)
+    };
+    app.world_mut().flush();
+    e
+}
+
+/// Run one step and return the hits of that step on `ball`, with the part hit.
+fn step_hits(app: &mut App, ball: Entity) -> Vec<(Part, bool)> {
+    app.update();
+    let hits: Vec<CircleHit> = app
+        .world()
+        .resource::<Messages<CircleHit>>()
+        .iter_current_update_messages()
+        .filter(|h| h.circle == ball)
+        .copied()
+        .collect();
+    hits.iter()
+        .filter_map(|h| app.world().get::<Part>(h.other).map(|p| (*p, h.sensor)))
+        .collect()
+}
+
+fn start_game(app: &mut App) {
+    app.world_mut().resource_mut::<Requests>().new_game = true;
+    app.update();
+    app.update();
+}
+
+#[test]
+fn the_new_table_is_valid_and_closed() {
+    let t = table::parse(STARFALL).unwrap();
+    let ring = t.outline_points();
+    assert!(inside(&ring, t.center()));
+    // Every part of the table lies inside the outline.
+    let p = &t.playfield;
+    let ramp = p.ramp.as_ref().unwrap();
+    let on_ring = |q: Vec2| {
+        ring.windows(2).any(|w| {
+            let s = bevy_circle_ccd::ccd_core::Segment::new(w[0], w[1]);
+            s.closest_point(q).distance(q) < 1e-3
+        })
+    };
+    for piece in t.walls.iter().chain(&ramp.walls) {
+        for q in piece.points() {
+            assert!(inside(&ring, q) || on_ring(q), "{q} is outside the table");
+        }
+    }
+    // Two orbits, the ramp and the saucer are the major shots.
+    let progress = Progress::new(&t);
+    assert_eq!(
+        progress.shot_names,
+        ["left orbit", "right orbit", "ramp", "saucer"]
+    );
+    assert_eq!(p.top_lanes.len(), 3);
+    // A bad field of the new parts is named.
+    let bad = STARFALL.replace("eject_speed: 900.0", "eject_speed: -900.0");
+    let e = table::parse(&bad).unwrap_err().to_string();
+    assert!(e.contains("saucer.eject_speed"), "{e}");
+    let bad = STARFALL.replace("ball_save_seconds: 8.0", "ball_save_seconds: NaN");
+    let e = table::parse(&bad).unwrap_err().to_string();
+    assert!(e.contains("rules.ball_save_seconds"), "{e}");
+}
+
+#[test]
+fn a_ball_on_the_ramp_touches_only_the_ramp_and_leaves_by_its_exit() {
+    let mut app = app();
+    // Below the mouth's middle (371, 620), going straight up at 2.5 m/s: enough to climb
+    // the ramp's 290 mm (√(2 · 793 · 290) = 678 mm/s) with room for the wire's friction.
+    let b = ball(&mut app, Vec2::new(371.0, 590.0), Vec2::new(0.0, 2500.0));
+    let mut on_ramp_steps = 0;
+    let mut exited = false;
+    for _ in 0..4000 {
+        let before = *app.world().get::<CollisionLayers>(b).unwrap();
+        let hits = step_hits(&mut app, b);
+        let layers = *app.world().get::<CollisionLayers>(b).unwrap();
+        if before == ON_RAMP && layers == ON_RAMP {
+            on_ramp_steps += 1;
+            for (part, sensor) in &hits {
+                assert!(
+                    *sensor || *part == Part::RampWall,
+                    "a ball on the ramp hit {part:?}"
+                );
+            }
+        }
+        if before == ON_RAMP && layers == ON_PLAYFIELD {
+            assert!(
+                hits.contains(&(Part::RampExit, true)),
+                "left the ramp by {hits:?}"
+            );
+            exited = true;
+            break;
+        }
+    }
+    assert!(exited, "never left the ramp");
+    // The ride is 0.3–2 s long (about 900 mm of wire at 1–2.5 m/s).
+    assert!(
+        (300..2000).contains(&on_ramp_steps),
+        "{on_ramp_steps} steps on the ramp"
+    );
+    // It leaves over the left inlane: x between the outlane post (52) and the sling (78).
+    let p = app.world().get::<Transform>(b).unwrap().translation.truncate();
+    assert!(p.x > 40.0 && p.x < 90.0 && p.y > 420.0 && p.y < 470.0, "{p}");
+}
+
+#[test]
+fn a_ball_on_the_playfield_passes_under_the_ramp() {
+    let mut app = app();
+    // Left along y = 650 from x = 330: under the ramp's return leg (x ≈ 100–130 there),
+    // then to the left orbit's inner wall at x = 62.
+    let b = ball(&mut app, Vec2::new(330.0, 650.0), Vec2::new(-1500.0, 0.0));
+    let mut hit_wall = false;
+    for _ in 0..400 {
+        let hits = step_hits(&mut app, b);
+        assert!(
+            hits.iter()
+                .all(|(p, _)| !matches!(p, Part::RampWall | Part::RampExit)),
+            "{hits:?}"
+        );
+        assert_eq!(*app.world().get::<CollisionLayers>(b).unwrap(), ON_PLAYFIELD);
+        hit_wall |= hits.contains(&(Part::Wall, false));
+    }
+    assert!(hit_wall, "it should reach the orbit lane's wall");
+}
+
+#[test]
+fn the_saucer_holds_then_kicks_out_exactly() {
+    let mut app = app();
+    let def = app.world().resource::<game::Table>().def.clone();
+    let s = def.playfield.saucer.clone().unwrap();
+    let centre = table::v(s.center);
+    // Rolling slowly onto the cup from the right.
+    let b = ball(&mut app, centre + Vec2::new(30.0, 0.0), Vec2::new(-300.0, 0.0));
+    let mut caught_at = None;
+    for step in 0..200 {
+        app.update();
+        if app.world().get::<Held>(b).is_some() {
+            caught_at = Some(step);
+            break;
+        }
+    }
+    let caught_at = caught_at.expect("the saucer never caught the ball");
+    let p = app.world().get::<Transform>(b).unwrap().translation.truncate();
+    assert_eq!(p, centre, "held at the cup's centre");
+    // Held for hold_seconds (1.2 s = 1,200 steps), not moving.
+    let mut released_after = 0;
+    for step in 1..=2000 {
+        app.update();
+        if let Some(c) = app.world().get::<MovingCircle>(b) {
+            released_after = step;
+            // Kicked out at 900 mm/s along -60°: (450, -779.42), then one 1 ms step of
+            // rolling gravity (793.2 mm/s²): (450, -780.22).
+            let want = Vec2::new(450.0, -779.423 - 0.7932);
+            assert!((c.velocity - want).length() < 0.05, "{} vs {want}", c.velocity);
+            break;
+        }
+        let q = app.world().get::<Transform>(b).unwrap().translation.truncate();
+        assert_eq!(q, centre, "still while held");
+    }
+    assert!(
+        (1199..=1201).contains(&released_after),
+        "held {released_after} steps (caught on step {caught_at})"
+    );
+}
+
+#[test]
+fn lane_change_rotates_the_lit_lanes() {
+    let mut app = app();
+    start_game(&mut app);
+    app.world_mut().resource_mut::<Progress>().lanes_lit = vec![true, false, false];
+    let lanes = |app: &App| app.world().resource::<Progress>().lanes_lit.clone();
+    // Press the left button: the lit lamp moves one lane left (from the first, it wraps
+    // round to the last).
+    app.world_mut().resource_mut::<Controls>().left = true;
+    app.update();
+    assert_eq!(lanes(&app), [false, false, true]);
+    // Held: no more change. Released and pressed again: once more.
+    app.update();
+    assert_eq!(lanes(&app), [false, false, true]);
+    app.world_mut().resource_mut::<Controls>().left = false;
+    app.update();
+    app.world_mut().resource_mut::<Controls>().right = true;
+    app.update();
+    assert_eq!(lanes(&app), [true, false, false]);
+}
+
+/// Put the served ball in the middle of the table, over the drain's gap between the
+/// flippers, falling.
+fn drop_ball_down_the_middle(app: &mut App) {
+    let mut q = app
+        .world_mut()
+        .query_filtered::<(&mut Transform, &mut MovingCircle), With<Ball>>();
+    let (mut tf, mut c) = q.single_mut(app.world_mut()).unwrap();
+    tf.translation.x = 238.0;
+    tf.translation.y = 120.0;
+    c.velocity = Vec2::new(0.0, -500.0);
+}
+
+#[test]
+fn ball_save_serves_the_ball_again() {
+    let mut app = app();
+    start_game(&mut app);
+    drop_ball_down_the_middle(&mut app);
+    // It leaves the plunger lane (the save's clock starts) and drains within 1 s.
+    for _ in 0..1500 {
+        app.update();
+    }
+    let game = app.world().resource::<Game>();
+    let stats = app.world().resource::<RunStats>();
+    assert_eq!(stats.drained, 1);
+    assert_eq!(stats.saves, 1);
+    assert_eq!(game.ball_number, 1, "still ball 1");
+    assert_eq!(stats.served, 2, "served again");
+    assert!(stats.ball_times.is_empty(), "the ball did not end");
+}
+
+#[test]
+fn tilt_kills_the_flippers_and_ends_the_ball_without_bonus() {
+    let mut app = app();
+    start_game(&mut app);
+    // No ball save here: the saved ball would come back.
+    app.world_mut().resource_mut::<Progress>().save_until = Some(0.0);
+    app.world_mut().resource_mut::<Progress>().bonus = 7_000;
+    let score_before = app.world().resource::<Game>().score;
+    // Three nudges a step apart: the bob reaches 1 (below the warning level 1.5), then
+    // about 2 (a warning), then about 3 (past the tilt level 2.5).
+    for _ in 0..3 {
+        app.world_mut().resource_mut::<Requests>().nudge = Some(crate::tilt::Nudge::Front);
+        app.update();
+    }
+    let stats = app.world().resource::<RunStats>();
+    assert_eq!((stats.nudges, stats.tilt_warnings, stats.tilts), (3, 1, 1));
+    assert!(app.world().resource::<Progress>().tilted);
+    // The flippers stay down whatever the button says.
+    app.world_mut().resource_mut::<Controls>().left = true;
+    for _ in 0..50 {
+        app.update();
+        app.world_mut().resource_mut::<Controls>().left = true;
+    }
+    let mut q = app.world_mut().query::<&crate::parts::Flipper>();
+    assert!(q.iter(app.world()).all(|f| f.theta == 0.0));
+    drop_ball_down_the_middle(&mut app);
+    for _ in 0..1500 {
+        app.update();
+    }
+    let game = app.world().resource::<Game>();
+    assert_eq!(game.ball_number, 2, "the tilted ball ended");
+    assert_eq!(game.score, score_before, "no bonus after a tilt");
+    assert!(
+        !app.world().resource::<Progress>().tilted,
+        "the next ball is not tilted"
+    );
+}

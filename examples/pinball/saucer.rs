@@ -1,0 +1,90 @@
+//! The saucer: a cup that catches a ball, holds it while its lamps flash, then kicks it
+//! out along a set direction at a set speed. A held ball is taken out of the simulation
+//! (its `MovingCircle` is removed, so nothing moves it and nothing hits it) and put back
+//! with the eject velocity: the kick is exact, whatever the ball did before.
+
+use crate::game::Table;
+use crate::rules::Part;
+use crate::spawn::Ball;
+use crate::table::v;
+use bevy::prelude::*;
+use bevy_circle_ccd::prelude::*;
+
+/// The fastest approach the saucer's cup catches, mm/s: a faster ball skips over the
+/// cup's lip, as on a real machine.
+pub const MAX_CATCH_SPEED: f32 = 1200.0;
+
+/// A ball the saucer holds.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct Held {
+    /// Simulated time at which it is kicked out, s.
+    pub release_at: f32,
+    /// Its radius, to put it back.
+    pub radius: f32,
+}
+
+/// The saucer caught a ball this step.
+#[derive(Message, Clone, Copy, Debug)]
+pub struct Caught {
+    pub ball: Entity,
+}
+
+/// The velocity the saucer kicks a ball out with, mm/s.
+#[must_use]
+pub fn eject_velocity(speed: f32, degrees: f32) -> Vec2 {
+    Vec2::from_angle(degrees.to_radians()) * speed
+}
+
+/// Catch a ball that touched the saucer's cup no faster than [`MAX_CATCH_SPEED`], unless
+/// it already holds one.
+pub fn catch(
+    (time, table): (Res<Time>, Res<Table>),
+    mut hits: MessageReader<CircleHit>,
+    parts: Query<&Part>,
+    held: Query<(), With<Held>>,
+    balls: Query<(&MovingCircle, &Transform), With<Ball>>,
+    mut commands: Commands,
+    mut caught: MessageWriter<Caught>,
+) {
+    let Some(saucer) = &table.def.playfield.saucer else {
+        return;
+    };
+    let mut full = !held.is_empty();
+    for hit in hits.read() {
+        if full || !matches!(parts.get(hit.other), Ok(Part::Saucer)) {
+            continue;
+        }
+        let Ok((c, tf)) = balls.get(hit.circle) else {
+            continue;
+        };
+        if c.velocity.length() > MAX_CATCH_SPEED {
+            continue;
+        }
+        full = true;
+        let at = v(saucer.center).extend(tf.translation.z);
+        commands.entity(hit.circle).remove::<MovingCircle>().insert((
+            Transform::from_translation(at),
+            Held {
+                release_at: time.elapsed_secs() + saucer.hold_seconds,
+                radius: c.radius,
+            },
+        ));
+        caught.write(Caught { ball: hit.circle });
+    }
+}
+
+/// Kick out a held ball whose time is up.
+pub fn eject(time: Res<Time>, table: Res<Table>, held: Query<(Entity, &Held)>, mut commands: Commands) {
+    let Some(saucer) = &table.def.playfield.saucer else {
+        return;
+    };
+    for (e, h) in &held {
+        if time.elapsed_secs() >= h.release_at {
+            let velocity = eject_velocity(saucer.eject_speed, saucer.eject_degrees);
+            commands
+                .entity(e)
+                .remove::<Held>()
+                .insert(MovingCircle::new(h.radius, velocity));
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! Nudging and the tilt. A nudge shoves the cabinet: every ball on the table takes the
+//! table's jolt as a change of velocity (the `nudge_speed` of the table file). The tilt
+//! bob swings with each nudge (+1) and settles at a steady rate; past the warning level
+//! the game warns, past the tilt level the ball is tilted: the flippers go dead, and the
+//! ball ends without its bonus when it drains.
+
+use crate::game::{Controls, Table};
+use crate::progress::Progress;
+use crate::rules::{Game, Requests};
+use crate::saucer::Held;
+use crate::spawn::Ball;
+use crate::stats::RunStats;
+use bevy::prelude::*;
+use bevy_circle_ccd::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// A nudge, named by the side of the cabinet the player shoves from.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Nudge {
+    /// Shoved from the left: the balls jump to the right.
+    Left,
+    /// Shoved from the right: the balls jump to the left.
+    Right,
+    /// Shoved from the front: the balls jump up the table.
+    Front,
+}
+
+impl Nudge {
+    /// The direction the balls are pushed, relative to the table.
+    #[must_use]
+    pub fn direction(self) -> Vec2 {
+        match self {
+            Self::Left => Vec2::X,
+            Self::Right => Vec2::NEG_X,
+            Self::Front => Vec2::Y,
+        }
+    }
+}
+
+/// Apply a requested nudge, move the tilt bob, and keep the flippers dead after a tilt.
+/// Runs after the inputs are in and before the flippers move.
+#[allow(clippy::too_many_arguments)]
+pub fn nudge_and_tilt(
+    time: Res<Time>,
+    table: Res<Table>,
+    mut requests: ResMut<Requests>,
+    mut controls: ResMut<Controls>,
+    mut game: ResMut<Game>,
+    mut progress: ResMut<Progress>,
+    mut stats: ResMut<RunStats>,
+    mut balls: Query<&mut MovingCircle, (With<Ball>, Without<Held>)>,
+) {
+    let rules = &table.def.playfield.rules;
+    progress.tilt_bob = (progress.tilt_bob - rules.tilt_settle_per_second * time.delta_secs()).max(0.0);
+    if let Some(nudge) = requests.nudge.take()
+        && !game.game_over
+        && !progress.tilted
+    {
+        for mut c in &mut balls {
+            c.velocity += nudge.direction() * rules.nudge_speed;
+        }
+        stats.nudges += 1;
+        progress.tilt_bob += 1.0;
+        if progress.tilt_bob >= rules.tilt_level {
+            progress.tilted = true;
+            game.message = "TILT".into();
+            stats.tilts += 1;
+        } else if progress.tilt_bob >= rules.tilt_warning_level {
+            game.message = "DANGER".into();
+            stats.tilt_warnings += 1;
+        }
+    }
+    if progress.tilted {
+        controls.left = false;
+        controls.right = false;
+    }
+}
