@@ -1,12 +1,24 @@
-//! The autoplayer: flips when a ball comes down over a flipper, plunges served balls and
-//! starts a new game after game over. It writes the same `Controls` and `Requests` the
-//! keys do.
-
-use crate::game::{Controls, Table};
+//! The autoplayer. It reads the balls' futures from the trajectory prediction
+//! (`aim.rs`, on the plugin's `predict_path`):
+//! - it traps a slow ball on a raised flipper when only one ball is in play, lets it
+//!   settle, then drops it and shoots it as it rolls down the blade;
+//! - it aims at the first lit shot by choosing when to flip: the lead before the ball's
+//!   predicted arrival at the blade is taken from a small table per shot (a later flip
+//!   meets the ball higher in the stroke, sending it more across the table);
+//! - it nudges (from the side of the danger, never past the tilt's warning) when a ball
+//!   is heading for an outlane;
+//! - it plunges served balls and starts a new game after game over.
+//!
+//! It writes the same `Controls` and `Requests` the keys do, so replays record it.
+use crate::aim::{Forecast, outlanes, resting_direction};
+use crate::game::{Controls, Table, Tune};
 use crate::parts::Flipper;
+use crate::progress::Progress;
+use crate::ramp::ON_PLAYFIELD;
 use crate::rules::{Game, Requests};
 use crate::spawn::Ball;
 use crate::table::Side;
+use crate::tilt::Nudge;
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 
@@ -14,15 +26,39 @@ use bevy_circle_ccd::prelude::*;
 const WAITING_SPEED: f32 = 30.0;
 /// Seconds after game over before the autoplayer starts a new game.
 const NEW_GAME_WAIT: f32 = 1.0;
-/// A ball threatens a flipper over the bat's length from this fraction of it to the tip.
+/// A ball resting or rolling on a blade (no arrival to predict) is shot when it is over
+/// the bat's length from this fraction of it to the tip...
 const REACH_FROM: f32 = 0.25;
-/// ... and from the blade's top to this height above it plus the ball's radius, mm.
+/// ... and from the blade's top to this height above it plus the ball's radius, mm...
 const THREAT_HEIGHT: f32 = 45.0;
 /// ... and not rising faster than this, mm/s.
 const THREAT_RISE: f32 = 120.0;
 /// How long the autoplayer holds a flip, and how long it waits before the next, s.
 const FLIP_HOLD: f32 = 0.14;
 const FLIP_COOLDOWN: f32 = 0.30;
+/// Balls are predicted only below this height above the flippers' pivots, mm (the
+/// prediction costs about 50 µs; far balls need none).
+const PREDICT_BELOW: f32 = 350.0;
+/// Seconds between two predictions of the balls.
+const PREDICT_INTERVAL: f32 = 0.004;
+/// Trap: a lone ball arriving slower than this is caught on a raised flipper, mm/s.
+const TRAP_MAX_SPEED: f32 = 1100.0;
+/// ... held until it has been slower than this for the settle time, mm/s and s...
+const TRAP_STILL_SPEED: f32 = 60.0;
+const TRAP_SETTLE: f32 = 0.5;
+/// ... given up after this long, s, and not tried again for this long after a release.
+const TRAP_GIVE_UP: f32 = 3.0;
+const TRAP_COOLDOWN: f32 = 1.5;
+/// Nudge only while the tilt bob is at most this (one nudge more stays under the
+/// warning on the shipped tables), and not more often than this, s.
+const NUDGE_SAFE_BOB: f32 = 0.3;
+const NUDGE_COOLDOWN: f32 = 2.0;
+/// The lead (s before the predicted arrival at the blade) for each shot, by the shot's
+/// side relative to the flipper: across the table (a late meeting, high in the stroke),
+/// up the middle, and up its own side (an early one).
+const LEAD_ACROSS: f32 = 0.004;
+const LEAD_MIDDLE: f32 = 0.010;
+const LEAD_SAME_SIDE: f32 = 0.018;
 /// Seconds a served ball rests before the autoplayer pulls the plunger.
 const PLUNGE_DELAY: f32 = 0.4;
 /// The shortest pull, as a fraction of a full one, and the step between the seven pulls.
@@ -31,12 +67,29 @@ const PULL_STEP: f32 = 0.05;
 /// Different pulls the autoplayer cycles through.
 const PULL_KINDS: u64 = 7;
 
+/// A flipper's trap.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+enum Trap {
+    #[default]
+    Idle,
+    /// Holding the flipper up for a ball: since when, and since when the ball is still.
+    Holding { since: f32, still: Option<f32> },
+    /// Released; no trap before this time.
+    Resting { until: f32 },
+}
+
 /// The autoplayer's switch and state.
 #[derive(Resource)]
 pub struct Autoplay {
     pub on: bool,
     hold: [f32; 2],
     cooldown: [f32; 2],
+    trap: [Trap; 2],
+    next_prediction: f32,
+    next_nudge: f32,
+    /// The predicted arrivals (time, fraction along, speed) at each flipper.
+    arrivals: [Option<(f32, f32, f32)>; 2],
+    outlane_danger: Option<Nudge>,
     rest_time: f32,
     pull_target: f32,
     game_over_wait: f32,
@@ -49,12 +102,19 @@ impl Autoplay {
             on,
             hold: [0.0; 2],
             cooldown: [0.0; 2],
+            trap: [Trap::Idle; 2],
+            next_prediction: 0.0,
+            next_nudge: 0.0,
+            arrivals: [None; 2],
+            outlane_danger: None,
             rest_time: 0.0,
             pull_target: 0.0,
             game_over_wait: 0.0,
         }
     }
 }
+
+type BallView<'a> = (&'a Transform, &'a MovingCircle, &'a CollisionLayers);
 
 /// One step of the autoplayer.
 #[allow(clippy::too_many_arguments)]
@@ -63,15 +123,17 @@ pub fn autoplay(
     mut auto: ResMut<Autoplay>,
     mut controls: ResMut<Controls>,
     mut requests: ResMut<Requests>,
-    game: Res<Game>,
+    (game, progress, tune): (Res<Game>, Res<Progress>, Res<Tune>),
     table: Res<Table>,
-    balls: Query<(&Transform, &MovingCircle), With<Ball>>,
+    world: Res<CcdWorld>,
+    balls: Query<BallView, With<Ball>>,
     flippers: Query<&Flipper>,
 ) {
     if !auto.on {
         return;
     }
     let dt = time.delta_secs();
+    let now = time.elapsed_secs();
     if game.game_over {
         auto.game_over_wait += dt;
         if auto.game_over_wait > NEW_GAME_WAIT {
@@ -80,36 +142,172 @@ pub fn autoplay(
         }
         return;
     }
+    if now >= auto.next_prediction {
+        auto.next_prediction = now + PREDICT_INTERVAL;
+        predict(&mut auto, &table, &tune, &world, &balls, &flippers);
+    }
+    let lone = balls.iter().count() == 1;
+    let aim = first_lit_shot(&progress);
     for f in &flippers {
         let k = usize::from(f.side == Side::Right);
-        let rest_dir = match f.side {
-            Side::Left => Vec2::from_angle(f.rest),
-            Side::Right => Vec2::from_angle(std::f32::consts::PI - f.rest),
-        };
-        let threat = balls.iter().any(|(tf, c)| {
-            let p = tf.translation.truncate() - f.pivot;
-            let along = p.dot(rest_dir);
-            // Height above the resting blade (its left normal on the left side).
-            let normal = match f.side {
-                Side::Left => rest_dir.perp(),
-                Side::Right => -rest_dir.perp(),
-            };
-            let above = p.dot(normal);
-            let reach = along > REACH_FROM * f.length && along < f.length + c.radius;
-            reach && above < c.radius + THREAT_HEIGHT && above > 0.0 && c.velocity.y < THREAT_RISE
-        });
         auto.cooldown[k] = (auto.cooldown[k] - dt).max(0.0);
         auto.hold[k] = (auto.hold[k] - dt).max(0.0);
-        if threat && auto.cooldown[k] == 0.0 && auto.hold[k] == 0.0 {
+        if trap(&mut auto, k, now, lone, f, &balls) {
+            continue;
+        }
+        let lead = aim.map_or(LEAD_MIDDLE, |shot| lead_for(shot, f.side, &progress));
+        let arriving = auto.arrivals[k].is_some_and(|(t, along, _)| t <= lead && along >= REACH_FROM);
+        if (arriving || on_blade(f, &balls)) && auto.cooldown[k] == 0.0 && auto.hold[k] == 0.0 {
             auto.hold[k] = FLIP_HOLD;
             auto.cooldown[k] = FLIP_COOLDOWN;
         }
     }
-    controls.left = auto.hold[0] > 0.0;
-    controls.right = auto.hold[1] > 0.0;
-    // Plunger: a ball waiting in the lane is pulled back a varying amount, then released.
+    let trapping = |k: usize| matches!(auto.trap[k], Trap::Holding { .. });
+    controls.left = auto.hold[0] > 0.0 || trapping(0);
+    controls.right = auto.hold[1] > 0.0 || trapping(1);
+    if let Some(nudge) = auto.outlane_danger
+        && now >= auto.next_nudge
+        && progress.tilt_bob <= NUDGE_SAFE_BOB
+    {
+        requests.nudge = Some(nudge);
+        auto.next_nudge = now + NUDGE_COOLDOWN;
+    }
+    plunge(&mut auto, &mut controls, &game, &table, dt, &balls);
+}
+
+/// Predict every ball low on the table: its arrival at each flipper, and whether it is
+/// heading for an outlane.
+fn predict(
+    auto: &mut Autoplay,
+    table: &Table,
+    tune: &Tune,
+    world: &CcdWorld,
+    balls: &Query<BallView, With<Ball>>,
+    flippers: &Query<&Flipper>,
+) {
+    let def = &table.def;
+    let gravity = def.rolling_gravity(&tune.0);
+    let floor = flippers.iter().map(|f| f.pivot.y).fold(f32::INFINITY, f32::min);
+    let (left_out, right_out) = outlanes(def);
+    auto.arrivals = [None; 2];
+    auto.outlane_danger = None;
+    for (tf, c, layers) in balls {
+        let p = tf.translation.truncate();
+        if *layers != ON_PLAYFIELD || p.y > floor + PREDICT_BELOW || def.in_plunger_lane(p) {
+            continue;
+        }
+        let forecast = Forecast::new(world, p, c.velocity, c.radius, gravity);
+        for f in flippers {
+            let k = usize::from(f.side == Side::Right);
+            if let Some(a) = forecast.arrival(f, c.radius) {
+                let speed = c.velocity.length();
+                if auto.arrivals[k].is_none_or(|(t, _, _)| a.time < t) {
+                    auto.arrivals[k] = Some((a.time, a.along, speed));
+                }
+            }
+        }
+        if left_out.is_some_and(|l| forecast.reaches(l, c.radius)) {
+            auto.outlane_danger = Some(Nudge::Left);
+        } else if right_out.is_some_and(|l| forecast.reaches(l, c.radius)) {
+            auto.outlane_danger = Some(Nudge::Right);
+        }
+    }
+}
+
+/// The trap on flipper `k`: returns whether it is holding the flipper up this step.
+fn trap(
+    auto: &mut Autoplay,
+    k: usize,
+    now: f32,
+    lone: bool,
+    f: &Flipper,
+    balls: &Query<BallView, With<Ball>>,
+) -> bool {
+    match auto.trap[k] {
+        Trap::Idle => {
+            let slow = auto.arrivals[k]
+                .is_some_and(|(_, along, speed)| along >= REACH_FROM && speed < TRAP_MAX_SPEED);
+            if lone && slow {
+                auto.trap[k] = Trap::Holding {
+                    since: now,
+                    still: None,
+                };
+                return true;
+            }
+            false
+        }
+        Trap::Holding { since, still } => {
+            let resting = on_blade(f, balls)
+                && balls
+                    .iter()
+                    .all(|(_, c, _)| c.velocity.length() < TRAP_STILL_SPEED);
+            let still = if resting { Some(still.unwrap_or(now)) } else { None };
+            let settled = still.is_some_and(|t| now - t >= TRAP_SETTLE);
+            if settled || now - since > TRAP_GIVE_UP || !lone {
+                auto.trap[k] = Trap::Resting {
+                    until: now + TRAP_COOLDOWN,
+                };
+                false
+            } else {
+                auto.trap[k] = Trap::Holding { since, still };
+                true
+            }
+        }
+        Trap::Resting { until } => {
+            if now >= until {
+                auto.trap[k] = Trap::Idle;
+            }
+            false
+        }
+    }
+}
+
+/// Whether a ball is resting or rolling on the blade of `f` (near it and not rising).
+fn on_blade(f: &Flipper, balls: &Query<BallView, With<Ball>>) -> bool {
+    let dir = resting_direction(f);
+    let normal = match f.side {
+        Side::Left => dir.perp(),
+        Side::Right => -dir.perp(),
+    };
+    balls.iter().any(|(tf, c, _)| {
+        let p = tf.translation.truncate() - f.pivot;
+        let along = p.dot(dir);
+        let above = p.dot(normal);
+        let reach = along > REACH_FROM * f.length && along < f.length + c.radius;
+        reach && above < c.radius + THREAT_HEIGHT && above > 0.0 && c.velocity.y < THREAT_RISE
+    })
+}
+
+/// The first major shot whose arrow is lit (the jackpot's ramp during multiball).
+fn first_lit_shot(progress: &Progress) -> Option<usize> {
+    if progress.jackpot_lit {
+        return progress.ramp_shot();
+    }
+    progress.shots_lit.iter().position(|l| *l)
+}
+
+/// The lead for `shot` from a flipper on `side`: across the table, up the middle (the
+/// ramp and the saucer from the far flipper), or up the flipper's own side.
+fn lead_for(shot: usize, side: Side, progress: &Progress) -> f32 {
+    let name = progress.shot_names.get(shot).map_or("", String::as_str);
+    match (name, side) {
+        ("left orbit", Side::Right) | ("right orbit", Side::Left) => LEAD_ACROSS,
+        ("left orbit", Side::Left) | ("right orbit", Side::Right) => LEAD_SAME_SIDE,
+        _ => LEAD_MIDDLE,
+    }
+}
+
+/// Plunger: a ball waiting in the lane is pulled back a varying amount, then released.
+fn plunge(
+    auto: &mut Autoplay,
+    controls: &mut Controls,
+    game: &Game,
+    table: &Table,
+    dt: f32,
+    balls: &Query<BallView, With<Ball>>,
+) {
     let pl = &table.def.plunger;
-    let waiting = balls.iter().any(|(tf, c)| {
+    let waiting = balls.iter().any(|(tf, c, _)| {
         let p = tf.translation.truncate();
         table.def.in_plunger_lane(p) && c.velocity.length() < WAITING_SPEED
     });

@@ -17,6 +17,7 @@
 //! The table is `assets/tables/classic.ron` (or `--table PATH`): walls, flippers,
 //! bumpers, slingshots, lanes and targets are data, validated on load.
 
+mod aim;
 mod autoplay;
 mod game;
 mod highscores;

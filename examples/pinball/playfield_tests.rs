@@ -187,6 +187,14 @@ fn the_saucer_holds_then_kicks_out_exactly() {
         (1199..=1201).contains(&released_after),
         "held {released_after} steps (caught on step {caught_at})"
     );
+    // Kicked out, it leaves: the cup does not catch it again on its way out.
+    for _ in 0..300 {
+        app.update();
+        assert!(
+            app.world().get::<Held>(b).is_none(),
+            "caught again on the way out"
+        );
+    }
 }
 
 #[test]

@@ -35,8 +35,8 @@ pub fn eject_velocity(speed: f32, degrees: f32) -> Vec2 {
     Vec2::from_angle(degrees.to_radians()) * speed
 }
 
-/// Catch a ball that touched the saucer's cup no faster than [`MAX_CATCH_SPEED`], unless
-/// it already holds one.
+/// Catch a ball that touched the saucer's cup coming in, no faster than
+/// [`MAX_CATCH_SPEED`], unless the saucer already holds one.
 pub fn catch(
     (time, table): (Res<Time>, Res<Table>),
     mut hits: MessageReader<CircleHit>,
@@ -57,7 +57,9 @@ pub fn catch(
         let Ok((c, tf)) = balls.get(hit.circle) else {
             continue;
         };
-        if c.velocity.length() > MAX_CATCH_SPEED {
+        // Only a ball coming in: the one just kicked out starts inside the cup, moving away.
+        let inward = (v(saucer.center) - hit.center).dot(c.velocity) > 0.0;
+        if !inward || c.velocity.length() > MAX_CATCH_SPEED {
             continue;
         }
         full = true;

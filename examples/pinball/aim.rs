@@ -1,0 +1,147 @@
+//! What the autoplayer reads from the trajectory prediction: when and where a ball will
+//! reach a flipper's blade, and whether it is heading for an outlane. The path comes from
+//! [`CcdWorld::predict_path`] (the table's static parts, with the rolling gravity); the
+//! flippers are kinematic, so not in it, and the path runs through them to where the ball
+//! meets the blade's line.
+//!
+//! The path is positions only; the time to reach a point is worked out from the speed
+//! along the way, which gravity sets: `v(y) = √(v₀² + 2·g·(y₀ − y))` (energy, bounces
+//! aside), each leg taking its length over its mean speed.
+
+use crate::parts::Flipper;
+use crate::table::{TableDef, v};
+use bevy::prelude::*;
+use bevy_circle_ccd::ccd_core::{Circle, PredictSettings, Segment};
+use bevy_circle_ccd::prelude::*;
+
+/// How far ahead the autoplayer looks, s.
+const LOOK_AHEAD: f32 = 0.4;
+/// The prediction's integration step, s (as fine as the eye needs; the plugin's own step
+/// is finer).
+const PREDICT_STEP: f32 = 1.0 / 120.0;
+/// Contacts the prediction follows.
+const PREDICT_BOUNCES: u32 = 6;
+/// The slowest speed used for timing, mm/s (a ball at rest takes no time to go nowhere).
+const MIN_TIMING_SPEED: f32 = 50.0;
+
+/// Where and when a ball will cross a flipper's blade line.
+#[derive(Clone, Copy, Debug)]
+pub struct Arrival {
+    /// Seconds from now.
+    pub time: f32,
+    /// Distance from the pivot along the resting blade, as a fraction of the length.
+    pub along: f32,
+}
+
+/// The ball's predicted path, with the time at each point.
+pub struct Forecast {
+    pub points: Vec<(Vec2, f32)>,
+}
+
+impl Forecast {
+    /// Predict a ball at `p` moving at `vel` under `gravity` (mm/s², down the table).
+    #[must_use]
+    pub fn new(world: &CcdWorld, p: Vec2, vel: Vec2, radius: f32, gravity: f32) -> Self {
+        let settings = PredictSettings {
+            max_bounces: PREDICT_BOUNCES,
+            max_time: LOOK_AHEAD,
+            gravity: Vec2::new(0.0, -gravity),
+            step: PREDICT_STEP,
+            ..default()
+        };
+        let mut path = Vec::new();
+        if world
+            .predict_path(Circle::new(p, radius), vel, &settings, &mut path)
+            .is_err()
+        {
+            return Self { points: Vec::new() };
+        }
+        let speed_at = |y: f32| {
+            (vel.length_squared() + 2.0 * gravity * (p.y - y))
+                .max(0.0)
+                .sqrt()
+                .max(MIN_TIMING_SPEED)
+        };
+        let mut t = 0.0;
+        let mut points = Vec::with_capacity(path.len());
+        for (k, q) in path.iter().enumerate() {
+            if k > 0 {
+                let a = path[k - 1];
+                t += a.distance(*q) / (0.5 * (speed_at(a.y) + speed_at(q.y)));
+            }
+            points.push((*q, t));
+        }
+        Self { points }
+    }
+
+    /// When and where the ball first crosses the resting blade of `f` (from above, within
+    /// its length plus the ball's radius).
+    #[must_use]
+    pub fn arrival(&self, f: &Flipper, radius: f32) -> Option<Arrival> {
+        let dir = resting_direction(f);
+        // Height above the resting blade's line: along its normal that points up.
+        let up = if dir.perp().y >= 0.0 {
+            dir.perp()
+        } else {
+            -dir.perp()
+        };
+        let reach = f.thickness * 0.5 + radius;
+        let height = |q: Vec2| (q - f.pivot).dot(up) - reach;
+        for w in self.points.windows(2) {
+            let ((a, ta), (b, tb)) = (w[0], w[1]);
+            let (ha, hb) = (height(a), height(b));
+            if ha > 0.0 && hb <= 0.0 {
+                let s = ha / (ha - hb);
+                let q = a.lerp(b, s);
+                let along = (q - f.pivot).dot(dir) / f.length;
+                if (0.0..=1.0 + radius / f.length).contains(&along) {
+                    return Some(Arrival {
+                        time: ta + (tb - ta) * s,
+                        along,
+                    });
+                }
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Whether the path reaches the line `(a, b)` (an outlane's rollover) within a radius.
+    #[must_use]
+    pub fn reaches(&self, (a, b): Line, radius: f32) -> bool {
+        let s = Segment::new(a, b);
+        self.points
+            .iter()
+            .any(|(q, _)| s.closest_point(*q).distance(*q) <= radius)
+    }
+}
+
+/// The resting blade's direction, from the pivot to the tip.
+#[must_use]
+pub fn resting_direction(f: &Flipper) -> Vec2 {
+    match f.side {
+        crate::table::Side::Left => Vec2::from_angle(f.rest),
+        crate::table::Side::Right => Vec2::from_angle(std::f32::consts::PI - f.rest),
+    }
+}
+
+/// A line from one point to another.
+pub type Line = (Vec2, Vec2);
+
+/// The outlanes' rollover lines: the leftmost and the rightmost rollover of the table.
+#[must_use]
+pub fn outlanes(def: &TableDef) -> (Option<Line>, Option<Line>) {
+    let mid = |r: &crate::table::RolloverDef| 0.5 * (r.a.0 + r.b.0);
+    let line = |r: &crate::table::RolloverDef| (v(r.a), v(r.b));
+    let left = def
+        .rollovers
+        .iter()
+        .min_by(|x, y| mid(x).total_cmp(&mid(y)))
+        .map(line);
+    let right = def
+        .rollovers
+        .iter()
+        .max_by(|x, y| mid(x).total_cmp(&mid(y)))
+        .map(line);
+    (left, right)
+}
