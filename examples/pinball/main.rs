@@ -12,7 +12,7 @@
 //!
 //! Keys: Left/Right Shift, Z/M, the arrow keys or the mouse buttons flip; Space or Down
 //! pulls the plunger; N new game; B adds a ball; P pauses; period steps while paused; F1
-//! debug gizmos.
+//! debug gizmos; F9 writes `--state-out`.
 //!
 //! The table is `assets/tables/classic.ron` (or `--table PATH`): walls, flippers,
 //! bumpers, slingshots, lanes and targets are data, validated on load.
@@ -27,6 +27,7 @@ mod parts;
 mod replay;
 mod rules;
 mod spawn;
+mod state_out;
 mod stats;
 #[path = "../support/mod.rs"]
 mod support;
@@ -84,6 +85,14 @@ struct Args {
     /// headless run keeps its scores in memory unless given one).
     #[arg(long)]
     scores: Option<PathBuf>,
+    /// Write the game's state (score, balls, flippers, plunger, tuning) to this file as
+    /// RON: on exit, at the end with `--headless`, and on each F9 with a window.
+    #[arg(long)]
+    state_out: Option<PathBuf>,
+    /// Print where the panel's marked widgets are (`ui-rect NAME x0 y0 x1 y1`, physical
+    /// pixels) on stdout whenever they move; for tests that drive the window.
+    #[arg(long)]
+    print_ui_rects: bool,
     /// Fixed physics rate, Hz (60–1000).
     #[arg(long, default_value_t = 1000.0)]
     hz: f64,
@@ -145,7 +154,9 @@ fn main() -> ExitCode {
         GamePlugin { table: def, autoplay },
         view::ViewPlugin,
         input::InputPlugin,
-        panel::PanelPlugin,
+        panel::PanelPlugin {
+            print_ui_rects: args.print_ui_rects,
+        },
     ))
     .insert_resource(Time::<Fixed>::from_hz(hz))
     .insert_resource(view::ViewToggles {
@@ -162,6 +173,9 @@ fn main() -> ExitCode {
     }
     if let Some(tape) = tape {
         app.insert_resource(tape);
+    }
+    if let Some(path) = args.state_out.clone() {
+        app.add_plugins(state_out::StateOutPlugin(path));
     }
     if let Some(path) = args.screenshot {
         app.add_plugins(support::SmokeScreenshotPlugin {
@@ -257,6 +271,11 @@ fn headless(def: table::TableDef, args: &Args, played: Option<replay::Replay>, h
         && let Err(e) = tape.replay().save(path)
     {
         eprintln!("pinball: {e}");
+        return ExitCode::FAILURE;
+    }
+    if let Some(path) = &args.state_out
+        && !state_out::write_world(app.world_mut(), path)
+    {
         return ExitCode::FAILURE;
     }
     let stats = app.world().resource::<RunStats>();
