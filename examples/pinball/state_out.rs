@@ -14,19 +14,22 @@ use crate::stats::RunStats;
 use crate::table::{Side, Tuning};
 use bevy::ecs::system::{SystemParam, SystemState};
 use bevy::prelude::*;
-use serde::Serialize;
+use bevy::window::ExitSystems;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The key that writes the state file while the game runs.
 pub const SNAPSHOT_KEY: KeyCode = KeyCode::F9;
 
 /// What the state file holds.
-#[derive(Serialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct GameState {
     /// Why it was written: "F9" or "exit".
     pub reason: String,
     pub score: u64,
     pub game_over: bool,
+    /// Games started (by N, the panel's button or the autoplayer).
+    pub games: u32,
     /// The ball being played (1 for the first), 0 before the first game.
     pub ball_number: u32,
     /// `Ball` entities on the table.
@@ -46,7 +49,7 @@ pub struct GameState {
 }
 
 /// One flipper.
-#[derive(Serialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct FlipperState {
     /// "Left" or "Right".
     pub side: String,
@@ -93,6 +96,7 @@ impl StateView<'_, '_> {
             reason: reason.into(),
             score: self.game.score,
             game_over: self.game.game_over,
+            games: self.game.games,
             ball_number: self.game.ball_number,
             balls_in_play: count(self.balls.iter().count()),
             balls_in_plunger_lane: count(in_lane),
@@ -181,6 +185,60 @@ pub struct StateOutPlugin(pub PathBuf);
 impl Plugin for StateOutPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(StateOut(self.0.clone()))
-            .add_systems(Last, (write_on_key, write_on_exit));
+            // After the window plugin's exit systems (also on `Last`), which write the
+            // `AppExit` of a closed window: the app stops after this update.
+            .add_systems(Last, (write_on_key, write_on_exit.after(ExitSystems)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests")]
+
+    use super::*;
+    use crate::table;
+
+    const CLASSIC: &str = include_str!("../../assets/tables/classic.ron");
+    /// Fixed steps of autoplay before the state is read: 2 s at 1 kHz, long enough to
+    /// serve and launch the first ball.
+    const STEPS: u32 = 2000;
+
+    #[test]
+    fn the_state_file_reads_back_as_written() {
+        let def = table::parse(CLASSIC).unwrap();
+        let mut app = crate::headless_app(def.clone(), true, 1000.0);
+        app.world_mut().resource_mut::<crate::rules::Requests>().new_game = true;
+        for _ in 0..STEPS {
+            app.update();
+        }
+        let dir = std::env::temp_dir().join(format!("pinball-state-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("state.ron");
+        assert!(write_world(app.world_mut(), &path));
+        let back: GameState = ron::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(back.reason, "exit");
+        assert_eq!(back.games, 1);
+        assert!(!back.game_over);
+        assert_eq!(back.ball_number, 1);
+        assert!(back.balls_in_play >= 1, "{back:?}");
+        let sides: Vec<&str> = back.flippers.iter().map(|f| f.side.as_str()).collect();
+        assert_eq!(sides, ["Left", "Right"]);
+        assert_eq!(back.tuning, def.tuning);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_failed_write_names_the_file() {
+        let path = std::env::temp_dir().join("pinball-no-such-dir").join("state.ron");
+        let def = table::parse(CLASSIC).unwrap();
+        let mut app = crate::headless_app(def, false, 1000.0);
+        app.update();
+        assert!(!write_world(app.world_mut(), &path));
+        let state = app
+            .world_mut()
+            .run_system_cached(|view: StateView| view.read("test"))
+            .unwrap();
+        let e = write(&path, &state).unwrap_err();
+        assert!(e.contains("pinball-no-such-dir"), "{e}");
     }
 }
