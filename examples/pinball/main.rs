@@ -163,7 +163,8 @@ fn main() -> ExitCode {
         gizmos: args.gizmos,
         ..default()
     })
-    .add_systems(Last, replay::save_on_exit);
+    // After the window plugin's exit systems, which write a closed window's `AppExit`.
+    .add_systems(Last, replay::save_on_exit.after(bevy::window::ExitSystems));
     if let Some(path) = args
         .scores
         .clone()
