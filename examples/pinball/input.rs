@@ -4,7 +4,7 @@
 //!
 //! Left/Right Shift, Z/M, the arrow keys or the left/right mouse buttons flip; Space or
 //! Down pulls the plunger; N starts a game; B adds a ball; P pauses; period steps while
-//! paused; F1 shows the debug gizmos.
+//! paused; F1 shows the debug gizmos. (F9 writes the `--state-out` file: `state_out.rs`.)
 
 use crate::autoplay::Autoplay;
 use crate::game::Controls;

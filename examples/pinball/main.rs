@@ -12,7 +12,7 @@
 //!
 //! Keys: Left/Right Shift, Z/M, the arrow keys or the mouse buttons flip; Space or Down
 //! pulls the plunger; N new game; B adds a ball; P pauses; period steps while paused; F1
-//! debug gizmos.
+//! debug gizmos; F9 writes `--state-out`.
 //!
 //! The table is `assets/tables/classic.ron` (or `--table PATH`): walls, flippers,
 //! bumpers, slingshots, lanes and targets are data, validated on load.
@@ -33,6 +33,7 @@ mod rules;
 mod saucer;
 mod spawn;
 mod spawn_playfield;
+mod state_out;
 mod stats;
 #[path = "../support/mod.rs"]
 mod support;
@@ -91,6 +92,14 @@ struct Args {
     /// headless run keeps its scores in memory unless given one).
     #[arg(long)]
     scores: Option<PathBuf>,
+    /// Write the game's state (score, balls, flippers, plunger, tuning) to this file as
+    /// RON: on exit, at the end with `--headless`, and on each F9 with a window.
+    #[arg(long)]
+    state_out: Option<PathBuf>,
+    /// Print where the panel's marked widgets are (`ui-rect NAME x0 y0 x1 y1`, physical
+    /// pixels) on stdout whenever they move; for tests that drive the window.
+    #[arg(long)]
+    print_ui_rects: bool,
     /// Fixed physics rate, Hz (60–1000).
     #[arg(long, default_value_t = 1000.0)]
     hz: f64,
@@ -152,14 +161,17 @@ fn main() -> ExitCode {
         GamePlugin { table: def, autoplay },
         view::ViewPlugin,
         input::InputPlugin,
-        panel::PanelPlugin,
+        panel::PanelPlugin {
+            print_ui_rects: args.print_ui_rects,
+        },
     ))
     .insert_resource(Time::<Fixed>::from_hz(hz))
     .insert_resource(view::ViewToggles {
         gizmos: args.gizmos,
         ..default()
     })
-    .add_systems(Last, replay::save_on_exit);
+    // After the window plugin's exit systems, which write a closed window's `AppExit`.
+    .add_systems(Last, replay::save_on_exit.after(bevy::window::ExitSystems));
     if let Some(path) = args
         .scores
         .clone()
@@ -169,6 +181,9 @@ fn main() -> ExitCode {
     }
     if let Some(tape) = tape {
         app.insert_resource(tape);
+    }
+    if let Some(path) = args.state_out.clone() {
+        app.add_plugins(state_out::StateOutPlugin(path));
     }
     if let Some(path) = args.screenshot {
         app.add_plugins(support::SmokeScreenshotPlugin {
@@ -264,6 +279,11 @@ fn headless(def: table::TableDef, args: &Args, played: Option<replay::Replay>, h
         && let Err(e) = tape.replay().save(path)
     {
         eprintln!("pinball: {e}");
+        return ExitCode::FAILURE;
+    }
+    if let Some(path) = &args.state_out
+        && !state_out::write_world(app.world_mut(), path)
+    {
         return ExitCode::FAILURE;
     }
     let stats = app.world().resource::<RunStats>();

@@ -136,7 +136,7 @@ pub struct RolloverDef {
 }
 
 /// Materials and kicks; the panel edits a copy of these live.
-#[derive(Deserialize, Clone, Debug, PartialEq)]
+#[derive(Deserialize, serde::Serialize, Clone, Debug, PartialEq)]
 pub struct Tuning {
     pub ball_restitution: f32,
     pub ball_friction: f32,
