@@ -253,6 +253,7 @@ fn headless(def: table::TableDef, args: &Args, played: Option<replay::Replay>, h
     }
     let started = std::time::Instant::now();
     let mut next_report = PROGRESS_SECONDS;
+    let mut trace = false;
     loop {
         app.update();
         let stats = app.world().resource::<RunStats>();
@@ -266,6 +267,7 @@ fn headless(def: table::TableDef, args: &Args, played: Option<replay::Replay>, h
                 stats.escapes
             );
             next_report += PROGRESS_SECONDS;
+            trace = std::env::var_os("PINBALL_TRACE").is_some();
         }
         let done = match steps {
             Some(n) => stats.steps >= n,
@@ -273,6 +275,9 @@ fn headless(def: table::TableDef, args: &Args, played: Option<replay::Replay>, h
         };
         if done || stats.escapes > 0 || stats.nan > 0 {
             break;
+        }
+        if std::mem::take(&mut trace) {
+            trace_balls(&mut app);
         }
     }
     if let (Some(path), Some(tape)) = (&args.record, app.world().get_resource::<replay::Tape>())
@@ -315,6 +320,17 @@ fn headless(def: table::TableDef, args: &Args, played: Option<replay::Replay>, h
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
+}
+
+/// Where every ball is (with `PINBALL_TRACE` set, at each progress line).
+fn trace_balls(app: &mut App) {
+    let mut q = app
+        .world_mut()
+        .query_filtered::<(&Transform, Option<&MovingCircle>), With<spawn::Ball>>();
+    for (tf, c) in q.iter(app.world()) {
+        let v = c.map(|c| c.velocity);
+        eprintln!("    ball at {} moving {v:?}", tf.translation.truncate());
+    }
 }
 
 /// The play part of the headless summary: ball times, shots, drains, multiball, tilts.

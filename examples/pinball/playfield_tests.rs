@@ -174,9 +174,9 @@ fn the_saucer_holds_then_kicks_out_exactly() {
         app.update();
         if let Some(c) = app.world().get::<MovingCircle>(b) {
             released_after = step;
-            // Kicked out at 900 mm/s along -60°: (450, -779.42), then one 1 ms step of
-            // rolling gravity (793.2 mm/s²): (450, -780.22).
-            let want = Vec2::new(450.0, -779.423 - 0.7932);
+            // Kicked out at 900 mm/s along -70°: (307.82, -845.72), then one 1 ms step of
+            // rolling gravity (793.2 mm/s²): (307.82, -846.52).
+            let want = Vec2::new(307.818, -845.723 - 0.7932);
             assert!((c.velocity - want).length() < 0.05, "{} vs {want}", c.velocity);
             break;
         }
