@@ -18,6 +18,7 @@
 //! bumpers, slingshots, lanes and targets are data, validated on load.
 
 mod autoplay;
+mod flipper_shape;
 mod game;
 mod highscores;
 mod hinged;
