@@ -20,11 +20,42 @@ pub const TIP_ARC_SEGMENTS: usize = 6;
 /// pillar at the pivot is an exact circle).
 pub const BASE_ARC_SEGMENTS: usize = 16;
 
-/// A flipper bat's outline in its blade's frame, closed (the last point joins the first),
-/// counter-clockwise and convex: what the view draws.
-#[derive(Component, Clone, Debug)]
-#[allow(dead_code)]
-pub struct BatOutline(pub Vec<Vec2>);
+/// A flipper bat's shape: on the flipper's entity, for the view.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct BatShape {
+    /// From the pivot to the far edge of the tip.
+    pub length: f32,
+    /// Radius of the base circle, round the pivot.
+    pub base_r: f32,
+    /// Radius of the tip circle.
+    pub tip_r: f32,
+}
+
+impl BatShape {
+    /// The moving edge: see [`flipper_blade`].
+    #[must_use]
+    pub fn blade(&self) -> Vec<Vec2> {
+        flipper_blade(self.length, self.base_r, self.tip_r)
+    }
+
+    /// The closed outline: see [`flipper_outline`].
+    #[must_use]
+    pub fn outline(&self) -> Vec<Vec2> {
+        flipper_outline(self.length, self.base_r, self.tip_r)
+    }
+
+    /// The same bat `d` smaller all round (the hull of the two circles shrunk by `d`
+    /// about the same centres), for drawing a rim.
+    #[must_use]
+    pub fn inset(&self, d: f32) -> Self {
+        let d = d.min(self.tip_r * 0.5);
+        Self {
+            length: self.length - d,
+            base_r: self.base_r - d,
+            tip_r: self.tip_r - d,
+        }
+    }
+}
 
 /// The unit normal of the bat's top face (the bottom face's is mirrored in x).
 fn top_normal(length: f32, base_r: f32, tip_r: f32) -> Vec2 {
@@ -65,6 +96,7 @@ pub fn flipper_outline(length: f32, base_r: f32, tip_r: f32) -> Vec<Vec2> {
 }
 
 /// How far `p` (in the blade's frame) is outside the closed convex `outline` (0 inside).
+#[cfg(test)]
 #[must_use]
 pub fn distance_outside(p: Vec2, outline: &[Vec2]) -> f32 {
     let edges = outline.iter().zip(outline.iter().cycle().skip(1));

@@ -106,10 +106,13 @@ fn spawn_flipper(commands: &mut Commands, f: &crate::table::FlipperDef, tu: &Tun
     let id = commands.spawn((pose, Name::new("flipper"))).id();
     // The tapered bat: its faces and tip as kinematic segments in the blade's frame, its
     // round back end as a fixed pillar at the pivot (see `flipper_shape.rs`).
-    let (base_r, tip_r) = (f.thickness * 0.5, f.tip() * 0.5);
-    let blade = crate::flipper_shape::flipper_blade(f.length, base_r, tip_r);
+    let bat = crate::flipper_shape::BatShape {
+        length: f.length,
+        base_r: f.thickness * 0.5,
+        tip_r: f.tip() * 0.5,
+    };
     let fm = material(Part::Flipper, tu);
-    for edge in blade.windows(2) {
+    for edge in bat.blade().windows(2) {
         commands.spawn((
             StaticSegment::new(edge[0], edge[1]),
             Kinematic::FollowTransform,
@@ -120,16 +123,12 @@ fn spawn_flipper(commands: &mut Commands, f: &crate::table::FlipperDef, tu: &Tun
         ));
     }
     commands.spawn((
-        Pillar::new(base_r),
+        Pillar::new(bat.base_r),
         fm,
         Transform::from_translation(flipper.pivot.extend(0.0)),
         Part::Flipper,
     ));
-    let outline = crate::flipper_shape::flipper_outline(f.length, base_r, tip_r);
-    commands
-        .entity(id)
-        .insert(crate::flipper_shape::BatOutline(outline));
-    commands.entity(id).insert(flipper);
+    commands.entity(id).insert((flipper, bat));
 }
 
 /// A ball at `at` moving at `velocity`.

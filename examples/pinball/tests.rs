@@ -30,10 +30,10 @@ fn left_flipper(app: &mut App) -> (Vec2, f32, f32, f32) {
 fn bat_gap(app: &mut App, p: Vec2) -> f32 {
     let mut q = app
         .world_mut()
-        .query::<(&Flipper, &crate::flipper_shape::BatOutline)>();
-    let (f, outline) = q.iter(app.world()).find(|(f, _)| f.side == Side::Left).unwrap();
+        .query::<(&Flipper, &crate::flipper_shape::BatShape)>();
+    let (f, bat) = q.iter(app.world()).find(|(f, _)| f.side == Side::Left).unwrap();
     let local = Vec2::from_angle(-f.angle()).rotate(p - f.pivot);
-    crate::flipper_shape::distance_outside(local, &outline.0)
+    crate::flipper_shape::distance_outside(local, &bat.outline())
 }
 
 fn ball_state(app: &mut App, e: Entity) -> (Vec2, Vec2) {
