@@ -117,3 +117,37 @@ pub fn trails(balls: Query<(&MovingCircle, &Trail)>, mut ghosts: Query<(&mut Tra
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bevy::ecs::system::RunSystemOnce;
+
+    /// A ball moving at `speed` mm/s to the right, with its ghosts; returns the ghosts'
+    /// offsets and visibilities after `trails` ran.
+    fn trail_at(speed: f32) -> Vec<(Vec3, Visibility)> {
+        let mut world = World::new();
+        let ghosts: Vec<Entity> = (0..TRAIL_GHOSTS)
+            .map(|_| world.spawn((Transform::IDENTITY, Visibility::Hidden)).id())
+            .collect();
+        world.spawn((MovingCircle::new(10.0, Vec2::X * speed), Trail(ghosts.clone())));
+        world.run_system_once(trails).unwrap();
+        ghosts
+            .iter()
+            .map(|e| {
+                let tf = world.get::<Transform>(*e).unwrap();
+                (tf.translation, *world.get::<Visibility>(*e).unwrap())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_fast_ball_leaves_a_trail_behind_it_and_a_slow_one_none() {
+        let fast = trail_at(TRAIL_MIN_SPEED * 2.0);
+        assert!(fast.iter().all(|(_, v)| *v == Visibility::Inherited));
+        // Behind the ball (it moves to +x), each ghost further back.
+        assert!(fast.windows(2).all(|w| w[1].0.x < w[0].0.x && w[0].0.x < 0.0));
+        let slow = trail_at(TRAIL_MIN_SPEED * 0.5);
+        assert!(slow.iter().all(|(_, v)| *v == Visibility::Hidden));
+    }
+}

@@ -9,6 +9,9 @@ use bevy::prelude::*;
 const POPUP_SECONDS: f32 = 0.9;
 /// How far it rises in that time, mm.
 const POPUP_RISE_MM: f32 = 45.0;
+/// A pop-up starting near another (closer than this, mm) starts this much higher, so
+/// quick hits on one bumper stack up instead of printing over each other.
+const POPUP_STACK_MM: f32 = 20.0;
 
 /// A pop-up: where it started and its age, seconds.
 #[derive(Component)]
@@ -17,8 +20,18 @@ pub struct Popup {
     age: f32,
 }
 
-pub fn spawn_popups(mut commands: Commands, mut hits: MessageReader<PartHit>) {
+pub fn spawn_popups(
+    mut commands: Commands,
+    mut hits: MessageReader<PartHit>,
+    shown: Query<&Transform, With<Popup>>,
+) {
+    let mut placed: Vec<Vec2> = shown.iter().map(|tf| tf.translation.truncate()).collect();
     for hit in hits.read().filter(|h| h.points > 0) {
+        let mut at = hit.point;
+        while placed.iter().any(|p| p.distance(at) < POPUP_STACK_MM) {
+            at.y += POPUP_STACK_MM;
+        }
+        placed.push(at);
         commands.spawn((
             Text2d::new(format!("+{}", grouped(hit.points))),
             TextFont {
@@ -26,11 +39,8 @@ pub fn spawn_popups(mut commands: Commands, mut hits: MessageReader<PartHit>) {
                 ..default()
             },
             TextColor(POPUP),
-            Transform::from_translation(hit.point.extend(POPUP_Z)),
-            Popup {
-                from: hit.point,
-                age: 0.0,
-            },
+            Transform::from_translation(at.extend(POPUP_Z)),
+            Popup { from: at, age: 0.0 },
         ));
     }
 }
