@@ -165,6 +165,28 @@ mod tests {
     }
 
     #[test]
+    fn an_inset_bat_lies_that_far_inside() {
+        let bat = BatShape {
+            length: LENGTH,
+            base_r: BASE,
+            tip_r: TIP,
+        };
+        let (outer, inner) = (bat.blade(), bat.inset(1.5).blade());
+        // Each face moves in by the inset along its own (unchanged) normal.
+        for (o, i) in [(0, 0), (outer.len() - 1, inner.len() - 1)] {
+            let n = (outer[o] / BASE).normalize();
+            assert!((n.dot(outer[o]) - n.dot(inner[i]) - 1.5).abs() < EPS);
+        }
+        let outline = bat.outline();
+        assert!(
+            bat.inset(1.5)
+                .outline()
+                .iter()
+                .all(|p| distance_outside(*p, &outline) == 0.0)
+        );
+    }
+
+    #[test]
     fn an_untapered_bat_has_parallel_faces() {
         let blade = flipper_blade(LENGTH, BASE, BASE);
         assert!((blade[0] - Vec2::new(0.0, -BASE)).length() < EPS);
