@@ -84,7 +84,7 @@ wait_until "$START_LIMIT" test -s "$OUT/input-display" || die "Xvfb started"
 export DISPLAY=":$(head -n1 "$OUT/input-display")"
 echo "Xvfb on $DISPLAY"
 
-"$BINARY" --state-out "$STATE" --print-ui-rects >"$RECTS" 2>"$LOG" &
+"$BINARY" --window "${WINDOW:-1280x720}" --state-out "$STATE" --print-ui-rects >"$RECTS" 2>"$LOG" &
 APP_PID=$!
 # alive: the app still runs (else stop at once, pointing at its log).
 alive() { kill -0 "$APP_PID" 2>/dev/null || die "the app is running (it exited early: see $LOG)"; }

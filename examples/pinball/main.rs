@@ -19,6 +19,7 @@
 
 mod aim;
 mod autoplay;
+mod flipper_shape;
 mod game;
 mod highscores;
 mod hinged;
@@ -100,9 +101,29 @@ struct Args {
     /// pixels) on stdout whenever they move; for tests that drive the window.
     #[arg(long)]
     print_ui_rects: bool,
+    /// The window's size, `WIDTHxHEIGHT` in logical pixels (the default shows the whole
+    /// table at a readable scale beside the panel; CI's 1280x720 screen needs
+    /// `--window 1280x720`).
+    #[arg(long, value_parser = parse_window, default_value = DEFAULT_WINDOW)]
+    window: (u32, u32),
     /// Fixed physics rate, Hz (60–1000).
     #[arg(long, default_value_t = 1000.0)]
     hz: f64,
+}
+
+/// The window's default size: the panel (330 px) beside the display and the table at
+/// about 0.9 px per mm.
+const DEFAULT_WINDOW: &str = "1440x1000";
+
+/// `WIDTHxHEIGHT`, each at least 1.
+fn parse_window(text: &str) -> Result<(u32, u32), String> {
+    let size = text
+        .split_once('x')
+        .and_then(|(w, h)| Some((w.trim().parse().ok()?, h.trim().parse().ok()?)));
+    match size {
+        Some((w, h)) if w > 0 && h > 0 => Ok((w, h)),
+        _ => Err(format!("expected WIDTHxHEIGHT such as 1280x720, got `{text}`")),
+    }
 }
 
 fn main() -> ExitCode {
@@ -150,7 +171,7 @@ fn main() -> ExitCode {
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
             title: format!("bevy_circle_ccd pinball: {}", def.name),
-            resolution: (1280, 720).into(),
+            resolution: args.window.into(),
             ..default()
         }),
         ..default()

@@ -114,10 +114,8 @@ pub struct PartHit {
     pub entity: Entity,
     pub part: Part,
     /// Where the ball touched it, table mm.
-    #[expect(dead_code, reason = "the view's score pop-ups will read it")]
     pub point: Vec2,
     /// Points the hit scored (0 when none, or when no game is running).
-    #[expect(dead_code, reason = "the view's score pop-ups will read it")]
     pub points: u64,
 }
 

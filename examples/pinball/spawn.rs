@@ -106,16 +106,17 @@ fn spawn_flipper(commands: &mut Commands, f: &crate::table::FlipperDef, tu: &Tun
     let pose = Transform::from_translation(flipper.pivot.extend(FLIPPER_Z))
         .with_rotation(Quat::from_rotation_z(flipper.angle()));
     let id = commands.spawn((pose, Name::new("flipper"))).id();
-    let h = f.thickness * 0.5;
-    let l = f.length;
+    // The tapered bat: its faces and tip as kinematic segments in the blade's frame, its
+    // round back end as a fixed pillar at the pivot (see `flipper_shape.rs`).
+    let bat = crate::flipper_shape::BatShape {
+        length: f.length,
+        base_r: f.thickness * 0.5,
+        tip_r: f.tip() * 0.5,
+    };
     let fm = material(Part::Flipper, tu);
-    for (a, b) in [
-        (Vec2::new(0.0, h), Vec2::new(l, h)),
-        (Vec2::new(l, -h), Vec2::new(0.0, -h)),
-        (Vec2::new(l, h), Vec2::new(l, -h)),
-    ] {
+    for edge in bat.blade().windows(2) {
         commands.spawn((
-            StaticSegment::new(a, b),
+            StaticSegment::new(edge[0], edge[1]),
             Kinematic::FollowTransform,
             pose,
             fm,
@@ -124,12 +125,12 @@ fn spawn_flipper(commands: &mut Commands, f: &crate::table::FlipperDef, tu: &Tun
         ));
     }
     commands.spawn((
-        Pillar::new(h),
+        Pillar::new(bat.base_r),
         fm,
         Transform::from_translation(flipper.pivot.extend(0.0)),
         Part::Flipper,
     ));
-    commands.entity(id).insert(flipper);
+    commands.entity(id).insert((flipper, bat));
 }
 
 /// A ball at `at` moving at `velocity`.

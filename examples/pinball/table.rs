@@ -113,6 +113,28 @@ pub struct FlipperDef {
     pub rest_degrees: f32,
     /// How far it rises.
     pub stroke_degrees: f32,
+    /// Thickness at the tip (the bat tapers from `thickness` at the pivot); default
+    /// [`TIP_THICKNESS_FRACTION`] of `thickness`.
+    #[serde(default, deserialize_with = "some_number")]
+    pub tip_thickness: Option<f32>,
+}
+
+/// An optional number written plainly (`tip_thickness: 6.0`, not `Some(6.0)`).
+fn some_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f32>, D::Error> {
+    f32::deserialize(d).map(Some)
+}
+
+/// A flipper's tip thickness as a fraction of its base's when the table gives none: a
+/// real bat is about half as thick at its tip as round its pivot.
+pub const TIP_THICKNESS_FRACTION: f32 = 0.5;
+
+impl FlipperDef {
+    /// The bat's thickness at its tip.
+    #[must_use]
+    pub fn tip(&self) -> f32 {
+        self.tip_thickness
+            .unwrap_or(self.thickness * TIP_THICKNESS_FRACTION)
+    }
 }
 
 #[derive(Deserialize, Clone, Debug)]
@@ -384,6 +406,8 @@ impl TableDef {
             finite_point(&format!("{field}.pivot"), f.pivot)?;
             positive(&format!("{field}.length"), f.length)?;
             in_range(&format!("{field}.thickness"), f.thickness, 0.0, f.length)?;
+            positive(&format!("{field}.tip_thickness"), f.tip())?;
+            in_range(&format!("{field}.tip_thickness"), f.tip(), 0.0, f.thickness)?;
             in_range(&format!("{field}.rest_degrees"), f.rest_degrees, -89.0, 89.0)?;
             in_range(&format!("{field}.stroke_degrees"), f.stroke_degrees, 1.0, 120.0)?;
         }
@@ -552,6 +576,13 @@ mod tests {
                 .unwrap_err()
                 .to_string()
                 .contains("tuning.spinner_damping")
+        );
+        let bad = CLASSIC.replace("thickness: 12.0,", "thickness: 12.0, tip_thickness: 13.0,");
+        assert!(
+            parse(&bad)
+                .unwrap_err()
+                .to_string()
+                .contains("flippers[0].tip_thickness")
         );
         let bad = CLASSIC.replace("flipper_up_ms: 21.0", "flipper_up_ms: 0.0");
         assert!(

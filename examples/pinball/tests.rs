@@ -26,6 +26,16 @@ fn left_flipper(app: &mut App) -> (Vec2, f32, f32, f32) {
     (f.pivot, f.angle(), f.length, f.thickness)
 }
 
+/// How far `p` is outside the left flipper's bat (its tapered outline, in its pose).
+fn bat_gap(app: &mut App, p: Vec2) -> f32 {
+    let mut q = app
+        .world_mut()
+        .query::<(&Flipper, &crate::flipper_shape::BatShape)>();
+    let (f, bat) = q.iter(app.world()).find(|(f, _)| f.side == Side::Left).unwrap();
+    let local = Vec2::from_angle(-f.angle()).rotate(p - f.pivot);
+    crate::flipper_shape::distance_outside(local, &bat.outline())
+}
+
 fn ball_state(app: &mut App, e: Entity) -> (Vec2, Vec2) {
     let p = app.world().get::<Transform>(e).unwrap().translation.truncate();
     let v = app.world().get::<MovingCircle>(e).unwrap().velocity;
@@ -40,7 +50,7 @@ fn a_held_flipper_cradles_the_ball() {
         app.update();
     }
     // Drop a ball onto the raised left flipper, over its middle.
-    let (pivot, angle, length, thickness) = left_flipper(&mut app);
+    let (pivot, angle, length, _) = left_flipper(&mut app);
     let dir = Vec2::from_angle(angle);
     let table = app.world().resource::<game::Table>().clone();
     let tune = app.world().resource::<game::Tune>().0.clone();
@@ -57,13 +67,9 @@ fn a_held_flipper_cradles_the_ball() {
     for step in 0..5000 {
         app.update();
         let (p, v) = ball_state(&mut app, ball);
-        // Never inside the blade: distance to the blade's centre line ≥ r + thickness/2.
-        let along = (p - pivot).dot(dir).clamp(0.0, length);
-        let gap = p.distance(pivot + dir * along);
-        assert!(
-            gap >= r + thickness * 0.5 - 0.05,
-            "sank into the flipper: {gap} at step {step}"
-        );
+        // Never inside the bat: at least r from its tapered outline.
+        let gap = bat_gap(&mut app, p);
+        assert!(gap >= r - 0.05, "sank into the flipper: {gap} at step {step}");
         if step == 3000 {
             rest_at = p;
         }
@@ -103,7 +109,7 @@ fn app_with_flippers(motor: bool) -> App {
 fn never_through(motor: bool, moments: usize) {
     for offset in 0..moments {
         let mut app = app_with_flippers(motor);
-        let (pivot, _, length, thickness) = left_flipper(&mut app);
+        let (pivot, _, length, _) = left_flipper(&mut app);
         let table = app.world().resource::<game::Table>().clone();
         let tune = app.world().resource::<game::Tune>().0.clone();
         let start = Vec2::new(pivot.x + 40.0, 320.0);
@@ -121,11 +127,13 @@ fn never_through(motor: bool, moments: usize) {
             let (p, _) = ball_state(&mut app, ball);
             let along = (p - pivot).dot(dir);
             if (5.0..length - 5.0).contains(&along) {
-                // Over the blade's middle the ball is always on the upper side.
+                // Over the blade's middle the ball is always on the upper side, at least
+                // r from the bat's tapered outline.
                 let side = (p - pivot).dot(dir.perp());
+                let gap = bat_gap(&mut app, p);
                 assert!(
-                    side >= r + thickness * 0.5 - 0.05,
-                    "offset {offset}, step {step}: ball {p} is {side} from the blade"
+                    side > 0.0 && gap >= r - 0.05,
+                    "offset {offset}, step {step}: ball {p} is {gap} from the blade"
                 );
             }
         }
