@@ -235,11 +235,11 @@ pub fn on_playfield_hits(
     (mut game, mut progress, mut stats): (ResMut<Game>, ResMut<Progress>, ResMut<RunStats>),
     balls: Query<(), (With<Ball>, Without<Held>)>,
     mut lit: MessageWriter<PartHit>,
+    mut scored: Local<Vec<(Entity, Part, Vec2, u64)>>,
 ) {
     let now = time.elapsed_secs();
     let def = &table.def;
     let p = &def.playfield;
-    let mut scored: Vec<(Entity, Part, Vec2, u64)> = Vec::new();
     for hit in hits.read() {
         let Ok(&part) = parts.get(hit.other) else {
             continue;
@@ -287,7 +287,7 @@ pub fn on_playfield_hits(
         pts += lock_or_extra_ball(&mut game, &mut progress, &mut stats, def);
         scored.push((c.ball, Part::Saucer, at, pts));
     }
-    for (entity, part, point, points) in scored {
+    for (entity, part, point, points) in scored.drain(..) {
         lit.write(PartHit {
             entity,
             part,

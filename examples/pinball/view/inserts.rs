@@ -25,15 +25,7 @@ pub fn dress(
             p.stroke(s, RAMP_WIRE_MM, m, RAMP_Z);
         }
         (Part::Shot(_) | Part::RampEntry, Some((a, b)), _) => arrow(p, e, (a, b)),
-        (Part::TopLane(_), Some((a, b)), _) => {
-            let mid = (a + b) * 0.5;
-            let m = p.paint(LANE_INSERT);
-            let half = Vec2::X * LANE_INSERT_HALF_MM;
-            p.stroke((mid - half, mid + half), LANE_INSERT_MM, m.clone(), LANE_Z);
-            p.commands
-                .entity(e)
-                .insert((Glow::new(m, LANE_INSERT, LIT_INSERT), Lamp::at(mid, LIT_INSERT)));
-        }
+        (Part::TopLane(_), Some((a, b)), _) => super::lanes::insert(p, e, (a + b) * 0.5),
         (Part::Standup(_), Some(s), _) => {
             let m = p.paint(STANDUP);
             p.stroke(s, TARGET_MM, m.clone(), PART_Z);
