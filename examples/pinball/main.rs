@@ -14,8 +14,10 @@
 //! pulls the plunger; N new game; B adds a ball; P pauses; period steps while paused; F1
 //! debug gizmos; F9 writes `--state-out`.
 //!
-//! The table is `assets/tables/classic.ron` (or `--table PATH`): walls, flippers,
-//! bumpers, slingshots, lanes and targets are data, validated on load.
+//! The table is `assets/tables/starfall.ron` (or `--table PATH`, for example the plainer
+//! `classic.ron`): walls, flippers, bumpers, slingshots, lanes, orbits, the ramp, the
+//! saucer and the rules' numbers are data, validated on load. Left/Right Ctrl and Up
+//! nudge.
 
 mod aim;
 mod autoplay;
