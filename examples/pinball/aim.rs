@@ -8,6 +8,7 @@
 //! along the way, which gravity sets: `v(y) = √(v₀² + 2·g·(y₀ − y))` (energy, bounces
 //! aside), each leg taking its length over its mean speed.
 
+use crate::flipper_shape::BatShape;
 use crate::parts::Flipper;
 use crate::table::{TableDef, v};
 use bevy::prelude::*;
@@ -74,10 +75,10 @@ impl Forecast {
         Self { points }
     }
 
-    /// When and where the ball first crosses the resting blade of `f` (from above, within
-    /// its length plus the ball's radius).
+    /// When and where the ball first crosses the resting blade of `f`, whose shape is
+    /// `bat` (from above, within its length plus the ball's radius).
     #[must_use]
-    pub fn arrival(&self, f: &Flipper, radius: f32) -> Option<Arrival> {
+    pub fn arrival(&self, f: &Flipper, bat: &BatShape, radius: f32) -> Option<Arrival> {
         let dir = resting_direction(f);
         // Height above the resting blade's line: along its normal that points up.
         let up = if dir.perp().y >= 0.0 {
@@ -85,8 +86,11 @@ impl Forecast {
         } else {
             -dir.perp()
         };
-        let reach = f.thickness * 0.5 + radius;
-        let height = |q: Vec2| (q - f.pivot).dot(up) - reach;
+        // Above the tapered face, whose height falls from the base to the tip.
+        let height = |q: Vec2| {
+            let d = q - f.pivot;
+            d.dot(up) - bat.face_height(d.dot(dir)) - radius
+        };
         for w in self.points.windows(2) {
             let ((a, ta), (b, tb)) = (w[0], w[1]);
             let (ha, hb) = (height(a), height(b));

@@ -11,6 +11,7 @@
 //!
 //! It writes the same `Controls` and `Requests` the keys do, so replays record it.
 use crate::aim::{Forecast, outlanes, resting_direction};
+use crate::flipper_shape::BatShape;
 use crate::game::{Controls, Table, Tune};
 use crate::parts::Flipper;
 use crate::progress::Progress;
@@ -127,7 +128,7 @@ pub fn autoplay(
     table: Res<Table>,
     world: Res<CcdWorld>,
     balls: Query<BallView, With<Ball>>,
-    flippers: Query<&Flipper>,
+    flippers: Query<(&Flipper, &BatShape)>,
 ) {
     if !auto.on {
         return;
@@ -148,7 +149,7 @@ pub fn autoplay(
     }
     let lone = balls.iter().count() == 1;
     let aim = first_lit_shot(&progress);
-    for f in &flippers {
+    for (f, _) in &flippers {
         let k = usize::from(f.side == Side::Right);
         auto.cooldown[k] = (auto.cooldown[k] - dt).max(0.0);
         auto.hold[k] = (auto.hold[k] - dt).max(0.0);
@@ -183,11 +184,14 @@ fn predict(
     tune: &Tune,
     world: &CcdWorld,
     balls: &Query<BallView, With<Ball>>,
-    flippers: &Query<&Flipper>,
+    flippers: &Query<(&Flipper, &BatShape)>,
 ) {
     let def = &table.def;
     let gravity = def.rolling_gravity(&tune.0);
-    let floor = flippers.iter().map(|f| f.pivot.y).fold(f32::INFINITY, f32::min);
+    let floor = flippers
+        .iter()
+        .map(|(f, _)| f.pivot.y)
+        .fold(f32::INFINITY, f32::min);
     let (left_out, right_out) = outlanes(def);
     auto.arrivals = [None; 2];
     auto.outlane_danger = None;
@@ -197,9 +201,9 @@ fn predict(
             continue;
         }
         let forecast = Forecast::new(world, p, c.velocity, c.radius, gravity);
-        for f in flippers {
+        for (f, bat) in flippers {
             let k = usize::from(f.side == Side::Right);
-            if let Some(a) = forecast.arrival(f, c.radius) {
+            if let Some(a) = forecast.arrival(f, bat, c.radius) {
                 let speed = c.velocity.length();
                 if auto.arrivals[k].is_none_or(|(t, _, _)| a.time < t) {
                     auto.arrivals[k] = Some((a.time, a.along, speed));

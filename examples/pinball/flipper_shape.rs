@@ -44,6 +44,16 @@ impl BatShape {
         flipper_outline(self.length, self.base_r, self.tip_r)
     }
 
+    /// How far the top face stands above the bat's axis, `along` mm from the pivot: the
+    /// radius of the base circle at the pivot narrowing straight to the tip circle's at
+    /// its centre (the tangent face's height, to within the taper's small angle).
+    #[must_use]
+    pub fn face_height(&self, along: f32) -> f32 {
+        let span = (self.length - self.tip_r).max(f32::EPSILON);
+        let s = (along / span).clamp(0.0, 1.0);
+        self.base_r + (self.tip_r - self.base_r) * s
+    }
+
     /// The same bat `d` smaller all round (the hull of the two circles shrunk by `d`
     /// about the same centres), for drawing a rim.
     #[must_use]
@@ -191,5 +201,28 @@ mod tests {
         let blade = flipper_blade(LENGTH, BASE, BASE);
         assert!((blade[0] - Vec2::new(0.0, -BASE)).length() < EPS);
         assert!((blade[blade.len() - 1] - Vec2::new(0.0, BASE)).length() < EPS);
+    }
+
+    #[test]
+    fn the_face_height_falls_from_the_base_radius_to_the_tip_radius() {
+        // Starfall's bat: 76 mm, radii 11.5 and 6.5; the tip circle's centre is at 69.5.
+        let bat = BatShape {
+            length: 76.0,
+            base_r: 11.5,
+            tip_r: 6.5,
+        };
+        assert!((bat.face_height(0.0) - 11.5).abs() < EPS);
+        assert!((bat.face_height(34.75) - 9.0).abs() < EPS);
+        assert!((bat.face_height(69.5) - 6.5).abs() < EPS);
+        // Beyond either end it stays at that end's radius.
+        assert!((bat.face_height(-5.0) - 11.5).abs() < EPS);
+        assert!((bat.face_height(80.0) - 6.5).abs() < EPS);
+        // The top face's segment (the blade's last two points) agrees to 0.1 mm at both
+        // ends and its middle: the taper's angle is only asin(5/69.5) = 4.1°.
+        let blade = bat.blade();
+        let (a, b) = (blade[blade.len() - 2], blade[blade.len() - 1]);
+        for q in [a, a.lerp(b, 0.5), b] {
+            assert!((q.y - bat.face_height(q.x)).abs() < 0.1, "{q}");
+        }
     }
 }

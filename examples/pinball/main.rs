@@ -26,6 +26,7 @@ mod game;
 mod highscores;
 mod hinged;
 mod input;
+mod moment;
 mod panel;
 mod parts;
 mod playfield;
@@ -41,6 +42,7 @@ mod stats;
 #[path = "../support/mod.rs"]
 mod support;
 mod table;
+mod table_check;
 mod tilt;
 mod view;
 
@@ -69,6 +71,9 @@ struct Args {
     /// Frames to play before the screenshot.
     #[arg(long, default_value_t = 240)]
     frames: u32,
+    /// Hold the screenshot, after its frames, until this moment of play.
+    #[arg(long, value_enum, requires = "screenshot")]
+    screenshot_when: Option<moment::Moment>,
     /// Start with the debug gizmos on (F1 toggles them).
     #[arg(long)]
     gizmos: bool,
@@ -213,6 +218,11 @@ fn main() -> ExitCode {
             path,
             frames: args.frames,
         });
+        if let Some(m) = args.screenshot_when {
+            app.insert_resource(support::SmokeGate(false))
+                .insert_resource(m)
+                .add_systems(Update, moment::open_at_moment);
+        }
         app.world_mut().resource_mut::<Requests>().new_game = true;
     }
     match app.run() {

@@ -241,17 +241,22 @@ pub struct SlingPiece(pub usize);
 type MaterialParts<'a> = (&'a mut CcdMaterial, Option<&'a Part>, Has<Ball>);
 
 /// Push the panel's tuning (and the table's slope) into the materials, kicks and gravity
-/// when either changes.
+/// when either changes. A tilt kills the kicks as a real machine's tilt cuts the coils:
+/// the bumpers and slingshots are plain rubber until the next ball.
 pub fn apply_tuning(
     tune: Res<Tune>,
     table: Res<Table>,
+    progress: Res<crate::progress::Progress>,
+    mut was_tilted: Local<bool>,
     mut settings: ResMut<CcdSettings>,
     mut materials: Query<MaterialParts>,
     mut kickers: Query<(&mut Kicker, &Part, Option<&SlingPiece>)>,
 ) {
-    if !tune.is_changed() && !table.is_changed() {
+    let tilted = progress.tilted;
+    if !tune.is_changed() && !table.is_changed() && tilted == *was_tilted {
         return;
     }
+    *was_tilted = tilted;
     let t = &tune.0;
     settings.gravity = Vec2::new(0.0, -table.def.rolling_gravity(t));
     for (mut m, part, ball) in &mut materials {
@@ -268,7 +273,12 @@ pub fn apply_tuning(
     }
     for (mut k, part, piece) in &mut kickers {
         let piece = piece.map_or(0, |p| p.0);
-        if let Some(want) = part_kicker(*part, piece, t)
+        let want = if tilted {
+            part_kicker(*part, piece, t).map(|_| Kicker::default())
+        } else {
+            part_kicker(*part, piece, t)
+        };
+        if let Some(want) = want
             && *k != want
         {
             *k = want;

@@ -3,7 +3,8 @@
 //! rubber posts, and the rules' numbers (ball save, tilt, bonus). Every field is
 //! optional in the file, so a plain table (`classic.ron`) has none of them.
 
-use crate::table::{GateDef, P, Piece, RolloverDef, TableError, finite_point, in_range, positive, segment};
+use crate::table::{GateDef, P, Piece, RolloverDef};
+use crate::table_check::{TableError, finite_point, in_range, invalid, positive, segment};
 use serde::Deserialize;
 
 /// A line the rules count a shot on when a ball crosses it one way: along the left
@@ -150,7 +151,7 @@ impl Playfield {
             segment("ramp.entry", r.entry)?;
             segment("ramp.exit", r.exit)?;
             if r.walls.len() != 2 {
-                return Err(crate::table::invalid(
+                return Err(invalid(
                     "ramp.walls",
                     "a ramp has two wires: the left one from the mouth to the exit, then the right one",
                 ));
@@ -203,13 +204,10 @@ impl RulesDef {
         )?;
         in_range("rules.combo_seconds", self.combo_seconds, 0.0, 60.0)?;
         if !(1..=9).contains(&self.locks_for_multiball) {
-            return Err(crate::table::invalid(
-                "rules.locks_for_multiball",
-                "must be 1 to 9",
-            ));
+            return Err(invalid("rules.locks_for_multiball", "must be 1 to 9"));
         }
         if !(1..=99).contains(&self.max_multiplier) {
-            return Err(crate::table::invalid("rules.max_multiplier", "must be 1 to 99"));
+            return Err(invalid("rules.max_multiplier", "must be 1 to 99"));
         }
         Ok(())
     }

@@ -273,6 +273,18 @@ fn tilt_kills_the_flippers_and_ends_the_ball_without_bonus() {
     }
     let mut q = app.world_mut().query::<&crate::parts::Flipper>();
     assert!(q.iter(app.world()).all(|f| f.theta == 0.0));
+    // The coils are dead: every bumper and slingshot piece kicks nothing.
+    let kicks = |app: &mut App| {
+        let mut q = app.world_mut().query::<(&Kicker, &Part)>();
+        q.iter(app.world())
+            .filter(|(_, p)| matches!(p, Part::Bumper(_) | Part::Sling(_)))
+            .map(|(k, _)| k.speed)
+            .collect::<Vec<f32>>()
+    };
+    let dead = kicks(&mut app);
+    // Starfall: three bumpers, two slingshots in pieces.
+    assert!(dead.len() > 3 + 2, "{dead:?}");
+    assert!(dead.iter().all(|s| *s == 0.0), "{dead:?}");
     drop_ball_down_the_middle(&mut app);
     for _ in 0..1500 {
         app.update();
@@ -284,4 +296,62 @@ fn tilt_kills_the_flippers_and_ends_the_ball_without_bonus() {
         !app.world().resource::<Progress>().tilted,
         "the next ball is not tilted"
     );
+    // ... and its bumpers kick again, by the table's tuning.
+    app.update();
+    let bumper_kick = app.world().resource::<crate::game::Tune>().0.bumper_kick;
+    assert!(bumper_kick > 0.0);
+    let live = kicks(&mut app);
+    assert_eq!(live.iter().filter(|s| **s == bumper_kick).count(), 3, "{live:?}");
+}
+
+/// Knock down the bank's last drop target with a ball shot up at it (the other two set
+/// down first), run 60 steps, and take the ball away.
+fn knock_down_the_bank(app: &mut App) {
+    app.world_mut().resource_mut::<Game>().targets_down = vec![true, true, false];
+    // Target 2 spans (259, 600)–(287, 600): a ball 30 mm below its middle, going up.
+    let b = ball(app, Vec2::new(273.0, 570.0), Vec2::new(0.0, 1500.0));
+    for _ in 0..60 {
+        app.update();
+    }
+    app.world_mut().despawn(b);
+}
+
+/// Roll a ball slowly into the saucer, wait until it is kicked out, and take it away.
+fn lock_a_ball(app: &mut App) {
+    let def = app.world().resource::<game::Table>().def.clone();
+    let centre = table::v(def.playfield.saucer.unwrap().center);
+    let b = ball(app, centre + Vec2::new(30.0, 0.0), Vec2::new(-300.0, 0.0));
+    // Caught within 0.2 s, held 1.2 s.
+    for _ in 0..1500 {
+        app.update();
+    }
+    app.world_mut().despawn(b);
+}
+
+#[test]
+fn two_locks_start_multiball_and_no_lock_lights_during_it() {
+    let mut app = app();
+    start_game(&mut app);
+    let progress = |app: &App| {
+        let p = app.world().resource::<Progress>();
+        (p.lock_lit, p.locks, p.jackpot_lit)
+    };
+    knock_down_the_bank(&mut app);
+    assert_eq!(progress(&app), (true, 0, false), "the bank lights the lock");
+    assert!(
+        app.world().resource::<Game>().targets_down.iter().all(|d| !d),
+        "the bank comes back up"
+    );
+    lock_a_ball(&mut app);
+    assert_eq!(progress(&app), (false, 1, false), "ball 1 locked");
+    knock_down_the_bank(&mut app);
+    lock_a_ball(&mut app);
+    // Starfall's rules: two locks start multiball, the jackpot lit on the ramp, and the two
+    // locked balls served again.
+    assert_eq!(progress(&app), (false, 0, true), "multiball");
+    assert_eq!(app.world().resource::<RunStats>().multiballs, 1);
+    // During multiball the bank scores but lights no lock: multiballs do not stack.
+    knock_down_the_bank(&mut app);
+    assert_eq!(progress(&app), (false, 0, true));
+    assert!(app.world().resource::<Game>().targets_down.iter().all(|d| !d));
 }

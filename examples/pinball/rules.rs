@@ -204,10 +204,13 @@ pub fn on_hits(
                         game.add(points::BANK);
                         if table.def.playfield.saucer.is_some() {
                             // The richer table: the bank lights the lock at the saucer,
-                            // and comes back up at once.
-                            progress.lock_lit = true;
+                            // and comes back up at once. No lock during multiball (the
+                            // jackpot is lit then): multiballs do not stack.
                             game.reset_targets = true;
-                            game.message = "LOCK IS LIT at the saucer".into();
+                            if !progress.jackpot_lit {
+                                progress.lock_lit = true;
+                                game.message = "LOCK IS LIT at the saucer".into();
+                            }
                         } else {
                             game.message = "MULTIBALL!".into();
                             // The bank stays down until the next ball is served.

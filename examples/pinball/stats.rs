@@ -161,10 +161,21 @@ pub fn collect_stats(
     ccd: Res<CcdStats>,
     mut stats: ResMut<RunStats>,
     balls: Query<&MovingCircle, With<Ball>>,
+    balls_at: Query<(&Transform, &MovingCircle), With<Ball>>,
 ) {
     stats.steps += 1;
     stats.simulated += time.delta_secs_f64();
     stats.bounces += u64::from(ccd.bounces);
+    if ccd.capped > 0 && std::env::var_os("PINBALL_TRACE").is_some() {
+        let at: Vec<(Vec2, Vec2)> = balls_at
+            .iter()
+            .map(|(t, c)| (t.translation.truncate(), c.velocity))
+            .collect();
+        eprintln!(
+            "bounce cap at {:.3} s: {} bounces, balls {at:?}",
+            stats.simulated, ccd.max_bounces_per_circle
+        );
+    }
     stats.max_bounces_step = stats.max_bounces_step.max(ccd.bounces);
     stats.max_bounces_circle = stats.max_bounces_circle.max(ccd.max_bounces_per_circle);
     stats.micros_sum += f64::from(ccd.step_micros);

@@ -10,12 +10,19 @@ use bevy::winit::WinitSettings;
 use std::path::PathBuf;
 
 /// Plays `frames` frames, saves a PNG of the window to `path`, then exits with code 0.
+/// An example that waits for a moment of play inserts a closed [`SmokeGate`] and opens it
+/// when the moment comes; the picture is taken at the first frame past `frames` with the
+/// gate open.
 pub struct SmokeScreenshotPlugin {
     /// Where the PNG goes.
     pub path: PathBuf,
     /// Frames to play first.
     pub frames: u32,
 }
+
+/// Whether the screenshot may be taken (absent: as soon as the frames are played).
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct SmokeGate(pub bool);
 
 #[derive(Resource)]
 struct SmokeTarget {
@@ -37,9 +44,15 @@ impl Plugin for SmokeScreenshotPlugin {
     }
 }
 
-fn take_screenshot(mut target: ResMut<SmokeTarget>, mut frame: Local<u32>, mut commands: Commands) {
+fn take_screenshot(
+    mut target: ResMut<SmokeTarget>,
+    gate: Option<Res<SmokeGate>>,
+    mut frame: Local<u32>,
+    mut commands: Commands,
+) {
     *frame += 1;
-    if target.requested || *frame < target.frames {
+    let closed = gate.is_some_and(|g| !g.0);
+    if target.requested || *frame < target.frames || closed {
         return;
     }
     target.requested = true;

@@ -1,0 +1,294 @@
+//! Validation of a table file: every field checked on load, and the first bad one named
+//! in the error (`flippers[0].length: must be positive and finite, got 0`), so a typo in
+//! a table never becomes a panic or a NaN in the physics.
+
+use crate::table::{OUTLINE_CLOSE_MM, P, Piece, TableDef, Tuning, v};
+use bevy::prelude::*;
+use std::fmt;
+
+/// Shortest wall segment accepted, mm (shorter ones are typos, not geometry).
+const MIN_SEGMENT_MM: f32 = 0.5;
+/// Most segments one arc may have.
+const MAX_ARC_SEGMENTS: u32 = 1024;
+
+/// What is wrong with a table file.
+#[derive(Debug)]
+pub enum TableError {
+    Read(String, std::io::Error),
+    Parse(String),
+    Invalid { field: String, problem: String },
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Read(path, e) => write!(f, "cannot read table file {path}: {e}"),
+            Self::Parse(e) => write!(f, "table file does not parse: {e}"),
+            Self::Invalid { field, problem } => write!(f, "table field `{field}`: {problem}"),
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
+pub fn invalid(field: impl Into<String>, problem: impl Into<String>) -> TableError {
+    TableError::Invalid {
+        field: field.into(),
+        problem: problem.into(),
+    }
+}
+
+pub fn finite_point(field: &str, p: P) -> Result<(), TableError> {
+    if p.0.is_finite() && p.1.is_finite() {
+        Ok(())
+    } else {
+        Err(invalid(
+            field,
+            format!("({}, {}) is not a finite point", p.0, p.1),
+        ))
+    }
+}
+
+pub fn positive(field: &str, x: f32) -> Result<(), TableError> {
+    if x.is_finite() && x > 0.0 {
+        Ok(())
+    } else {
+        Err(invalid(field, format!("must be positive and finite, got {x}")))
+    }
+}
+
+pub fn in_range(field: &str, x: f32, lo: f32, hi: f32) -> Result<(), TableError> {
+    if x.is_finite() && (lo..=hi).contains(&x) {
+        Ok(())
+    } else {
+        Err(invalid(field, format!("must be in {lo}..={hi}, got {x}")))
+    }
+}
+
+pub fn segment(field: &str, (a, b): (P, P)) -> Result<(), TableError> {
+    finite_point(field, a)?;
+    finite_point(field, b)?;
+    if v(a).distance(v(b)) < MIN_SEGMENT_MM {
+        return Err(invalid(field, "end points coincide (zero-length segment)"));
+    }
+    Ok(())
+}
+impl Piece {
+    pub fn validate(&self, field: &str) -> Result<(), TableError> {
+        match self {
+            Piece::Line(points) => {
+                if points.len() < 2 {
+                    return Err(invalid(field, "a line needs at least two points"));
+                }
+                for (k, w) in points.windows(2).enumerate() {
+                    segment(&format!("{field}[{k}..{}]", k + 1), (w[0], w[1]))?;
+                }
+                Ok(())
+            }
+            Piece::Arc {
+                center,
+                radius,
+                from_degrees,
+                to_degrees,
+                segments,
+            } => {
+                finite_point(&format!("{field}.center"), *center)?;
+                positive(&format!("{field}.radius"), *radius)?;
+                in_range(&format!("{field}.from_degrees"), *from_degrees, -720.0, 720.0)?;
+                in_range(&format!("{field}.to_degrees"), *to_degrees, -720.0, 720.0)?;
+                if !(1..=MAX_ARC_SEGMENTS).contains(segments) {
+                    return Err(invalid(
+                        format!("{field}.segments"),
+                        format!("must be in 1..={MAX_ARC_SEGMENTS}, got {segments}"),
+                    ));
+                }
+                if (to_degrees - from_degrees).abs() < 1e-3 {
+                    return Err(invalid(field, "the arc has no length"));
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl TableDef {
+    /// Check every field; the error names the first bad one.
+    pub fn validate(&self) -> Result<(), TableError> {
+        positive("size.0", self.size.0)?;
+        positive("size.1", self.size.1)?;
+        in_range("slope_degrees", self.slope_degrees, 0.0, 45.0)?;
+        positive("ball_radius", self.ball_radius)?;
+        if !(1..=99).contains(&self.balls_per_game) {
+            return Err(invalid("balls_per_game", "must be 1 to 99"));
+        }
+        if self.outline.is_empty() {
+            return Err(invalid("outline", "the table needs an outer wall"));
+        }
+        for (k, piece) in self.outline.iter().enumerate() {
+            piece.validate(&format!("outline[{k}]"))?;
+        }
+        let ring: Vec<Vec2> = self.outline.iter().flat_map(Piece::points).collect();
+        if let (Some(first), Some(last)) = (ring.first(), ring.last())
+            && first.distance(*last) > OUTLINE_CLOSE_MM
+        {
+            return Err(invalid(
+                "outline",
+                format!("must be closed: it starts at {first} but ends at {last}"),
+            ));
+        }
+        for (k, piece) in self.walls.iter().enumerate() {
+            piece.validate(&format!("walls[{k}]"))?;
+        }
+        let g = &self.lane_gate;
+        segment("lane_gate.pivot..tip", (g.pivot, g.tip))?;
+        in_range("lane_gate.open_degrees", g.open_degrees, 1.0, 170.0)?;
+        for (k, sp) in self.spinners.iter().enumerate() {
+            finite_point(&format!("spinners[{k}].center"), sp.center)?;
+            positive(&format!("spinners[{k}].half_length"), sp.half_length)?;
+        }
+        let pl = &self.plunger;
+        finite_point("plunger.ball_at", pl.ball_at)?;
+        positive("plunger.min_speed", pl.min_speed)?;
+        positive("plunger.max_speed", pl.max_speed)?;
+        positive("plunger.full_pull_seconds", pl.full_pull_seconds)?;
+        in_range("plunger.zone_top", pl.zone_top, pl.ball_at.1, self.size.1)?;
+        if pl.max_speed < pl.min_speed {
+            return Err(invalid(
+                "plunger.max_speed",
+                "must not be below plunger.min_speed",
+            ));
+        }
+        if self.flippers.is_empty() {
+            return Err(invalid("flippers", "a table needs at least one flipper"));
+        }
+        for (k, f) in self.flippers.iter().enumerate() {
+            let field = format!("flippers[{k}]");
+            finite_point(&format!("{field}.pivot"), f.pivot)?;
+            positive(&format!("{field}.length"), f.length)?;
+            in_range(&format!("{field}.thickness"), f.thickness, 0.0, f.length)?;
+            positive(&format!("{field}.tip_thickness"), f.tip())?;
+            in_range(&format!("{field}.tip_thickness"), f.tip(), 0.0, f.thickness)?;
+            in_range(&format!("{field}.rest_degrees"), f.rest_degrees, -89.0, 89.0)?;
+            in_range(&format!("{field}.stroke_degrees"), f.stroke_degrees, 1.0, 120.0)?;
+        }
+        for (k, s) in self.slingshots.iter().enumerate() {
+            let field = format!("slingshots[{k}]");
+            segment(&format!("{field}.a..b"), (s.a, s.b))?;
+            segment(&format!("{field}.b..c"), (s.b, s.c))?;
+            segment(&format!("{field}.a..c"), (s.a, s.c))?;
+        }
+        for (k, b) in self.bumpers.iter().enumerate() {
+            finite_point(&format!("bumpers[{k}].center"), b.center)?;
+            positive(&format!("bumpers[{k}].radius"), b.radius)?;
+        }
+        for (k, r) in self.rollovers.iter().enumerate() {
+            segment(&format!("rollovers[{k}]"), (r.a, r.b))?;
+        }
+        for (k, t) in self.targets.iter().enumerate() {
+            segment(&format!("targets[{k}]"), *t)?;
+        }
+        segment("drain", self.drain)?;
+        self.playfield.validate()?;
+        self.tuning.validate()
+    }
+}
+
+impl Tuning {
+    pub fn validate(&self) -> Result<(), TableError> {
+        for (name, x, hi) in [
+            ("tuning.ball_restitution", self.ball_restitution, 2.0),
+            ("tuning.ball_friction", self.ball_friction, 2.0),
+            ("tuning.wall_restitution", self.wall_restitution, 2.0),
+            ("tuning.wall_friction", self.wall_friction, 2.0),
+            ("tuning.flipper_restitution", self.flipper_restitution, 2.0),
+            ("tuning.flipper_friction", self.flipper_friction, 2.0),
+            ("tuning.bumper_restitution", self.bumper_restitution, 3.0),
+            ("tuning.bumper_kick", self.bumper_kick, 10_000.0),
+            ("tuning.sling_restitution", self.sling_restitution, 3.0),
+            ("tuning.sling_kick", self.sling_kick, 10_000.0),
+        ] {
+            in_range(name, x, 0.0, hi)?;
+        }
+        in_range("tuning.rubber_falloff", self.rubber_falloff, 0.0, 10.0)?;
+        in_range("tuning.flipper_up_ms", self.flipper_up_ms, 1.0, 1000.0)?;
+        in_range("tuning.flipper_down_ms", self.flipper_down_ms, 1.0, 1000.0)?;
+        in_range("tuning.ball_inertia_factor", self.ball_inertia_factor, 0.0, 1.0)?;
+        in_range("tuning.flipper_mass_ratio", self.flipper_mass_ratio, 0.01, 100.0)?;
+        in_range("tuning.spinner_damping", self.spinner_damping, 0.0, 100.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::table::parse;
+
+    use super::*;
+
+    const CLASSIC: &str = include_str!("../../assets/tables/classic.ron");
+
+    #[test]
+    fn bad_fields_are_named() {
+        let bad = CLASSIC.replace("ball_radius: 13.5", "ball_radius: -13.5");
+        let e = parse(&bad).unwrap_err().to_string();
+        assert!(e.contains("ball_radius") && e.contains("-13.5"), "{e}");
+        let bad = CLASSIC.replace("length: 70.0", "length: 0.0");
+        assert!(
+            parse(&bad)
+                .unwrap_err()
+                .to_string()
+                .contains("flippers[0].length")
+        );
+        let bad = CLASSIC.replace("(0.0, 815.0), (0.0, 0.0)", "(0.0, 815.0), (0.0, 5.0)");
+        assert!(parse(&bad).unwrap_err().to_string().contains("must be closed"));
+        let bad = CLASSIC.replace(
+            "drain: ((0.0, 30.0), (476.0, 30.0))",
+            "drain: ((1.0, 30.0), (1.0, 30.0))",
+        );
+        assert!(parse(&bad).unwrap_err().to_string().contains("`drain`"));
+        assert!(matches!(parse("(name: 3)"), Err(TableError::Parse(_))));
+        let bad = CLASSIC.replace("slope_degrees: 6.5", "slope_degrees: NaN");
+        assert!(parse(&bad).unwrap_err().to_string().contains("slope_degrees"));
+        let bad = CLASSIC.replace("open_degrees: 100.0", "open_degrees: 0.0");
+        assert!(
+            parse(&bad)
+                .unwrap_err()
+                .to_string()
+                .contains("lane_gate.open_degrees")
+        );
+        let bad = CLASSIC.replace("half_length: 14.0", "half_length: -14.0");
+        assert!(
+            parse(&bad)
+                .unwrap_err()
+                .to_string()
+                .contains("spinners[0].half_length")
+        );
+        let bad = CLASSIC.replace("spinner_damping: 2.4", "spinner_damping: inf");
+        assert!(
+            parse(&bad)
+                .unwrap_err()
+                .to_string()
+                .contains("tuning.spinner_damping")
+        );
+        let bad = CLASSIC.replace("thickness: 12.0,", "thickness: 12.0, tip_thickness: 13.0,");
+        assert!(
+            parse(&bad)
+                .unwrap_err()
+                .to_string()
+                .contains("flippers[0].tip_thickness")
+        );
+        let bad = CLASSIC.replace("flipper_up_ms: 21.0", "flipper_up_ms: 0.0");
+        assert!(
+            parse(&bad)
+                .unwrap_err()
+                .to_string()
+                .contains("tuning.flipper_up_ms")
+        );
+        let bad = CLASSIC.replace("ball_inertia_factor: 0.4", "ball_inertia_factor: NaN");
+        assert!(
+            parse(&bad)
+                .unwrap_err()
+                .to_string()
+                .contains("tuning.ball_inertia_factor")
+        );
+    }
+}
