@@ -38,6 +38,12 @@ pub struct SaucerDef {
     pub hold_seconds: f32,
     pub eject_speed: f32,
     pub eject_degrees: f32,
+    /// How far the kick's direction wanders from `eject_degrees`, degrees: a real coil
+    /// does not kick the same way twice. Kick `k` goes off by `spread · sin(k · 137.5°)`
+    /// (the golden angle: a spread that never repeats), so the first is exact and a
+    /// replay gets the same kicks. Default 0.
+    #[serde(default)]
+    pub eject_spread_degrees: f32,
 }
 
 /// A kickback: a kicker across an outlane (`a → b`, its left normal pointing up the
@@ -166,6 +172,7 @@ impl Playfield {
             in_range("saucer.hold_seconds", s.hold_seconds, 0.0, 10.0)?;
             positive("saucer.eject_speed", s.eject_speed)?;
             in_range("saucer.eject_degrees", s.eject_degrees, -360.0, 360.0)?;
+            in_range("saucer.eject_spread_degrees", s.eject_spread_degrees, 0.0, 45.0)?;
         }
         for (k, r) in self.top_lanes.iter().enumerate() {
             segment(&format!("top_lanes[{k}]"), (r.a, r.b))?;

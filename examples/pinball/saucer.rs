@@ -29,10 +29,20 @@ pub struct Caught {
     pub ball: Entity,
 }
 
+/// The golden angle, radians: `π(3 − √5)`, about 137.5°. Stepping by it never repeats.
+const GOLDEN_ANGLE: f32 = 2.399_963;
+
 /// The velocity the saucer kicks a ball out with, mm/s.
 #[must_use]
 pub fn eject_velocity(speed: f32, degrees: f32) -> Vec2 {
     Vec2::from_angle(degrees.to_radians()) * speed
+}
+
+/// The direction of the saucer's kick number `k` (from 0), degrees: `degrees` off by
+/// `spread · sin(k · golden angle)`.
+#[must_use]
+pub fn eject_degrees(degrees: f32, spread: f32, k: u32) -> f32 {
+    degrees + spread * (k as f32 * GOLDEN_ANGLE).sin()
 }
 
 /// Catch a ball that touched the saucer's cup coming in, no faster than
@@ -76,17 +86,41 @@ pub fn catch(
 }
 
 /// Kick out a held ball whose time is up.
-pub fn eject(time: Res<Time>, table: Res<Table>, held: Query<(Entity, &Held)>, mut commands: Commands) {
+pub fn eject(
+    time: Res<Time>,
+    table: Res<Table>,
+    held: Query<(Entity, &Held)>,
+    mut kicks: Local<u32>,
+    mut commands: Commands,
+) {
     let Some(saucer) = &table.def.playfield.saucer else {
         return;
     };
     for (e, h) in &held {
         if time.elapsed_secs() >= h.release_at {
-            let velocity = eject_velocity(saucer.eject_speed, saucer.eject_degrees);
+            let degrees = eject_degrees(saucer.eject_degrees, saucer.eject_spread_degrees, *kicks);
+            *kicks = kicks.wrapping_add(1);
+            let velocity = eject_velocity(saucer.eject_speed, degrees);
             commands
                 .entity(e)
                 .remove::<Held>()
                 .insert(MovingCircle::new(h.radius, velocity));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_kicks_wander_within_the_spread_and_the_first_is_exact() {
+        assert_eq!(eject_degrees(-70.0, 4.0, 0), -70.0);
+        // Kick 1: sin 137.5° = 0.6755, so 4 · 0.6755 = 2.70° off.
+        assert!((eject_degrees(-70.0, 4.0, 1) - (-67.298)).abs() < 1e-3);
+        let kicks: Vec<f32> = (0..100).map(|k| eject_degrees(-70.0, 4.0, k)).collect();
+        assert!(kicks.iter().all(|d| (-74.0..=-66.0).contains(d)));
+        // ... and fill it: some within 0.5° of each edge.
+        assert!(kicks.iter().any(|d| *d < -73.5) && kicks.iter().any(|d| *d > -66.5));
     }
 }
