@@ -6,13 +6,16 @@
 //! the balls whose boxes it meets. The cells live in one flat array, [`CELL_SLOTS`] entries
 //! each (cells of one row side by side in memory), with a spill list for a crowded cell:
 //! an event-driven step visits cells in no spatial order, so fewer cache lines per visit
-//! is most of the speed.
+//! is most of the speed. For the same reason an entry keeps its box in 16-bit fixed point
+//! over the grid's bounds, rounded outwards (16 bytes an entry, not 24): a query may then
+//! list a box that only nearly meets its own, never miss one that meets it, and every
+//! caller tests the balls it lists exactly.
 
 use crate::shape::Aabb;
 use crate::tolerance::MAX_BALL_GRID_CELLS_PER_AXIS as MAX_CELLS_PER_AXIS;
 use glam::Vec2;
 
-/// Entries stored in place per cell (8 × 20 bytes: two or three cache lines). A cell holds
+/// Entries stored in place per cell (8 × 16 bytes: two cache lines). A cell holds
 /// about as many boxes as a query meets, a handful; a crowded one spills over.
 const CELL_SLOTS: usize = 8;
 
@@ -22,6 +25,8 @@ const CELL_SLOTS: usize = 8;
 pub(crate) struct BallGrid {
     origin: Vec2,
     inv_cell: f32,
+    /// Fixed-point units per world unit (see [`QBox`]).
+    fixed_scale: f32,
     width: usize,
     height: usize,
     /// `CELL_SLOTS` entries per cell, row by row; the first `counts[c]` of cell `c` used.
@@ -38,9 +43,32 @@ pub(crate) struct BallGrid {
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Entry {
     ball: u32,
-    bounds: Aabb,
     first: [u16; 2],
+    bounds: QBox,
 }
+
+/// A box in 16-bit fixed point over the grid's bounds, rounded outwards (a box beyond the
+/// bounds is clamped to them, so it may seem to meet more, never less).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct QBox {
+    min: [u16; 2],
+    max: [u16; 2],
+}
+
+impl QBox {
+    /// Whether the boxes meet (or nearly: see [`QBox`]). Both tests are always taken
+    /// (`&`, not `&&`): cheaper than a branch that goes either way at random.
+    #[inline]
+    fn intersects(&self, other: &Self) -> bool {
+        (self.min[0] <= other.max[0])
+            & (other.min[0] <= self.max[0])
+            & (self.min[1] <= other.max[1])
+            & (other.min[1] <= self.max[1])
+    }
+}
+
+/// The largest fixed-point coordinate.
+const FIXED_MAX: f32 = u16::MAX as f32;
 
 impl BallGrid {
     /// Reset for `boxes`, one per ball, over their common bounds.
@@ -66,13 +94,14 @@ impl BallGrid {
         );
         self.origin = bounds.min;
         self.inv_cell = 1.0 / cell;
+        self.fixed_scale = FIXED_MAX / size.max_element().max(f32::MIN_POSITIVE);
         self.width = w;
         self.height = h;
         self.slots.clear();
         let empty = Entry {
             ball: 0,
-            bounds: Aabb::new(Vec2::ZERO, Vec2::ZERO),
             first: [0, 0],
+            bounds: QBox::default(),
         };
         self.slots.resize(w * h * CELL_SLOTS, empty);
         self.counts.clear();
@@ -102,9 +131,25 @@ impl BallGrid {
         [x0, y0, x1.max(x0), y1.max(y0)]
     }
 
+    /// `b` in fixed point, rounded outwards: monotone, so boxes that meet still meet (an
+    /// out-of-range or NaN coordinate saturates to the border, or to 0). The casts
+    /// truncate (towards zero, saturating), which is a floor for the non-negative values
+    /// that matter; the upper corner then takes one more unit, a ceiling or more. No
+    /// `floor`/`ceil`: without SSE 4.1 they are library calls.
+    #[inline]
+    fn fixed(&self, b: Aabb) -> QBox {
+        let lo = (b.min - self.origin) * self.fixed_scale;
+        let hi = (b.max - self.origin) * self.fixed_scale;
+        QBox {
+            min: [lo.x as u16, lo.y as u16],
+            max: [(hi.x as u16).saturating_add(1), (hi.y as u16).saturating_add(1)],
+        }
+    }
+
     fn insert(&mut self, ball: usize, b: Aabb) {
         let r = self.range(b);
         self.ranges[ball] = r;
+        let b = self.fixed(b);
         for y in r[1]..=r[3] {
             for x in r[0]..=r[2] {
                 let entry = Entry {
@@ -128,7 +173,7 @@ impl BallGrid {
     }
 
     /// Replace (`Some`) or remove (`None`) `ball`'s entry in `cell`.
-    fn edit(&mut self, cell: usize, ball: u32, new: Option<Aabb>) {
+    fn edit(&mut self, cell: usize, ball: u32, new: Option<QBox>) {
         let base = cell * CELL_SLOTS;
         let count = self.counts[cell] as usize;
         if let Some(k) = self.slots[base..base + count].iter().position(|e| e.ball == ball) {
@@ -141,6 +186,10 @@ impl BallGrid {
                 self.slots[base + k] = self.slots[base + count - 1];
                 self.counts[cell] -= 1;
             }
+            return;
+        }
+        if count < CELL_SLOTS {
+            // Not in the slots, and nothing spilled.
             return;
         }
         let spill = &mut self.spill[cell];
@@ -158,10 +207,11 @@ impl BallGrid {
     pub(crate) fn update(&mut self, ball: usize, b: Aabb) {
         let old = self.ranges[ball];
         let same_cells = old == self.range(b);
+        let fixed = self.fixed(b);
         for y in old[1]..=old[3] {
             for x in old[0]..=old[2] {
                 let cell = y as usize * self.width + x as usize;
-                self.edit(cell, ball as u32, same_cells.then_some(b));
+                self.edit(cell, ball as u32, same_cells.then_some(fixed));
             }
         }
         if !same_cells {
@@ -169,23 +219,37 @@ impl BallGrid {
         }
     }
 
-    /// Calls `f` once for every ball whose box meets `b`, in a fixed order. Read-only, so
-    /// threads can query at once.
+    /// Calls `f` once for every ball whose box meets `b` (and maybe for a few whose box
+    /// nearly does, see [`QBox`]), in a fixed order. Read-only, so threads can query at
+    /// once.
     pub(crate) fn query(&self, b: Aabb, mut f: impl FnMut(usize)) {
         let r = self.range(b);
+        let fixed = self.fixed(b);
         for y in r[1]..=r[3] {
             for x in r[0]..=r[2] {
                 let cell = y as usize * self.width + x as usize;
                 let count = self.counts[cell] as usize;
                 let slots = &self.slots[cell * CELL_SLOTS..cell * CELL_SLOTS + count];
-                for e in slots.iter().chain(&self.spill[cell]) {
-                    // Report it in the lowest cell the two ranges share, only.
-                    let lowest = (e.first[0].max(r[0]), e.first[1].max(r[1]));
-                    if lowest == (x, y) && e.bounds.intersects(&b) {
-                        f(e.ball as usize);
-                    }
+                // A cell spills only when its slots are full (`edit` refills a hole from
+                // the spill list first), so the spill list is read only then.
+                scan(slots, [r[0], r[1], x, y], &fixed, &mut f);
+                if count == CELL_SLOTS {
+                    scan(&self.spill[cell], [r[0], r[1], x, y], &fixed, &mut f);
                 }
             }
+        }
+    }
+}
+
+/// Report the entries of cell `(x, y)` (`at = [x0, y0, x, y]`, with `(x0, y0)` the
+/// query's lowest cell) whose boxes meet `b`, each only in the lowest cell the two ranges
+/// share.
+#[inline(always)]
+fn scan(entries: &[Entry], at: [u16; 4], b: &QBox, f: &mut impl FnMut(usize)) {
+    for e in entries {
+        let lowest = (e.first[0].max(at[0]) == at[2]) & (e.first[1].max(at[1]) == at[3]);
+        if lowest & e.bounds.intersects(b) {
+            f(e.ball as usize);
         }
     }
 }
