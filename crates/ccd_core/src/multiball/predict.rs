@@ -244,7 +244,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         // the boxes from dropping a contact at their very edge.
         let reach =
             Aabb::swept(ball.center, leg.motion, ball.radius).inflated(self.max_radius * TOUCH_SLOP_REL);
-        let solo = &self.scratch.solo;
+        let (solo, order) = (&self.scratch.solo, &self.scratch.order);
         let member = &self.scratch.member;
         self.scratch.grid.query(reach, |j| {
             if j == i || !ball.layers.interacts(balls[j].layers) {
@@ -252,7 +252,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
             if !clocks[j].valid {
                 // Swept on its own so far, and its path may be reached: it must join.
-                if !member[j] && solo[j].ball.is_some() {
+                if !member[j] && solo[order.caller(j)].ball.is_some() {
                     next.pull(j);
                 }
                 return;
@@ -321,16 +321,19 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         };
         let end = next.best.map_or(self.dt, |(t, _)| t);
         let window = SIMULTANEOUS_TIME_REL * self.dt;
-        let s = &mut self.scratch.state[i];
         // Sensors count only up to the leg's end (an earlier solid contact cuts the leg).
         let mut n = 0;
-        for entry in sensors.0.iter().take(sensors.1) {
-            if entry.0 <= end {
-                s.sensors[n] = *entry;
-                n += 1;
+        if sensors.1 > 0 {
+            let kept = &mut self.scratch.sensors[i];
+            for entry in sensors.0.iter().take(sensors.1) {
+                if entry.0 <= end {
+                    kept[n] = *entry;
+                    n += 1;
+                }
             }
+            kept[..n].sort_by(|a, b| a.0.total_cmp(&b.0));
         }
-        s.sensors[..n].sort_by(|a, b| a.0.total_cmp(&b.0));
+        let s = &mut self.scratch.state[i];
         s.sensor_count = n as u8;
         s.tied = matches!(next.best, Some((_, EventKind::Ball { .. })))
             && next.second_ball.is_some_and(|t| t <= end + window);

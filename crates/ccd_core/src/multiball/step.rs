@@ -108,7 +108,7 @@ pub fn step_balls_parallel<P: Parallel, O: Obstacles + Sync + ?Sized>(
     scratch.event_contacts.clear();
     scratch.pulled_contacts.clear();
     if scratch.member.iter().any(|&m| m) {
-        report = run_events(pool, balls, dt, obstacles, moving, settings, scratch);
+        report = run_sorted(pool, balls, dt, obstacles, moving, settings, scratch);
     }
     let solo = std::mem::take(&mut scratch.solo);
     for (k, s) in solo.iter().enumerate() {
@@ -203,6 +203,31 @@ fn mark_meetings(
         });
         solo[k].events = meets;
     }
+}
+
+/// [`run_events`] on the balls in spatial order (see `order.rs`), the results put back
+/// in the caller's order.
+fn run_sorted<P: Parallel, O: Obstacles + Sync + ?Sized>(
+    pool: &P,
+    balls: &mut [Ball],
+    dt: f32,
+    obstacles: &O,
+    moving: &mut [MovingObstacle],
+    settings: &MultiballSettings,
+    scratch: &mut MultiballScratch,
+) -> MultiballReport {
+    let mut order = std::mem::take(&mut scratch.order);
+    order.sort_in(balls, &mut scratch.member);
+    let mut sorted = std::mem::take(&mut order.balls);
+    scratch.order = order;
+    let report = run_events(pool, &mut sorted, dt, obstacles, moving, settings, scratch);
+    let mut order = std::mem::take(&mut scratch.order);
+    order.balls = sorted;
+    order.renumber(&mut scratch.event_contacts);
+    order.renumber(&mut scratch.pulled_contacts);
+    order.sort_out(balls, &mut scratch.member);
+    scratch.order = order;
+    report
 }
 
 /// Step the event group (`scratch.member`) through the event machinery; its contacts go
