@@ -16,8 +16,8 @@ use crate::response::takes_contact;
 use crate::shape::{Aabb, Circle};
 use crate::sweep::{sweep_circle_moving_circle, sweep_circle_moving_segment};
 use crate::tolerance::{
-    CLEARLY_APART_MARGIN, MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG, RESTING_EVENT_FRACTION,
-    SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL,
+    CLEARLY_APART_MARGIN, MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG, PAIR_HORIZON_SLACK_REL,
+    RESTING_EVENT_FRACTION, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL,
 };
 use glam::Vec2;
 
@@ -239,6 +239,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let clocks = &self.scratch.clock;
         let dt = self.dt;
         let resting_floor = self.settings.resting_speed * RESTING_EVENT_FRACTION;
+        let beyond_best = (2.0 * SIMULTANEOUS_TIME_REL + PAIR_HORIZON_SLACK_REL) * dt;
         // Two balls whose swept boxes for the rest of the step are apart cannot touch: the
         // grid lists only the boxes that meet this one. The margin keeps f32 rounding of
         // the boxes from dropping a contact at their very edge.
@@ -263,8 +264,18 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             let pi = ball.center + ball.velocity * (common - leg.start);
             let pj = other.center + vj * (common - os.time);
             let rest = dt - common;
+            // A contact after the earliest event found so far (and the window after it)
+            // cannot change the plan: look only that far.
+            let horizon = next
+                .best
+                .map_or(rest, |(t, _)| (t - common + beyond_best).min(rest));
             if !(rest > 0.0)
-                || clearly_apart(pi - pj, (ball.velocity - vj) * rest, ball.radius + other.radius)
+                || !(horizon >= 0.0)
+                || clearly_apart(
+                    pi - pj,
+                    (ball.velocity - vj) * horizon,
+                    ball.radius + other.radius,
+                )
             {
                 return;
             }
