@@ -4,7 +4,8 @@
 //! otherwise make every cell hold dozens of slow ones), and each cell holds the boxes
 //! themselves beside the ball indices, so a query tests them in place and looks up only
 //! the balls whose boxes it meets. The cells live in one flat array, [`CELL_SLOTS`] entries
-//! each (cells of one row side by side in memory), with a spill list for a crowded cell:
+//! each (cells of one row side by side in memory), stored field by field ([`Cell`]: all
+//! the slots' boxes are tested at once, as a vector), with a spill list for a crowded cell:
 //! an event-driven step visits cells in no spatial order, so fewer cache lines per visit
 //! is most of the speed. For the same reason an entry keeps its box in 16-bit fixed point
 //! over the grid's bounds, rounded outwards (16 bytes an entry, not 24): a query may then
@@ -15,7 +16,7 @@ use crate::shape::Aabb;
 use crate::tolerance::MAX_BALL_GRID_CELLS_PER_AXIS as MAX_CELLS_PER_AXIS;
 use glam::Vec2;
 
-/// Entries stored in place per cell (8 × 16 bytes: two cache lines). A cell holds
+/// Entries stored in place per cell (8 × 16 bytes: two cache lines, see [`Cell`]). A cell holds
 /// about as many boxes as a query meets, a handful; a crowded one spills over.
 const CELL_SLOTS: usize = 8;
 
@@ -29,8 +30,8 @@ pub(crate) struct BallGrid {
     fixed_scale: f32,
     width: usize,
     height: usize,
-    /// `CELL_SLOTS` entries per cell, row by row; the first `counts[c]` of cell `c` used.
-    slots: Vec<Entry>,
+    /// The cells, row by row; the first `counts[c]` slots of cell `c` used.
+    slots: Vec<Cell>,
     counts: Vec<u8>,
     /// Entries past a cell's slots (empty, and unallocated, for nearly every cell).
     spill: Vec<Vec<Entry>>,
@@ -67,6 +68,58 @@ impl QBox {
     }
 }
 
+/// One cell's [`CELL_SLOTS`] entries, field by field, so the boxes of all slots are tested
+/// together ([`Cell::meets`] compiles to a few vector compares) and only the slots whose
+/// boxes meet are read further.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
+struct Cell {
+    min_x: [u16; CELL_SLOTS],
+    min_y: [u16; CELL_SLOTS],
+    max_x: [u16; CELL_SLOTS],
+    max_y: [u16; CELL_SLOTS],
+    ball: [u32; CELL_SLOTS],
+    first: [[u16; 2]; CELL_SLOTS],
+}
+
+impl Cell {
+    fn get(&self, k: usize) -> Entry {
+        Entry {
+            ball: self.ball[k],
+            first: self.first[k],
+            bounds: QBox {
+                min: [self.min_x[k], self.min_y[k]],
+                max: [self.max_x[k], self.max_y[k]],
+            },
+        }
+    }
+
+    fn set(&mut self, k: usize, e: Entry) {
+        self.ball[k] = e.ball;
+        self.first[k] = e.first;
+        self.set_bounds(k, e.bounds);
+    }
+
+    fn set_bounds(&mut self, k: usize, b: QBox) {
+        [self.min_x[k], self.min_y[k]] = b.min;
+        [self.max_x[k], self.max_y[k]] = b.max;
+    }
+
+    /// A bit per slot (of all, used or not) whose box meets `b`.
+    #[inline]
+    fn meets(&self, b: &QBox) -> u32 {
+        let mut mask = 0;
+        for k in 0..CELL_SLOTS {
+            let hit = (self.min_x[k] <= b.max[0])
+                & (b.min[0] <= self.max_x[k])
+                & (self.min_y[k] <= b.max[1])
+                & (b.min[1] <= self.max_y[k]);
+            mask |= u32::from(hit) << k;
+        }
+        mask
+    }
+}
+
 /// The largest fixed-point coordinate.
 const FIXED_MAX: f32 = u16::MAX as f32;
 
@@ -98,12 +151,7 @@ impl BallGrid {
         self.width = w;
         self.height = h;
         self.slots.clear();
-        let empty = Entry {
-            ball: 0,
-            first: [0, 0],
-            bounds: QBox::default(),
-        };
-        self.slots.resize(w * h * CELL_SLOTS, empty);
+        self.slots.resize(w * h, Cell::default());
         self.counts.clear();
         self.counts.resize(w * h, 0);
         for c in &mut self.spill {
@@ -165,7 +213,7 @@ impl BallGrid {
     fn push(&mut self, cell: usize, entry: Entry) {
         let count = self.counts[cell] as usize;
         if count < CELL_SLOTS {
-            self.slots[cell * CELL_SLOTS + count] = entry;
+            self.slots[cell].set(count, entry);
             self.counts[cell] += 1;
         } else {
             self.spill[cell].push(entry);
@@ -174,16 +222,17 @@ impl BallGrid {
 
     /// Replace (`Some`) or remove (`None`) `ball`'s entry in `cell`.
     fn edit(&mut self, cell: usize, ball: u32, new: Option<QBox>) {
-        let base = cell * CELL_SLOTS;
         let count = self.counts[cell] as usize;
-        if let Some(k) = self.slots[base..base + count].iter().position(|e| e.ball == ball) {
+        let slots = &mut self.slots[cell];
+        if let Some(k) = slots.ball[..count].iter().position(|&b| b == ball) {
             if let Some(b) = new {
-                self.slots[base + k].bounds = b;
+                slots.set_bounds(k, b);
             } else if let Some(spilled) = self.spill[cell].pop() {
                 // The hole takes a spilled entry if there is one, else the last slot.
-                self.slots[base + k] = spilled;
+                slots.set(k, spilled);
             } else {
-                self.slots[base + k] = self.slots[base + count - 1];
+                let last = slots.get(count - 1);
+                slots.set(k, last);
                 self.counts[cell] -= 1;
             }
             return;
@@ -229,10 +278,22 @@ impl BallGrid {
             for x in r[0]..=r[2] {
                 let cell = y as usize * self.width + x as usize;
                 let count = self.counts[cell] as usize;
-                let slots = &self.slots[cell * CELL_SLOTS..cell * CELL_SLOTS + count];
+                let slots = &self.slots[cell];
+                let mut hits = slots.meets(&fixed) & ((1_u32 << count) - 1);
+                for _ in 0..CELL_SLOTS {
+                    if hits == 0 {
+                        break;
+                    }
+                    let k = hits.trailing_zeros() as usize;
+                    hits &= hits - 1;
+                    // Report it in the lowest cell the two ranges share, only.
+                    let first = slots.first[k];
+                    if (first[0].max(r[0]), first[1].max(r[1])) == (x, y) {
+                        f(slots.ball[k] as usize);
+                    }
+                }
                 // A cell spills only when its slots are full (`edit` refills a hole from
                 // the spill list first), so the spill list is read only then.
-                scan(slots, [r[0], r[1], x, y], &fixed, &mut f);
                 if count == CELL_SLOTS {
                     scan(&self.spill[cell], [r[0], r[1], x, y], &fixed, &mut f);
                 }
