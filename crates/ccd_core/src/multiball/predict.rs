@@ -24,6 +24,34 @@ use glam::Vec2;
 /// The sensors a leg crosses: time, what, where.
 type Sensors = ([(f32, ContactWith, Hit); SENSORS_PER_LEG], usize);
 
+/// Where a prediction puts the sensors a leg crosses: kept ([`Sensors`], when the plan is
+/// scheduled), or only counted (`usize`, when planning: no 384-byte list per plan).
+trait SensorSink {
+    fn add(&mut self, entry: (f32, ContactWith, Hit));
+    fn count(&self) -> usize;
+}
+
+impl SensorSink for Sensors {
+    fn add(&mut self, entry: (f32, ContactWith, Hit)) {
+        if let Some(slot) = self.0.get_mut(self.1) {
+            *slot = entry;
+            self.1 += 1;
+        }
+    }
+    fn count(&self) -> usize {
+        self.1
+    }
+}
+
+impl SensorSink for usize {
+    fn add(&mut self, _: (f32, ContactWith, Hit)) {
+        *self = (*self + 1).min(SENSORS_PER_LEG);
+    }
+    fn count(&self) -> usize {
+        *self
+    }
+}
+
 /// A ball's leg: from its clock to the end of the step.
 #[derive(Clone, Copy, Debug)]
 struct Leg {
@@ -146,7 +174,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             return None;
         }
         let mut next = Next::default();
-        let mut sensors = self.predict_walls(i, leg, &mut next);
+        let mut sensors = 0_usize;
+        self.predict_walls(i, leg, &mut next, &mut sensors);
         self.predict_moving(i, leg, &mut next, &mut sensors);
         if self.settings.ball_ball {
             self.predict_balls(i, leg, &mut next);
@@ -154,12 +183,12 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         Some(Planned {
             next,
             leg,
-            sensors: sensors.1 > 0,
+            sensors: sensors > 0,
         })
     }
 
     /// The first static obstacle on the leg, and the sensors crossed on the way.
-    fn predict_walls(&self, i: usize, leg: Leg, next: &mut Next) -> Sensors {
+    fn predict_walls(&self, i: usize, leg: Leg, next: &mut Next, sensors: &mut impl SensorSink) {
         let ball = self.balls[i];
         // A squeezed ball ignores the faster of the two surfaces squeezing it.
         let skip = match self.scratch.state[i].pinched.map(|p| p.faster) {
@@ -173,19 +202,13 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 EventKind::Obstacle { id, material, hit },
             );
         }
-        let mut sensors = (
-            [(0.0, ContactWith::Ball(0), leg_placeholder()); SENSORS_PER_LEG],
-            0,
-        );
         for &(id, hit) in found.sensors() {
-            sensors.0[sensors.1] = (leg.start + hit.toi * leg.left, ContactWith::Obstacle(id), hit);
-            sensors.1 += 1;
+            sensors.add((leg.start + hit.toi * leg.left, ContactWith::Obstacle(id), hit));
         }
-        sensors
     }
 
     /// The first moving obstacle the leg meets, swept against its motion.
-    fn predict_moving(&self, i: usize, leg: Leg, next: &mut Next, sensors: &mut Sensors) {
+    fn predict_moving(&self, i: usize, leg: Leg, next: &mut Next, sensors: &mut impl SensorSink) {
         let ball = self.balls[i];
         let ignored = self.scratch.state[i].pinched.map(|p| p.faster);
         let bounds = Aabb::swept(ball.center, leg.motion, ball.radius);
@@ -214,9 +237,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             };
             let time = leg.start + hit.toi * leg.left;
             if obstacle.sensor {
-                if hit.toi > 0.0 && sensors.1 < SENSORS_PER_LEG {
-                    sensors.0[sensors.1] = (time, ContactWith::Moving(index), hit);
-                    sensors.1 += 1;
+                if hit.toi > 0.0 && sensors.count() < SENSORS_PER_LEG {
+                    sensors.add((time, ContactWith::Moving(index), hit));
                 }
                 continue;
             }
@@ -319,31 +341,13 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let Some(Planned { next, leg, sensors }) = planned else {
             return;
         };
-        let sensors = if sensors {
-            let mut again = Next::default();
-            let mut found = self.predict_walls(i, leg, &mut again);
-            self.predict_moving(i, leg, &mut again, &mut found);
-            found
-        } else {
-            (
-                [(0.0, ContactWith::Ball(0), leg_placeholder()); SENSORS_PER_LEG],
-                0,
-            )
-        };
         let end = next.best.map_or(self.dt, |(t, _)| t);
         let window = SIMULTANEOUS_TIME_REL * self.dt;
-        // Sensors count only up to the leg's end (an earlier solid contact cuts the leg).
-        let mut n = 0;
-        if sensors.1 > 0 {
-            let kept = &mut self.scratch.sensors[i];
-            for entry in sensors.0.iter().take(sensors.1) {
-                if entry.0 <= end {
-                    kept[n] = *entry;
-                    n += 1;
-                }
-            }
-            kept[..n].sort_by(|a, b| a.0.total_cmp(&b.0));
-        }
+        let n = if sensors {
+            self.keep_sensors(i, leg, end)
+        } else {
+            0
+        };
         let s = &mut self.scratch.state[i];
         s.sensor_count = n as u8;
         s.tied = matches!(next.best, Some((_, EventKind::Ball { .. })))
@@ -356,6 +360,30 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 ticket: s.ticket,
             });
         }
+    }
+}
+
+impl<O: Obstacles + ?Sized> Sim<'_, O> {
+    /// Gather the sensors ball `i`'s leg crosses up to `end` (an earlier solid contact cuts
+    /// the leg) into its list, in time order. Returns how many.
+    fn keep_sensors(&mut self, i: usize, leg: Leg, end: f32) -> usize {
+        let mut again = Next::default();
+        let mut found: Sensors = (
+            [(0.0, ContactWith::Ball(0), leg_placeholder()); SENSORS_PER_LEG],
+            0,
+        );
+        self.predict_walls(i, leg, &mut again, &mut found);
+        self.predict_moving(i, leg, &mut again, &mut found);
+        let mut n = 0;
+        let kept = &mut self.scratch.sensors[i];
+        for entry in found.0.iter().take(found.1) {
+            if entry.0 <= end {
+                kept[n] = *entry;
+                n += 1;
+            }
+        }
+        kept[..n].sort_by(|a, b| a.0.total_cmp(&b.0));
+        n
     }
 }
 
