@@ -112,6 +112,13 @@ pub const CONTACT_SOLVE_TOLERANCE: f64 = 1e-13;
 /// no contact is ever skipped.
 pub const CLEARLY_APART_MARGIN: f32 = 1e-3;
 
+/// Dimensionless (a fraction of the step). The pair prediction of `step_balls` looks for
+/// other balls only up to the earliest event found so far, plus the simultaneity window
+/// (a ball met at nearly the same instant still counts, see [`SIMULTANEOUS_TIME_REL`]),
+/// plus this much: 1e-3 of a step is ten thousand times the f32 rounding of the event
+/// times compared, so no contact that could change the prediction is ever skipped.
+pub const PAIR_HORIZON_SLACK_REL: f32 = 1e-3;
+
 /// Dimensionless. When at least this fraction of the balls went through the event
 /// machinery in a step, the next step sends every ball there at once, without first
 /// sweeping each on its own (a dense gas or a pile, where nearly every ball meets another:

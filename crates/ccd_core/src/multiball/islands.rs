@@ -124,7 +124,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         if self.scratch.member[j] {
             return false;
         }
-        let Some(start) = self.scratch.solo[j].ball else {
+        let Some(start) = self.scratch.solo[self.scratch.order.caller(j)].ball else {
             return false;
         };
         let mut ball = start;

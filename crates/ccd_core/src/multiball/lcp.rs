@@ -81,11 +81,21 @@ pub(super) fn solve(a: &[f64], q: &[f64], p: &mut [f64], scratch: &mut LcpScratc
 /// The sum of `terms` in an order that depends only on their values: the positive ones
 /// from the smallest up, the negative ones likewise, then the difference. Negating every
 /// term negates the sum exactly, and reordering the terms changes nothing.
-pub(super) fn balanced_sum(terms: impl Iterator<Item = f64>, scratch: &mut LcpScratch) -> f64 {
+///
+/// A single term (a ball in one contact, the common case) is its own sum, as the general
+/// path would give it (`t − 0` or `0 − (−t)`, and `0` for a zero or NaN term), without
+/// the lists.
+pub(super) fn balanced_sum(mut terms: impl Iterator<Item = f64>, scratch: &mut LcpScratch) -> f64 {
+    let Some(first) = terms.next() else {
+        return 0.0;
+    };
+    let Some(second) = terms.next() else {
+        return if first.abs() > 0.0 { first } else { 0.0 };
+    };
     let (pos, neg) = (&mut scratch.positive, &mut scratch.negative);
     pos.clear();
     neg.clear();
-    for t in terms {
+    for t in [first, second].into_iter().chain(terms) {
         if t > 0.0 {
             pos.push(t);
         } else if t < 0.0 {

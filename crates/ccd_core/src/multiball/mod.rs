@@ -15,6 +15,7 @@
 //! | Which balls need events at all (the rest are swept alone) | `islands.rs` |
 //! | Spreading the independent work over threads ([`Parallel`]) | `parallel.rs` |
 //! | The event queue (per-ball next event, lazy invalidation) | `queue.rs` |
+//! | Spatial order: the machinery works on the balls sorted along a Morton curve | `order.rs` |
 //! | Wall and pair prediction (each ball's next event) | `predict.rs` |
 //! | The candidate pairs: a grid of swept boxes | `ball_grid.rs` |
 //! | The step's state: per-ball clocks and legs | `sim.rs`, `scratch.rs` |
@@ -30,6 +31,7 @@ mod ball_grid;
 mod hinges;
 mod islands;
 mod lcp;
+mod order;
 mod overlap;
 mod pairs;
 mod parallel;

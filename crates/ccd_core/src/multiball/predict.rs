@@ -16,13 +16,41 @@ use crate::response::takes_contact;
 use crate::shape::{Aabb, Circle};
 use crate::sweep::{sweep_circle_moving_circle, sweep_circle_moving_segment};
 use crate::tolerance::{
-    CLEARLY_APART_MARGIN, MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG, RESTING_EVENT_FRACTION,
-    SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL,
+    CLEARLY_APART_MARGIN, MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG, PAIR_HORIZON_SLACK_REL,
+    RESTING_EVENT_FRACTION, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL,
 };
 use glam::Vec2;
 
 /// The sensors a leg crosses: time, what, where.
 type Sensors = ([(f32, ContactWith, Hit); SENSORS_PER_LEG], usize);
+
+/// Where a prediction puts the sensors a leg crosses: kept ([`Sensors`], when the plan is
+/// scheduled), or only counted (`usize`, when planning: no 384-byte list per plan).
+trait SensorSink {
+    fn add(&mut self, entry: (f32, ContactWith, Hit));
+    fn count(&self) -> usize;
+}
+
+impl SensorSink for Sensors {
+    fn add(&mut self, entry: (f32, ContactWith, Hit)) {
+        if let Some(slot) = self.0.get_mut(self.1) {
+            *slot = entry;
+            self.1 += 1;
+        }
+    }
+    fn count(&self) -> usize {
+        self.1
+    }
+}
+
+impl SensorSink for usize {
+    fn add(&mut self, _: (f32, ContactWith, Hit)) {
+        *self = (*self + 1).min(SENSORS_PER_LEG);
+    }
+    fn count(&self) -> usize {
+        *self
+    }
+}
 
 /// A ball's leg: from its clock to the end of the step.
 #[derive(Clone, Copy, Debug)]
@@ -146,7 +174,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             return None;
         }
         let mut next = Next::default();
-        let mut sensors = self.predict_walls(i, leg, &mut next);
+        let mut sensors = 0_usize;
+        self.predict_walls(i, leg, &mut next, &mut sensors);
         self.predict_moving(i, leg, &mut next, &mut sensors);
         if self.settings.ball_ball {
             self.predict_balls(i, leg, &mut next);
@@ -154,12 +183,12 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         Some(Planned {
             next,
             leg,
-            sensors: sensors.1 > 0,
+            sensors: sensors > 0,
         })
     }
 
     /// The first static obstacle on the leg, and the sensors crossed on the way.
-    fn predict_walls(&self, i: usize, leg: Leg, next: &mut Next) -> Sensors {
+    fn predict_walls(&self, i: usize, leg: Leg, next: &mut Next, sensors: &mut impl SensorSink) {
         let ball = self.balls[i];
         // A squeezed ball ignores the faster of the two surfaces squeezing it.
         let skip = match self.scratch.state[i].pinched.map(|p| p.faster) {
@@ -173,19 +202,13 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 EventKind::Obstacle { id, material, hit },
             );
         }
-        let mut sensors = (
-            [(0.0, ContactWith::Ball(0), leg_placeholder()); SENSORS_PER_LEG],
-            0,
-        );
         for &(id, hit) in found.sensors() {
-            sensors.0[sensors.1] = (leg.start + hit.toi * leg.left, ContactWith::Obstacle(id), hit);
-            sensors.1 += 1;
+            sensors.add((leg.start + hit.toi * leg.left, ContactWith::Obstacle(id), hit));
         }
-        sensors
     }
 
     /// The first moving obstacle the leg meets, swept against its motion.
-    fn predict_moving(&self, i: usize, leg: Leg, next: &mut Next, sensors: &mut Sensors) {
+    fn predict_moving(&self, i: usize, leg: Leg, next: &mut Next, sensors: &mut impl SensorSink) {
         let ball = self.balls[i];
         let ignored = self.scratch.state[i].pinched.map(|p| p.faster);
         let bounds = Aabb::swept(ball.center, leg.motion, ball.radius);
@@ -214,9 +237,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             };
             let time = leg.start + hit.toi * leg.left;
             if obstacle.sensor {
-                if hit.toi > 0.0 && sensors.1 < SENSORS_PER_LEG {
-                    sensors.0[sensors.1] = (time, ContactWith::Moving(index), hit);
-                    sensors.1 += 1;
+                if hit.toi > 0.0 && sensors.count() < SENSORS_PER_LEG {
+                    sensors.add((time, ContactWith::Moving(index), hit));
                 }
                 continue;
             }
@@ -239,12 +261,13 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let clocks = &self.scratch.clock;
         let dt = self.dt;
         let resting_floor = self.settings.resting_speed * RESTING_EVENT_FRACTION;
+        let beyond_best = (2.0 * SIMULTANEOUS_TIME_REL + PAIR_HORIZON_SLACK_REL) * dt;
         // Two balls whose swept boxes for the rest of the step are apart cannot touch: the
         // grid lists only the boxes that meet this one. The margin keeps f32 rounding of
         // the boxes from dropping a contact at their very edge.
         let reach =
             Aabb::swept(ball.center, leg.motion, ball.radius).inflated(self.max_radius * TOUCH_SLOP_REL);
-        let solo = &self.scratch.solo;
+        let (solo, order) = (&self.scratch.solo, &self.scratch.order);
         let member = &self.scratch.member;
         self.scratch.grid.query(reach, |j| {
             if j == i || !ball.layers.interacts(balls[j].layers) {
@@ -252,7 +275,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
             if !clocks[j].valid {
                 // Swept on its own so far, and its path may be reached: it must join.
-                if !member[j] && solo[j].ball.is_some() {
+                if !member[j] && solo[order.caller(j)].ball.is_some() {
                     next.pull(j);
                 }
                 return;
@@ -263,8 +286,18 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             let pi = ball.center + ball.velocity * (common - leg.start);
             let pj = other.center + vj * (common - os.time);
             let rest = dt - common;
+            // A contact after the earliest event found so far (and the window after it)
+            // cannot change the plan: look only that far.
+            let horizon = next
+                .best
+                .map_or(rest, |(t, _)| (t - common + beyond_best).min(rest));
             if !(rest > 0.0)
-                || clearly_apart(pi - pj, (ball.velocity - vj) * rest, ball.radius + other.radius)
+                || !(horizon >= 0.0)
+                || clearly_apart(
+                    pi - pj,
+                    (ball.velocity - vj) * horizon,
+                    ball.radius + other.radius,
+                )
             {
                 return;
             }
@@ -308,29 +341,14 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let Some(Planned { next, leg, sensors }) = planned else {
             return;
         };
-        let sensors = if sensors {
-            let mut again = Next::default();
-            let mut found = self.predict_walls(i, leg, &mut again);
-            self.predict_moving(i, leg, &mut again, &mut found);
-            found
-        } else {
-            (
-                [(0.0, ContactWith::Ball(0), leg_placeholder()); SENSORS_PER_LEG],
-                0,
-            )
-        };
         let end = next.best.map_or(self.dt, |(t, _)| t);
         let window = SIMULTANEOUS_TIME_REL * self.dt;
+        let n = if sensors {
+            self.keep_sensors(i, leg, end)
+        } else {
+            0
+        };
         let s = &mut self.scratch.state[i];
-        // Sensors count only up to the leg's end (an earlier solid contact cuts the leg).
-        let mut n = 0;
-        for entry in sensors.0.iter().take(sensors.1) {
-            if entry.0 <= end {
-                s.sensors[n] = *entry;
-                n += 1;
-            }
-        }
-        s.sensors[..n].sort_by(|a, b| a.0.total_cmp(&b.0));
         s.sensor_count = n as u8;
         s.tied = matches!(next.best, Some((_, EventKind::Ball { .. })))
             && next.second_ball.is_some_and(|t| t <= end + window);
@@ -342,6 +360,30 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 ticket: s.ticket,
             });
         }
+    }
+}
+
+impl<O: Obstacles + ?Sized> Sim<'_, O> {
+    /// Gather the sensors ball `i`'s leg crosses up to `end` (an earlier solid contact cuts
+    /// the leg) into its list, in time order. Returns how many.
+    fn keep_sensors(&mut self, i: usize, leg: Leg, end: f32) -> usize {
+        let mut again = Next::default();
+        let mut found: Sensors = (
+            [(0.0, ContactWith::Ball(0), leg_placeholder()); SENSORS_PER_LEG],
+            0,
+        );
+        self.predict_walls(i, leg, &mut again, &mut found);
+        self.predict_moving(i, leg, &mut again, &mut found);
+        let mut n = 0;
+        let kept = &mut self.scratch.sensors[i];
+        for entry in found.0.iter().take(found.1) {
+            if entry.0 <= end {
+                kept[n] = *entry;
+                n += 1;
+            }
+        }
+        kept[..n].sort_by(|a, b| a.0.total_cmp(&b.0));
+        n
     }
 }
 

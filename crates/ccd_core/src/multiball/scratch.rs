@@ -20,7 +20,8 @@ pub struct MultiballScratch {
     pub(super) state: Vec<BallState>,
     /// Which balls the event machinery steps (the others were swept on their own).
     pub(super) member: Vec<bool>,
-    /// Every ball swept on its own (see `islands.rs`).
+    /// Every ball swept on its own (see `islands.rs`), in the caller's order (the event
+    /// machinery finds ball `k`'s at `order.caller(k)`).
     pub(super) solo: Vec<Solo>,
     /// Most balls went through the event machinery last step: skip the sweeps on their own.
     pub(super) crowded: bool,
@@ -33,6 +34,11 @@ pub struct MultiballScratch {
     /// The first predictions, planned in parallel.
     pub(super) plans: Vec<(usize, Option<Planned>)>,
     pub(super) queue: EventQueue,
+    /// Per ball, the sensors its leg crosses before its next event (the first
+    /// `BallState::sensor_count`), kept apart: rare, and large beside the rest of the state.
+    pub(super) sensors: Vec<[SensorHit; SENSORS_PER_LEG]>,
+    /// The spatial order the event machinery works in.
+    pub(super) order: super::order::SpatialOrder,
     pub(super) grid: BallGrid,
     /// The grid of the balls' own paths, to find the balls that can meet.
     pub(super) island_grid: BallGrid,
@@ -79,7 +85,7 @@ pub(super) struct BallState {
     /// The scheduled event: its time and what it is.
     pub(super) next: Option<(f32, EventKind)>,
     pub(super) bounces: u32,
-    pub(super) sensors: [(f32, ContactWith, Hit); SENSORS_PER_LEG],
+    /// How many of its entries in `MultiballScratch::sensors` hold.
     pub(super) sensor_count: u8,
     /// Its last prediction found another ball at (nearly) the same instant as the one it
     /// scheduled: a batch with it looks for the others.
@@ -99,6 +105,21 @@ pub(super) struct BallState {
     /// between them, or an arc with an obstacle, which `ride_to_end` accounts for).
     pub(super) path: Aabb,
 }
+
+/// A sensor a leg crosses: when, which, where.
+pub(super) type SensorHit = (f32, ContactWith, Hit);
+
+/// An unused sensor slot.
+pub(super) const NO_SENSOR: SensorHit = (
+    0.0,
+    ContactWith::Ball(0),
+    Hit {
+        toi: 0.0,
+        center: Vec2::ZERO,
+        point: Vec2::ZERO,
+        normal: Vec2::ZERO,
+    },
+);
 
 /// A ball's last solid contact with a wall or a moving obstacle.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -123,17 +144,10 @@ pub(super) struct Pinched {
 
 impl Default for BallState {
     fn default() -> Self {
-        let nothing = Hit {
-            toi: 0.0,
-            center: Vec2::ZERO,
-            point: Vec2::ZERO,
-            normal: Vec2::ZERO,
-        };
         Self {
             ticket: 0,
             next: None,
             bounces: 0,
-            sensors: [(0.0, ContactWith::Ball(0), nothing); SENSORS_PER_LEG],
             sensor_count: 0,
             tied: false,
             allowed: 0,

@@ -2,10 +2,11 @@
 
 use super::ball::{Ball, MovingObstacle};
 use super::report::Contact;
-use super::scratch::{BallState, Clock, MultiballScratch};
+use super::scratch::{BallState, Clock, MultiballScratch, NO_SENSOR};
 use super::settings::MultiballSettings;
 use crate::obstacle::Obstacles;
 use crate::shape::Aabb;
+use crate::tolerance::MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG;
 use glam::Vec2;
 
 pub(super) struct Sim<'a, O: ?Sized> {
@@ -44,6 +45,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 ..BallState::default()
             },
         );
+        // Read only up to each ball's `sensor_count`: grown, never cleared.
+        if self.scratch.sensors.len() < n {
+            self.scratch.sensors.resize(n, [NO_SENSOR; SENSORS_PER_LEG]);
+        }
         self.scratch.clock.clear();
         let member = &self.scratch.member;
         self.scratch
@@ -70,7 +75,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             for k in 0..n {
                 // A ball swept on its own is in the grid by its whole path's box (a leg that
                 // may reach it pulls it in first); a member by its leg.
-                let b = match self.scratch.solo.get(k) {
+                let b = match self.scratch.solo.get(self.scratch.order.caller(k)) {
                     Some(solo) if !self.scratch.clock[k].valid => {
                         solo.bounds.unwrap_or(Aabb::new(Vec2::ZERO, Vec2::ZERO))
                     }
@@ -140,7 +145,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     pub(super) fn flush_sensors(&mut self, k: usize, until: f32, on_contact: &mut impl FnMut(&Contact)) {
         let s = &mut self.scratch.state[k];
         let count = s.sensor_count as usize;
-        for &(time, with, hit) in &s.sensors[..count] {
+        s.sensor_count = 0;
+        for &(time, with, hit) in &self.scratch.sensors[k][..count] {
             if time <= until {
                 let approach = -self.balls[k].velocity.dot(hit.normal);
                 on_contact(&Contact {
@@ -154,7 +160,6 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 });
             }
         }
-        s.sensor_count = 0;
     }
 
     /// Ball `k` changed course: update its swept box in the pair grid.

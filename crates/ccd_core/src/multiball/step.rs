@@ -18,6 +18,11 @@ use crate::tolerance::{
 };
 use glam::Vec2;
 
+/// Balls planned together at the step's start before their plans are scheduled: 2,048
+/// plans (about 300 KB) stay in the second-level cache between the two, and are still
+/// enough to share among threads (each share starts a thread).
+const PLAN_BATCH: usize = 2048;
+
 /// Move every ball through `dt` seconds: against the static `obstacles`, the `moving`
 /// obstacles and (if enabled) each other, event by event in time order.
 ///
@@ -108,7 +113,7 @@ pub fn step_balls_parallel<P: Parallel, O: Obstacles + Sync + ?Sized>(
     scratch.event_contacts.clear();
     scratch.pulled_contacts.clear();
     if scratch.member.iter().any(|&m| m) {
-        report = run_events(pool, balls, dt, obstacles, moving, settings, scratch);
+        report = run_sorted(pool, balls, dt, obstacles, moving, settings, scratch);
     }
     let solo = std::mem::take(&mut scratch.solo);
     for (k, s) in solo.iter().enumerate() {
@@ -205,6 +210,31 @@ fn mark_meetings(
     }
 }
 
+/// [`run_events`] on the balls in spatial order (see `order.rs`), the results put back
+/// in the caller's order.
+fn run_sorted<P: Parallel, O: Obstacles + Sync + ?Sized>(
+    pool: &P,
+    balls: &mut [Ball],
+    dt: f32,
+    obstacles: &O,
+    moving: &mut [MovingObstacle],
+    settings: &MultiballSettings,
+    scratch: &mut MultiballScratch,
+) -> MultiballReport {
+    let mut order = std::mem::take(&mut scratch.order);
+    order.sort_in(balls, &mut scratch.member);
+    let mut sorted = std::mem::take(&mut order.balls);
+    scratch.order = order;
+    let report = run_events(pool, &mut sorted, dt, obstacles, moving, settings, scratch);
+    let mut order = std::mem::take(&mut scratch.order);
+    order.balls = sorted;
+    order.renumber(&mut scratch.event_contacts);
+    order.renumber(&mut scratch.pulled_contacts);
+    order.sort_out(balls, &mut scratch.member);
+    scratch.order = order;
+    report
+}
+
 /// Step the event group (`scratch.member`) through the event machinery; its contacts go
 /// to `scratch.event_contacts`.
 fn run_events<P: Parallel, O: Obstacles + Sync + ?Sized>(
@@ -262,23 +292,29 @@ fn run_events<P: Parallel, O: Obstacles + Sync + ?Sized>(
 }
 
 impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
-    /// Plan every ball's first event at once (in parallel), then schedule them in order.
+    /// Plan every ball's first event, [`PLAN_BATCH`] balls at a time (each batch in
+    /// parallel), and schedule each batch in order before planning the next. The batches
+    /// do not depend on the threads, so neither do the results; a batch's plans are still
+    /// in cache when they are scheduled.
     fn plan_all<P: Parallel>(&mut self, pool: &P) {
         let mut plans = std::mem::take(&mut self.scratch.plans);
-        plans.clear();
-        plans.extend(
-            (0..self.balls.len())
-                .filter(|&k| self.scratch.clock[k].valid)
-                .map(|k| (k, None)),
-        );
-        let sim = &*self;
-        pool.for_each_chunk(&mut plans, &|chunk: &mut [(usize, Option<Planned>)]| {
-            for (k, planned) in chunk {
-                *planned = sim.plan(*k);
+        let n = self.balls.len();
+        for start in (0..n).step_by(PLAN_BATCH) {
+            plans.clear();
+            plans.extend(
+                (start..(start + PLAN_BATCH).min(n))
+                    .filter(|&k| self.scratch.clock[k].valid)
+                    .map(|k| (k, None)),
+            );
+            let sim = &*self;
+            pool.for_each_chunk(&mut plans, &|chunk: &mut [(usize, Option<Planned>)]| {
+                for (k, planned) in chunk {
+                    *planned = sim.plan(*k);
+                }
+            });
+            for (k, planned) in plans.drain(..) {
+                self.settle(k, planned);
             }
-        });
-        for (k, planned) in plans.drain(..) {
-            self.settle(k, planned);
         }
         self.scratch.plans = plans;
     }

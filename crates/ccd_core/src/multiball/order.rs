@@ -1,0 +1,148 @@
+//! Spatial order: the event machinery works on the balls sorted along a Morton (Z-order)
+//! curve of their centres, and the results are put back in the caller's order.
+//!
+//! A prediction reads every ball near the predicted one. In the caller's order those are
+//! scattered over memory (a cache miss each, several per event); sorted along the curve,
+//! neighbours in space are mostly neighbours in memory, and planning every ball at the
+//! step's start walks the pair grid in order. The order is a function of the inputs alone
+//! (ties by the caller's index), so the results stay deterministic and the same on any
+//! number of threads.
+
+use super::ball::Ball;
+use super::report::{Contact, ContactWith};
+use glam::Vec2;
+
+/// Bits per axis of the Morton code: 2¹⁰ steps across the balls' bounds, finer than a
+/// ball in any scene where the order matters (it only has to keep neighbours close).
+const MORTON_BITS: u32 = 10;
+
+/// The permutation between the caller's order and the sorted one, with its buffers.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SpatialOrder {
+    /// `order[n]`: the caller's index of the `n`-th ball in sorted order.
+    order: Vec<u32>,
+    /// `(code << 32) | index`, sorted.
+    keys: Vec<u64>,
+    /// The balls in sorted order, while the event machinery runs.
+    pub(super) balls: Vec<Ball>,
+    /// `member` in the order it is not in (swapped in and out).
+    member: Vec<bool>,
+}
+
+/// Spread the low [`MORTON_BITS`] bits of `v` to the even bits.
+fn spread(v: u32) -> u32 {
+    let mut x = v & ((1 << MORTON_BITS) - 1);
+    x = (x | (x << 8)) & 0x00ff_00ff;
+    x = (x | (x << 4)) & 0x0f0f_0f0f;
+    x = (x | (x << 2)) & 0x3333_3333;
+    (x | (x << 1)) & 0x5555_5555
+}
+
+impl SpatialOrder {
+    /// Sort `balls` (copied into `self.balls`), and move `member` into the same order.
+    /// (`solo` stays in the caller's order: see [`SpatialOrder::caller`].)
+    pub(super) fn sort_in(&mut self, balls: &[Ball], member: &mut Vec<bool>) {
+        let finite = || balls.iter().map(|b| b.center).filter(|c| c.is_finite());
+        let lo = finite().fold(Vec2::splat(f32::INFINITY), Vec2::min);
+        let hi = finite().fold(Vec2::splat(f32::NEG_INFINITY), Vec2::max);
+        let cells = ((1_u32 << MORTON_BITS) - 1) as f32;
+        let scale = cells / (hi - lo).max_element().max(f32::MIN_POSITIVE);
+        self.keys.clear();
+        self.keys.extend(balls.iter().enumerate().map(|(k, b)| {
+            let code = if b.center.is_finite() && lo.is_finite() {
+                let q = ((b.center - lo) * scale).clamp(Vec2::ZERO, Vec2::splat(cells));
+                spread(q.x as u32) | (spread(q.y as u32) << 1)
+            } else {
+                u32::MAX
+            };
+            (u64::from(code) << 32) | k as u64
+        }));
+        self.keys.sort_unstable();
+        self.order.clear();
+        self.order.extend(self.keys.iter().map(|&key| key as u32));
+        self.balls.clear();
+        self.balls.extend(self.order.iter().map(|&k| balls[k as usize]));
+        self.member.clear();
+        self.member.extend(self.order.iter().map(|&k| member[k as usize]));
+        std::mem::swap(member, &mut self.member);
+    }
+
+    /// The caller's index of the ball at `n` in sorted order.
+    #[inline]
+    pub(super) fn caller(&self, n: usize) -> usize {
+        self.order.get(n).map_or(n, |&k| k as usize)
+    }
+
+    /// Put the sorted balls back into `balls`, and `member` back in the caller's order.
+    pub(super) fn sort_out(&mut self, balls: &mut [Ball], member: &mut Vec<bool>) {
+        for (n, &k) in self.order.iter().enumerate() {
+            balls[k as usize] = self.balls[n];
+        }
+        std::mem::swap(member, &mut self.member);
+        member.clear();
+        member.resize(self.order.len(), false);
+        for (n, &k) in self.order.iter().enumerate() {
+            member[k as usize] = self.member[n];
+        }
+        // Back to the identity, for whatever runs outside the machinery.
+        self.order.clear();
+    }
+
+    /// Renumber the balls of `contacts` from the sorted order to the caller's.
+    pub(super) fn renumber(&self, contacts: &mut [Contact]) {
+        for c in contacts {
+            c.ball = self.caller(c.ball);
+            if let ContactWith::Ball(j) = c.with {
+                c.with = ContactWith::Ball(self.caller(j));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sorts_and_restores() {
+        let balls: Vec<Ball> = (0..100)
+            .map(|i| {
+                Ball::new(
+                    Vec2::new((i * 37 % 100) as f32, (i * 53 % 100) as f32),
+                    Vec2::X,
+                    1.0,
+                )
+            })
+            .collect();
+        let mut member: Vec<bool> = (0..100).map(|i| i % 3 == 0).collect();
+        let (member0, mut out) = (member.clone(), balls.clone());
+        let mut order = SpatialOrder::default();
+        order.sort_in(&balls, &mut member);
+        for n in 0..100 {
+            assert_eq!(order.balls[n], balls[order.caller(n)]);
+            assert_eq!(member[n], member0[order.caller(n)]);
+        }
+        // Neighbours along the curve are near in space.
+        let near = order
+            .balls
+            .windows(2)
+            .filter(|w| (w[0].center - w[1].center).length() < 30.0);
+        assert!(near.count() > 60);
+        let mut contacts = [Contact {
+            ball: 0,
+            with: ContactWith::Ball(1),
+            time: 0.0,
+            hit: super::super::predict::leg_placeholder(),
+            approach_speed: 0.0,
+            sensor: false,
+            kick: 0.0,
+        }];
+        let (a, b) = (order.caller(0), order.caller(1));
+        order.renumber(&mut contacts);
+        order.sort_out(&mut out, &mut member);
+        assert_eq!(out, balls);
+        assert_eq!(member, member0);
+        assert_eq!((contacts[0].ball, contacts[0].with), (a, ContactWith::Ball(b)));
+        assert_eq!(order.caller(5), 5);
+    }
+}
