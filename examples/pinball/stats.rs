@@ -160,14 +160,13 @@ pub fn collect_stats(
     time: Res<Time>,
     ccd: Res<CcdStats>,
     mut stats: ResMut<RunStats>,
-    balls: Query<&MovingCircle, With<Ball>>,
-    balls_at: Query<(&Transform, &MovingCircle), With<Ball>>,
+    balls: Query<(&Transform, &MovingCircle), With<Ball>>,
 ) {
     stats.steps += 1;
     stats.simulated += time.delta_secs_f64();
     stats.bounces += u64::from(ccd.bounces);
     if ccd.capped > 0 && std::env::var_os("PINBALL_TRACE").is_some() {
-        let at: Vec<(Vec2, Vec2)> = balls_at
+        let at: Vec<(Vec2, Vec2)> = balls
             .iter()
             .map(|(t, c)| (t.translation.truncate(), c.velocity))
             .collect();
@@ -179,7 +178,7 @@ pub fn collect_stats(
     stats.max_bounces_step = stats.max_bounces_step.max(ccd.bounces);
     stats.max_bounces_circle = stats.max_bounces_circle.max(ccd.max_bounces_per_circle);
     stats.micros_sum += f64::from(ccd.step_micros);
-    let fastest = balls.iter().map(|c| c.velocity.length()).fold(0.0, f32::max);
+    let fastest = balls.iter().map(|(_, c)| c.velocity.length()).fold(0.0, f32::max);
     stats.fastest_now = fastest;
     stats.max_speed = stats.max_speed.max(fastest);
     let now = stats.simulated;
