@@ -344,6 +344,31 @@ pub(crate) fn earliest_on_leg<O: Obstacles + ?Sized>(
         sensors: [placeholder; MAX_SENSOR_HITS_PER_LEG],
         sensor_count: 0,
     };
+    let (solid, order) = earliest_solid_on_leg(circle, motion, obstacles, layers, skip, |id, hit| {
+        leg.push_sensor(id, hit);
+    });
+    leg.solid = solid;
+    leg.order = order;
+    leg
+}
+
+/// [`earliest_on_leg`] without the sensor list: the earliest solid contact (and its
+/// order), with every sensor entered passed to `on_sensor` as found (in no time order).
+/// For callers that only count sensors, or keep them their own way: no list to fill.
+#[inline]
+pub(crate) fn earliest_solid_on_leg<O: Obstacles + ?Sized>(
+    circle: Circle,
+    motion: Vec2,
+    obstacles: &O,
+    layers: Layers,
+    skip: Option<ObstacleId>,
+    mut on_sensor: impl FnMut(ObstacleId, Hit),
+) -> (Option<(ObstacleId, Material, Hit)>, ContactOrder) {
+    let mut solid = None;
+    let mut best = ContactOrder {
+        toi: f64::INFINITY,
+        feature: Feature::Round,
+    };
     obstacles.query(
         Aabb::swept(circle.center, motion, circle.radius),
         |id, obstacle| {
@@ -356,15 +381,15 @@ pub(crate) fn earliest_on_leg<O: Obstacles + ?Sized>(
             if obstacle.sensor {
                 // A sensor the circle already overlaps was entered earlier: not a new contact.
                 if hit.toi > 0.0 {
-                    leg.push_sensor(id, hit);
+                    on_sensor(id, hit);
                 }
-            } else if order.before(leg.order) {
-                leg.solid = Some((id, obstacle.material, hit));
-                leg.order = order;
+            } else if order.before(best) {
+                solid = Some((id, obstacle.material, hit));
+                best = order;
             }
         },
     );
-    leg
+    (solid, best)
 }
 
 #[cfg(test)]

@@ -81,10 +81,10 @@ impl QBox {
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(64))]
 struct Cell {
-    min_x: [u16; CELL_SLOTS],
-    min_y: [u16; CELL_SLOTS],
-    max_x: [u16; CELL_SLOTS],
-    max_y: [u16; CELL_SLOTS],
+    min_x: [i16; CELL_SLOTS],
+    min_y: [i16; CELL_SLOTS],
+    max_x: [i16; CELL_SLOTS],
+    max_y: [i16; CELL_SLOTS],
     ball: [u32; CELL_SLOTS],
     first: [[u16; 2]; CELL_SLOTS],
 }
@@ -95,8 +95,8 @@ impl Cell {
             ball: self.ball[k],
             first: self.first[k],
             bounds: QBox {
-                min: [self.min_x[k], self.min_y[k]],
-                max: [self.max_x[k], self.max_y[k]],
+                min: [unsigned(self.min_x[k]), unsigned(self.min_y[k])],
+                max: [unsigned(self.max_x[k]), unsigned(self.max_y[k])],
             },
         }
     }
@@ -108,23 +108,50 @@ impl Cell {
     }
 
     fn set_bounds(&mut self, k: usize, b: QBox) {
-        [self.min_x[k], self.min_y[k]] = b.min;
-        [self.max_x[k], self.max_y[k]] = b.max;
+        [self.min_x[k], self.min_y[k]] = b.min.map(signed);
+        [self.max_x[k], self.max_y[k]] = b.max.map(signed);
     }
 
-    /// A bit per slot (of all, used or not) whose box meets `b`.
+    /// A bit per slot (of all, used or not) whose box meets `b`. Each slot's answer is
+    /// a byte (0 or 1; the sixteen compile to a few vector compares and a pack), and the
+    /// bytes are gathered into bits eight at a time by one multiplication (see
+    /// [`GATHER_BYTES`]).
     #[inline]
     fn meets(&self, b: &QBox) -> u32 {
-        let mut mask = 0;
-        for k in 0..CELL_SLOTS {
-            let hit = (self.min_x[k] <= b.max[0])
-                & (b.min[0] <= self.max_x[k])
-                & (self.min_y[k] <= b.max[1])
-                & (b.min[1] <= self.max_y[k]);
-            mask |= u32::from(hit) << k;
+        let [min_x, min_y] = b.min.map(signed);
+        let [max_x, max_y] = b.max.map(signed);
+        let mut lanes = [0_u8; CELL_SLOTS];
+        for (k, lane) in lanes.iter_mut().enumerate() {
+            // Saturating differences keep their signs: all four are non-negative (their
+            // union's sign bit clear) exactly when the boxes meet.
+            let gaps = max_x.saturating_sub(self.min_x[k])
+                | self.max_x[k].saturating_sub(min_x)
+                | max_y.saturating_sub(self.min_y[k])
+                | self.max_y[k].saturating_sub(min_y);
+            *lane = ((gaps >> 15) + 1) as u8;
         }
-        mask
+        let bytes = u128::from_le_bytes(lanes);
+        let gather = |eight: u64| (eight.wrapping_mul(GATHER_BYTES) >> 56) as u32;
+        gather(bytes as u64) | (gather((bytes >> 64) as u64) << 8)
     }
+}
+
+/// Multiplying eight bytes, each 0 or 1, by this puts byte `k`'s value at bit `56 + k`:
+/// every product term `2^(8k) · 2^(56 − 7k)` lands there, and no two terms share a bit.
+const GATHER_BYTES: u64 = 0x0102_0408_1020_4080;
+
+/// A fixed-point coordinate as a cell stores it: shifted by half the range into `i16`,
+/// which keeps the order, so the slots compare with signed 16-bit vector compares (the
+/// only kind the baseline x86-64 instruction set has).
+#[inline]
+fn signed(v: u16) -> i16 {
+    (v ^ 0x8000) as i16
+}
+
+/// [`signed`] undone.
+#[inline]
+fn unsigned(v: i16) -> u16 {
+    (v as u16) ^ 0x8000
 }
 
 /// The largest fixed-point coordinate.
@@ -325,6 +352,44 @@ fn scan(entries: &[Entry], at: [u16; 4], b: &QBox, f: &mut impl FnMut(usize)) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cells_mask_is_the_box_test_of_each_slot() {
+        // Coordinates across the whole u16 range (the shift into i16 must keep the order,
+        // and the saturating differences their signs), against `QBox::intersects` slot by
+        // slot: a pseudo-random walk of boxes, including ones at 0 and at u16::MAX.
+        let mut seed = 12_345_u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            let v = (seed >> 8) as u16;
+            // Now and then an extreme value.
+            match seed % 11 {
+                0 => 0,
+                1 => u16::MAX,
+                _ => v,
+            }
+        };
+        let mut random_box = || {
+            let (a, b, c, d) = (next(), next(), next(), next());
+            QBox {
+                min: [a.min(b), c.min(d)],
+                max: [a.max(b), c.max(d)],
+            }
+        };
+        for _ in 0..200 {
+            let mut cell = Cell::default();
+            let boxes: Vec<QBox> = (0..CELL_SLOTS).map(|_| random_box()).collect();
+            for (k, b) in boxes.iter().enumerate() {
+                cell.set_bounds(k, *b);
+            }
+            let query = random_box();
+            let mask = cell.meets(&query);
+            for (k, b) in boxes.iter().enumerate() {
+                assert_eq!(mask >> k & 1 == 1, b.intersects(&query), "slot {k}");
+                assert_eq!(cell.get(k).bounds, *b);
+            }
+        }
+    }
 
     #[test]
     fn finds_overlapping_boxes_once_even_after_moves() {

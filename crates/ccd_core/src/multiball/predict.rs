@@ -9,7 +9,7 @@ use super::queue::{EventKind, Key};
 use super::report::{Contact, ContactWith};
 use super::scratch::Clock;
 use super::sim::Sim;
-use crate::bounce::earliest_on_leg;
+use crate::bounce::earliest_solid_on_leg;
 use crate::hit::Hit;
 use crate::obstacle::{ObstacleShape, Obstacles};
 use crate::response::takes_contact;
@@ -32,11 +32,22 @@ trait SensorSink {
 }
 
 impl SensorSink for Sensors {
+    /// Keeps the earliest [`SENSORS_PER_LEG`], in time order (when full, the latest goes).
     fn add(&mut self, entry: (f32, ContactWith, Hit)) {
-        if let Some(slot) = self.0.get_mut(self.1) {
-            *slot = entry;
+        let mut k = self.1;
+        if k == SENSORS_PER_LEG {
+            if entry.0 >= self.0[k - 1].0 {
+                return;
+            }
+            k -= 1;
+        } else {
             self.1 += 1;
         }
+        while k > 0 && self.0[k - 1].0 > entry.0 {
+            self.0[k] = self.0[k - 1];
+            k -= 1;
+        }
+        self.0[k] = entry;
     }
     fn count(&self) -> usize {
         self.1
@@ -121,13 +132,19 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Find ball `i`'s next event from its clock and schedule it (replacing any it had).
     pub(super) fn predict(&mut self, i: usize, _on_contact: &mut impl FnMut(&Contact)) {
         let planned = self.plan(i);
-        self.settle(i, planned);
+        self.settle(i, planned.as_ref());
     }
 
     /// Schedule ball `i`'s planned event, once every ball swept on its own that its leg may
     /// reach has joined the event machinery (planning it again with them); then plan and
     /// schedule those that joined, the same way.
-    pub(super) fn settle(&mut self, i: usize, planned: Option<Planned>) {
+    pub(super) fn settle(&mut self, i: usize, planned: Option<&Planned>) {
+        // Nearly always nothing to pull: schedule it as it is, without moving it around.
+        if !planned.is_some_and(Planned::wants_pulls) {
+            self.schedule(i, planned);
+            return;
+        }
+        let planned = planned.copied();
         let mut joined = std::mem::take(&mut self.scratch.joining);
         joined.clear();
         let mut current = Some((i, planned));
@@ -148,7 +165,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 }
                 planned = self.plan(k);
             }
-            self.schedule(k, planned);
+            self.schedule(k, planned.as_ref());
         }
         self.scratch.joining = joined;
     }
@@ -195,15 +212,21 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             Some(ContactWith::Obstacle(id)) => Some(id),
             _ => None,
         };
-        let found = earliest_on_leg(leg.circle, leg.motion, self.obstacles, ball.layers, skip);
-        if let Some((id, material, hit)) = found.solid {
+        let (solid, _) = earliest_solid_on_leg(
+            leg.circle,
+            leg.motion,
+            self.obstacles,
+            ball.layers,
+            skip,
+            |id, hit| {
+                sensors.add((leg.start + hit.toi * leg.left, ContactWith::Obstacle(id), hit));
+            },
+        );
+        if let Some((id, material, hit)) = solid {
             next.consider(
                 leg.start + hit.toi * leg.left,
                 EventKind::Obstacle { id, material, hit },
             );
-        }
-        for &(id, hit) in found.sensors() {
-            sensors.add((leg.start + hit.toi * leg.left, ContactWith::Obstacle(id), hit));
         }
     }
 
@@ -333,12 +356,17 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
 
     /// Keep the sensors up to the event, and schedule the event (none: any older one of
     /// the ball's is dropped all the same).
-    pub(super) fn schedule(&mut self, i: usize, planned: Option<Planned>) {
+    pub(super) fn schedule(&mut self, i: usize, planned: Option<&Planned>) {
         let s = &mut self.scratch.state[i];
         s.ticket = s.ticket.wrapping_add(1);
         s.next = None;
         s.tied = false;
-        let Some(Planned { next, leg, sensors }) = planned else {
+        let Some(&Planned {
+            ref next,
+            leg,
+            sensors,
+        }) = planned
+        else {
             return;
         };
         let end = next.best.map_or(self.dt, |(t, _)| t);

@@ -312,8 +312,8 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
                     *planned = sim.plan(*k);
                 }
             });
-            for (k, planned) in plans.drain(..) {
-                self.settle(k, planned);
+            for (k, planned) in &plans {
+                self.settle(*k, planned.as_ref());
             }
         }
         self.scratch.plans = plans;
