@@ -112,6 +112,13 @@ pub const CONTACT_SOLVE_TOLERANCE: f64 = 1e-13;
 /// no contact is ever skipped.
 pub const CLEARLY_APART_MARGIN: f32 = 1e-3;
 
+/// Dimensionless: a cosine. Two balls that touch (or nearly) while moving apart, the
+/// cosine of the angle between their offset and their relative motion above this, surely
+/// never meet: the exact sweep, whose normal differs from the offset's direction by f32
+/// rounding (about 1e-7), would find them receding too. Every ball–ball contact leaves
+/// such a pair behind, seen again by both balls' next predictions: they skip the sweep.
+pub const CLEARLY_SEPARATING_COS: f32 = 1e-4;
+
 /// Dimensionless (a fraction of the step). The pair prediction of `step_balls` looks for
 /// other balls only up to the earliest event found so far, plus the simultaneity window
 /// (a ball met at nearly the same instant still counts, see [`SIMULTANEOUS_TIME_REL`]),

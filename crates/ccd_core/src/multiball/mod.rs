@@ -14,7 +14,7 @@
 //! | Inputs ([`Ball`], [`MovingObstacle`]), settings, the report | `ball.rs`, `settings.rs`, `report.rs` |
 //! | Which balls need events at all (the rest are swept alone) | `islands.rs` |
 //! | Spreading the independent work over threads ([`Parallel`]) | `parallel.rs` |
-//! | The event queue (per-ball next event, lazy invalidation) | `queue.rs` |
+//! | The event queue (per-ball next event, a tournament tree over the balls) | `queue.rs` |
 //! | Spatial order: the machinery works on the balls sorted along a Morton curve | `order.rs` |
 //! | Wall and pair prediction (each ball's next event) | `predict.rs` |
 //! | The candidate pairs: a grid of swept boxes | `ball_grid.rs` |

@@ -16,8 +16,8 @@ use crate::response::takes_contact;
 use crate::shape::{Aabb, Circle};
 use crate::sweep::{sweep_circle_moving_circle, sweep_circle_moving_segment};
 use crate::tolerance::{
-    CLEARLY_APART_MARGIN, MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG, PAIR_HORIZON_SLACK_REL,
-    RESTING_EVENT_FRACTION, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL,
+    CLEARLY_APART_MARGIN, CLEARLY_SEPARATING_COS, MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG,
+    PAIR_HORIZON_SLACK_REL, RESTING_EVENT_FRACTION, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL,
 };
 use glam::Vec2;
 
@@ -367,6 +367,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             sensors,
         }) = planned
         else {
+            self.scratch.queue.remove(i);
             return;
         };
         let end = next.best.map_or(self.dt, |(t, _)| t);
@@ -381,12 +382,13 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         s.tied = matches!(next.best, Some((_, EventKind::Ball { .. })))
             && next.second_ball.is_some_and(|t| t <= end + window);
         s.next = next.best;
-        if let Some((time, _)) = next.best {
-            self.scratch.queue.push(Key {
+        match next.best {
+            Some((time, _)) => self.scratch.queue.push(Key {
                 time,
                 ball: i as u32,
                 ticket: s.ticket,
-            });
+            }),
+            None => self.scratch.queue.remove(i),
         }
     }
 }
@@ -417,17 +419,19 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
 
 /// Whether two circles whose centres are `offset` apart, moving by `relative` against each
 /// other over the rest of the step, surely stay more than `reach` apart: moving apart
-/// from outside, or passing at a closest distance beyond `reach` by a margin far above
+/// from outside, clearly moving apart from a touch, or passing at a closest distance beyond `reach` by a margin far above
 /// f32 rounding. Most candidate pairs end here, before the exact sweep.
 #[inline]
 fn clearly_apart(offset: Vec2, relative: Vec2, reach: f32) -> bool {
     let margin = reach * (1.0 + CLEARLY_APART_MARGIN);
     let along = offset.dot(relative);
     let dist2 = offset.length_squared();
-    if along >= 0.0 {
-        return dist2 > margin * margin;
-    }
     let m2 = relative.length_squared();
+    if along >= 0.0 {
+        // Never closer than now: apart if so now, or if clearly moving apart.
+        let cos2 = CLEARLY_SEPARATING_COS * CLEARLY_SEPARATING_COS;
+        return dist2 > margin * margin || along * along > cos2 * dist2 * m2;
+    }
     // The closest approach within the step: at t = −along/m² if that is before 1.
     let closest2 = if -along < m2 {
         dist2 - along * along / m2

@@ -1,17 +1,22 @@
 //! The event queue: each ball's next event, earliest first.
 //!
-//! Each ball keeps its one scheduled event in its own state (`BallState::next`), with a
-//! ticket that changes every time it is scheduled; the heap holds only small keys (time,
-//! ball, ticket). A key whose ticket no longer matches its ball's is stale and skipped
-//! when it comes up: nothing is ever searched for and removed (lazy invalidation), and
-//! the heap moves 12-byte keys instead of whole events.
+//! Each ball has at most one scheduled event, kept in its own state (`BallState::next`);
+//! the queue holds only its time. The queue is a complete binary tree over the balls
+//! (a tournament): a leaf per ball holds its event's time, and every inner node the
+//! earlier of its two children, so the root is the earliest of all. Scheduling a ball
+//! replaces its leaf and replays the matches up its path, stopping where nothing changes:
+//! at most `log2(n)` steps, with no stale entries to skip later and nothing to allocate.
+//! The balls are in spatial order (see `order.rs`), so the balls an event re-plans share
+//! most of their paths up the tree.
+//!
+//! Each node is one `u64`: the time's bits above the ball's index. Times are never
+//! negative, and the bits of non-negative `f32`s order as the numbers do, so one integer
+//! compare orders two events, and ties go to the lower ball index.
 
 use crate::hit::Hit;
 use crate::material::Material;
 use crate::obstacle::ObstacleId;
 use glam::Vec2;
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 
 /// What a ball's next event is.
 #[derive(Clone, Copy, Debug)]
@@ -32,55 +37,161 @@ pub(super) enum EventKind {
     },
 }
 
-/// A scheduled event's key in the heap.
-#[derive(Clone, Copy, Debug)]
+/// A scheduled event: its time, its ball, and the ticket the ball had when it was
+/// scheduled (a check that it is still the ball's current event).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Key {
     pub(super) time: f32,
     pub(super) ball: u32,
     pub(super) ticket: u32,
 }
 
-impl PartialEq for Key {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for Key {}
-impl PartialOrd for Key {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Key {
-    /// Reversed, so the max-heap pops the earliest key; ties go to the lower ball index.
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .time
-            .total_cmp(&self.time)
-            .then_with(|| other.ball.cmp(&self.ball))
-    }
+/// A node of the tree with no event under it.
+const EMPTY: u64 = u64::MAX;
+
+/// An event's place in the order: the time's bits above the ball's index (see the module
+/// docs). A negative time (never scheduled) counts as 0; NaN (never scheduled either)
+/// as the end of time, so it still comes out.
+#[inline]
+fn rank(time: f32, ball: u32) -> u64 {
+    let bits = if time > 0.0 {
+        time.to_bits()
+    } else if time.is_nan() {
+        f32::INFINITY.to_bits()
+    } else {
+        0
+    };
+    (u64::from(bits) << 32) | u64::from(ball)
 }
 
-/// The keys of every ball's next event, earliest on top.
+/// Every ball's next event, earliest at the root (see the module docs).
 #[derive(Clone, Debug, Default)]
 pub(super) struct EventQueue {
-    heap: BinaryHeap<Key>,
+    /// Leaves: a power of two, at least the number of balls.
+    leaves: usize,
+    /// The tree, root at 1, the leaves from `leaves` on; `EMPTY` where no event.
+    nodes: Vec<u64>,
+    /// Each ball's ticket when its event was scheduled.
+    tickets: Vec<u32>,
 }
 
 impl EventQueue {
-    pub(super) fn clear(&mut self) {
-        self.heap.clear();
+    /// Empty, for `balls` balls.
+    pub(super) fn reset(&mut self, balls: usize) {
+        self.leaves = balls.max(1).next_power_of_two();
+        self.nodes.clear();
+        self.nodes.resize(2 * self.leaves, EMPTY);
+        self.tickets.clear();
+        self.tickets.resize(balls, 0);
     }
 
+    /// Schedule `key`, replacing its ball's event if it had one.
     pub(super) fn push(&mut self, key: Key) {
-        self.heap.push(key);
+        let ball = key.ball as usize;
+        if let Some(ticket) = self.tickets.get_mut(ball) {
+            *ticket = key.ticket;
+            self.set(ball, rank(key.time, key.ball));
+        }
     }
 
+    /// Drop `ball`'s event, if it has one.
+    pub(super) fn remove(&mut self, ball: usize) {
+        if ball < self.tickets.len() {
+            self.set(ball, EMPTY);
+        }
+    }
+
+    /// Take the earliest event out.
     pub(super) fn pop(&mut self) -> Option<Key> {
-        self.heap.pop()
+        let key = self.peek()?;
+        self.set(key.ball as usize, EMPTY);
+        Some(key)
     }
 
+    /// The earliest event.
     pub(super) fn peek(&self) -> Option<Key> {
-        self.heap.peek().copied()
+        let top = *self.nodes.get(1)?;
+        (top != EMPTY).then(|| {
+            let ball = top as u32;
+            Key {
+                time: f32::from_bits((top >> 32) as u32),
+                ball,
+                ticket: self.tickets[ball as usize],
+            }
+        })
+    }
+
+    /// Put `value` at `ball`'s leaf and replay the matches above it, up to the first node
+    /// that keeps its winner.
+    fn set(&mut self, ball: usize, value: u64) {
+        let mut at = self.leaves + ball;
+        self.nodes[at] = value;
+        while at > 1 {
+            let winner = self.nodes[at].min(self.nodes[at ^ 1]);
+            at >>= 1;
+            if self.nodes[at] == winner {
+                break;
+            }
+            self.nodes[at] = winner;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The queue against a sorted list: every pop is the earliest (time, then ball) of
+    /// what is scheduled, through pushes that replace, removals and pops mixed.
+    #[test]
+    fn pops_in_time_then_ball_order_like_a_sorted_list() {
+        let balls = 37;
+        let mut queue = EventQueue::default();
+        queue.reset(balls);
+        let mut reference: Vec<Option<(f32, u32)>> = vec![None; balls];
+        let mut seed = 7_u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            seed >> 8
+        };
+        for round in 0..5_000 {
+            let ball = next() as usize % balls;
+            match next() % 4 {
+                0 | 1 => {
+                    // Times on a coarse grid, so ties happen.
+                    let time = (next() % 50) as f32 * 0.125;
+                    queue.push(Key {
+                        time,
+                        ball: ball as u32,
+                        ticket: round,
+                    });
+                    reference[ball] = Some((time, round));
+                }
+                2 => {
+                    queue.remove(ball);
+                    reference[ball] = None;
+                }
+                _ => {
+                    let expected = (0..balls)
+                        .filter_map(|b| reference[b].map(|(t, ticket)| (t, b, ticket)))
+                        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                    let got = queue.pop();
+                    match expected {
+                        None => assert_eq!(got, None),
+                        Some((time, b, ticket)) => {
+                            assert_eq!(
+                                got,
+                                Some(Key {
+                                    time,
+                                    ball: b as u32,
+                                    ticket
+                                })
+                            );
+                            reference[b] = None;
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -80,7 +80,8 @@ pub(super) struct Clock {
 /// The rest of a ball's state over the step.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct BallState {
-    /// Changes whenever the ball's next event is scheduled (its older keys are then stale).
+    /// Changes whenever the ball's next event is scheduled: the queue hands it back with the
+    /// event, a check that the event is still the ball's own.
     pub(super) ticket: u32,
     /// The scheduled event: its time and what it is.
     pub(super) next: Option<(f32, EventKind)>,

@@ -65,7 +65,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         for (ball, state) in self.balls.iter().zip(self.scratch.state.iter_mut()) {
             state.path = Aabb::new(ball.center, ball.center);
         }
-        self.scratch.queue.clear();
+        self.scratch.queue.reset(n);
         self.scratch.moving_boxes.clear();
         self.scratch
             .moving_boxes

@@ -357,7 +357,7 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
         }
     }
 
-    /// The time of the earliest scheduled event still valid (stale keys are dropped).
+    /// The time of the earliest scheduled event still valid (any other is dropped).
     fn peek_time(&mut self) -> Option<f32> {
         while let Some(key) = self.scratch.queue.peek() {
             let s = &self.scratch.state[key.ball as usize];
@@ -369,7 +369,7 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
         None
     }
 
-    /// The earliest scheduled event still valid (stale keys are dropped): its ball, time
+    /// The earliest scheduled event still valid (any other is dropped): its ball, time
     /// and kind, taken out of the ball's state.
     fn next_event(&mut self) -> Option<(usize, f32, EventKind)> {
         while let Some(key) = self.scratch.queue.pop() {
@@ -391,7 +391,7 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
             self.advance(k, time, on_contact);
             self.scratch.clock[k].frozen = true;
         }
-        self.scratch.queue.clear();
+        self.scratch.queue.reset(self.balls.len());
     }
 
     /// Ball `i` meets ball `partner.0` at `time` (if the partner has not changed course
