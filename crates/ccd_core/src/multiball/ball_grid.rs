@@ -37,6 +37,8 @@ pub(crate) struct BallGrid {
     fixed_scale: f32,
     width: usize,
     height: usize,
+    /// The last cell's coordinates, `(width − 1, height − 1)`, as floats.
+    last_cell: Vec2,
     /// The cells, row by row; the first `counts[c]` slots of cell `c` used.
     slots: Vec<Cell>,
     counts: Vec<u8>,
@@ -184,6 +186,7 @@ impl BallGrid {
         self.fixed_scale = FIXED_MAX / size.max_element().max(f32::MIN_POSITIVE);
         self.width = w;
         self.height = h;
+        self.last_cell = Vec2::new((w - 1) as f32, (h - 1) as f32);
         self.slots.clear();
         self.slots.resize(w * h, Cell::default());
         self.counts.clear();
@@ -202,11 +205,10 @@ impl BallGrid {
     #[inline]
     fn range(&self, b: Aabb) -> [u16; 4] {
         let cell = |p: Vec2| {
-            let q = (p - self.origin) * self.inv_cell;
-            // NaN and out-of-range clamp to the border (NaN → 0).
-            let x = (q.x.max(0.0) as usize).min(self.width - 1);
-            let y = (q.y.max(0.0) as usize).min(self.height - 1);
-            (x as u16, y as u16)
+            // Clamped as floats first (NaN → 0: `f32::max` ignores it), so the casts need
+            // no saturation of their own.
+            let q = ((p - self.origin) * self.inv_cell).clamp(Vec2::ZERO, self.last_cell);
+            (q.x as i32 as u16, q.y as i32 as u16)
         };
         let (x0, y0) = cell(b.min);
         let (x1, y1) = cell(b.max);

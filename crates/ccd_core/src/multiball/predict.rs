@@ -292,8 +292,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             Aabb::swept(ball.center, leg.motion, ball.radius).inflated(self.max_radius * TOUCH_SLOP_REL);
         let (solo, order) = (&self.scratch.solo, &self.scratch.order);
         let member = &self.scratch.member;
+        let shared_layers = self.shared_layers;
         self.scratch.grid.query(reach, |j| {
-            if j == i || !ball.layers.interacts(balls[j].layers) {
+            if j == i || (!shared_layers && !ball.layers.interacts(balls[j].layers)) {
                 return;
             }
             if !clocks[j].valid {

@@ -18,6 +18,9 @@ pub(super) struct Sim<'a, O: ?Sized> {
     pub(super) scratch: &'a mut MultiballScratch,
     /// The largest ball radius, for neighbour searches.
     pub(super) max_radius: f32,
+    /// Every usable ball is on the same layers, which interact with themselves: pair
+    /// searches need not read each candidate's layers.
+    pub(super) shared_layers: bool,
 }
 
 pub(super) fn usable(b: &Ball) -> bool {
@@ -37,6 +40,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             .filter(|b| usable(b))
             .map(|b| b.radius)
             .fold(0.0, f32::max);
+        let mut layers = self.balls.iter().filter(|b| usable(b)).map(|b| b.layers);
+        let first = layers.next();
+        self.shared_layers = first.is_none_or(|l| l.interacts(l) && layers.all(|o| o == l));
         self.scratch.state.clear();
         self.scratch.state.resize(
             n,

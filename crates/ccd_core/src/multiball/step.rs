@@ -258,6 +258,7 @@ fn run_events<P: Parallel, O: Obstacles + Sync + ?Sized>(
         settings,
         scratch,
         max_radius: 0.0,
+        shared_layers: false,
     };
     sim.prepare();
     sim.solve_resting(&mut report, &mut on_contact);

@@ -202,6 +202,22 @@ fn ball_ball_can_be_switched_off_by_layers_or_settings() {
     balls[1].layers = Layers::new(2, 2);
     run(&mut balls, 1.0, 1, &none, &[], &MultiballSettings::default());
     assert!((balls[0].center - v(5.0, 0.0)).length() < 1e-5);
+    // Both on the same layers, which do not collide with themselves (on layer 1, colliding
+    // with layer 2 only): they pass through each other too.
+    let mut balls = make();
+    for b in &mut balls {
+        b.layers = Layers::new(1, 2);
+    }
+    run(&mut balls, 1.0, 1, &none, &[], &MultiballSettings::default());
+    assert!((balls[0].center - v(5.0, 0.0)).length() < 1e-5);
+    // The same layers, colliding with themselves: the head-on bounce (they meet at
+    // t = 0.4 and swap velocities, so ball 0 ends at −1 − 6 = −7).
+    let mut balls = make();
+    for b in &mut balls {
+        b.layers = Layers::new(3, 1);
+    }
+    run(&mut balls, 1.0, 1, &none, &[], &MultiballSettings::default());
+    assert!((balls[0].center - v(-7.0, 0.0)).length() < 1e-4);
 }
 
 #[test]
