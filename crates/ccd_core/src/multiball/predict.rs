@@ -293,6 +293,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let (solo, order) = (&self.scratch.solo, &self.scratch.order);
         let member = &self.scratch.member;
         let shared_layers = self.shared_layers;
+        let queue = &self.scratch.queue;
         self.scratch.grid.query(reach, |j| {
             if j == i || (!shared_layers && !ball.layers.interacts(balls[j].layers)) {
                 return;
@@ -311,10 +312,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             let pj = other.center + vj * (common - os.time);
             let rest = dt - common;
             // A contact after the earliest event found so far (and the window after it)
-            // cannot change the plan: look only that far.
-            let horizon = next
-                .best
-                .map_or(rest, |(t, _)| (t - common + beyond_best).min(rest));
+            // cannot change the plan: look only that far. Nor can one after the other
+            // ball's own next event: the other changes course there, or finds that event
+            // gone, and plans again either way, finding this ball then if they still meet.
+            let until = next.best.map_or(f32::INFINITY, |(t, _)| t).min(queue.time_of(j));
+            let horizon = (until - common + beyond_best).min(rest);
             if !(rest > 0.0)
                 || !(horizon >= 0.0)
                 || clearly_apart(

@@ -121,6 +121,15 @@ impl EventQueue {
         })
     }
 
+    /// The time of `ball`'s scheduled event; infinite if it has none.
+    #[inline]
+    pub(super) fn time_of(&self, ball: usize) -> f32 {
+        match self.nodes.get(self.leaves + ball) {
+            Some(&v) if v != EMPTY => f32::from_bits((v >> 32) as u32),
+            _ => f32::INFINITY,
+        }
+    }
+
     /// Put `value` at `ball`'s leaf and replay the matches above it, up to the first node
     /// that keeps its winner.
     fn set(&mut self, ball: usize, value: u64) {
