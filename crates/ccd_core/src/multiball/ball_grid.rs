@@ -115,9 +115,8 @@ impl Cell {
     }
 
     /// A bit per slot (of all, used or not) whose box meets `b`. Each slot's answer is
-    /// a byte (0 or 1; the sixteen compile to a few vector compares and a pack), and the
-    /// bytes are gathered into bits eight at a time by one multiplication (see
-    /// [`GATHER_BYTES`]).
+    /// a byte (0 or 1; the sixteen compile to a few vector compares and a pack), gathered
+    /// into bits by [`gather_bits`].
     #[inline]
     fn meets(&self, b: &QBox) -> u32 {
         let [min_x, min_y] = b.min.map(signed);
@@ -132,10 +131,17 @@ impl Cell {
                 | self.max_y[k].saturating_sub(min_y);
             *lane = ((gaps >> 15) + 1) as u8;
         }
-        let bytes = u128::from_le_bytes(lanes);
-        let gather = |eight: u64| (eight.wrapping_mul(GATHER_BYTES) >> 56) as u32;
-        gather(bytes as u64) | (gather((bytes >> 64) as u64) << 8)
+        gather_bits(lanes)
     }
+}
+
+/// Sixteen bytes, each 0 or 1, as the bits of a mask (byte `k` at bit `k`), eight at a
+/// time by one multiplication each (see [`GATHER_BYTES`]).
+#[inline]
+fn gather_bits(lanes: [u8; CELL_SLOTS]) -> u32 {
+    let bytes = u128::from_le_bytes(lanes);
+    let gather = |eight: u64| (eight.wrapping_mul(GATHER_BYTES) >> 56) as u32;
+    gather(bytes as u64) | (gather((bytes >> 64) as u64) << 8)
 }
 
 /// Multiplying eight bytes, each 0 or 1, by this puts byte `k`'s value at bit `56 + k`:
@@ -263,14 +269,19 @@ impl BallGrid {
         if let Some(k) = slots.ball[..count].iter().position(|&b| b == ball) {
             if let Some(b) = new {
                 slots.set_bounds(k, b);
-            } else if let Some(spilled) = self.spill[cell].pop() {
-                // The hole takes a spilled entry if there is one, else the last slot.
-                slots.set(k, spilled);
-            } else {
-                let last = slots.get(count - 1);
-                slots.set(k, last);
-                self.counts[cell] -= 1;
+                return;
             }
+            // The hole takes a spilled entry if there is one (a cell spills only when its
+            // slots are full: the spill list is read only then), else the last slot.
+            if count == CELL_SLOTS
+                && let Some(spilled) = self.spill[cell].pop()
+            {
+                slots.set(k, spilled);
+                return;
+            }
+            let last = slots.get(count - 1);
+            slots.set(k, last);
+            self.counts[cell] -= 1;
             return;
         }
         if count < CELL_SLOTS {

@@ -165,6 +165,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             version: 0,
             frozen: false,
             valid: true,
+            pinched: false,
         };
         let state = &mut self.scratch.state[j];
         state.bounces = bounces;

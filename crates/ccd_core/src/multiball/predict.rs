@@ -204,11 +204,21 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         })
     }
 
+    /// The faster of the two surfaces squeezing ball `i`, if it is squeezed.
+    #[inline]
+    fn pinched_faster(&self, i: usize) -> Option<ContactWith> {
+        if self.scratch.clock[i].pinched {
+            self.scratch.state[i].pinched.map(|p| p.faster)
+        } else {
+            None
+        }
+    }
+
     /// The first static obstacle on the leg, and the sensors crossed on the way.
     fn predict_walls(&self, i: usize, leg: Leg, next: &mut Next, sensors: &mut impl SensorSink) {
         let ball = self.balls[i];
         // A squeezed ball ignores the faster of the two surfaces squeezing it.
-        let skip = match self.scratch.state[i].pinched.map(|p| p.faster) {
+        let skip = match self.pinched_faster(i) {
             Some(ContactWith::Obstacle(id)) => Some(id),
             _ => None,
         };
@@ -233,7 +243,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// The first moving obstacle the leg meets, swept against its motion.
     fn predict_moving(&self, i: usize, leg: Leg, next: &mut Next, sensors: &mut impl SensorSink) {
         let ball = self.balls[i];
-        let ignored = self.scratch.state[i].pinched.map(|p| p.faster);
+        let ignored = self.pinched_faster(i);
         let bounds = Aabb::swept(ball.center, leg.motion, ball.radius);
         let from = leg.start / self.dt;
         for (index, m) in self.moving.iter().enumerate() {
@@ -361,7 +371,6 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// the ball's is dropped all the same).
     pub(super) fn schedule(&mut self, i: usize, planned: Option<&Planned>) {
         let s = &mut self.scratch.state[i];
-        s.ticket = s.ticket.wrapping_add(1);
         s.next = None;
         s.tied = false;
         let Some(&Planned {
@@ -386,11 +395,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             && next.second_ball.is_some_and(|t| t <= end + window);
         s.next = next.best;
         match next.best {
-            Some((time, _)) => self.scratch.queue.push(Key {
-                time,
-                ball: i as u32,
-                ticket: s.ticket,
-            }),
+            Some((time, _)) => self.scratch.queue.push(Key { time, ball: i as u32 }),
             None => self.scratch.queue.remove(i),
         }
     }

@@ -37,13 +37,11 @@ pub(super) enum EventKind {
     },
 }
 
-/// A scheduled event: its time, its ball, and the ticket the ball had when it was
-/// scheduled (a check that it is still the ball's current event).
+/// A scheduled event: its time and its ball.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Key {
     pub(super) time: f32,
     pub(super) ball: u32,
-    pub(super) ticket: u32,
 }
 
 /// A node of the tree with no event under it.
@@ -71,8 +69,8 @@ pub(super) struct EventQueue {
     leaves: usize,
     /// The tree, root at 1, the leaves from `leaves` on; `EMPTY` where no event.
     nodes: Vec<u64>,
-    /// Each ball's ticket when its event was scheduled.
-    tickets: Vec<u32>,
+    /// The number of balls.
+    balls: usize,
 }
 
 impl EventQueue {
@@ -81,22 +79,19 @@ impl EventQueue {
         self.leaves = balls.max(1).next_power_of_two();
         self.nodes.clear();
         self.nodes.resize(2 * self.leaves, EMPTY);
-        self.tickets.clear();
-        self.tickets.resize(balls, 0);
+        self.balls = balls;
     }
 
     /// Schedule `key`, replacing its ball's event if it had one.
     pub(super) fn push(&mut self, key: Key) {
-        let ball = key.ball as usize;
-        if let Some(ticket) = self.tickets.get_mut(ball) {
-            *ticket = key.ticket;
-            self.set(ball, rank(key.time, key.ball));
+        if (key.ball as usize) < self.balls {
+            self.set(key.ball as usize, rank(key.time, key.ball));
         }
     }
 
     /// Drop `ball`'s event, if it has one.
     pub(super) fn remove(&mut self, ball: usize) {
-        if ball < self.tickets.len() {
+        if ball < self.balls {
             self.set(ball, EMPTY);
         }
     }
@@ -111,13 +106,9 @@ impl EventQueue {
     /// The earliest event.
     pub(super) fn peek(&self) -> Option<Key> {
         let top = *self.nodes.get(1)?;
-        (top != EMPTY).then(|| {
-            let ball = top as u32;
-            Key {
-                time: f32::from_bits((top >> 32) as u32),
-                ball,
-                ticket: self.tickets[ball as usize],
-            }
+        (top != EMPTY).then(|| Key {
+            time: f32::from_bits((top >> 32) as u32),
+            ball: top as u32,
         })
     }
 
@@ -157,13 +148,13 @@ mod tests {
         let balls = 37;
         let mut queue = EventQueue::default();
         queue.reset(balls);
-        let mut reference: Vec<Option<(f32, u32)>> = vec![None; balls];
+        let mut reference: Vec<Option<f32>> = vec![None; balls];
         let mut seed = 7_u32;
         let mut next = || {
             seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
             seed >> 8
         };
-        for round in 0..5_000 {
+        for _ in 0..5_000 {
             let ball = next() as usize % balls;
             match next() % 4 {
                 0 | 1 => {
@@ -172,9 +163,8 @@ mod tests {
                     queue.push(Key {
                         time,
                         ball: ball as u32,
-                        ticket: round,
                     });
-                    reference[ball] = Some((time, round));
+                    reference[ball] = Some(time);
                 }
                 2 => {
                     queue.remove(ball);
@@ -182,20 +172,13 @@ mod tests {
                 }
                 _ => {
                     let expected = (0..balls)
-                        .filter_map(|b| reference[b].map(|(t, ticket)| (t, b, ticket)))
+                        .filter_map(|b| reference[b].map(|t| (t, b)))
                         .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
                     let got = queue.pop();
                     match expected {
                         None => assert_eq!(got, None),
-                        Some((time, b, ticket)) => {
-                            assert_eq!(
-                                got,
-                                Some(Key {
-                                    time,
-                                    ball: b as u32,
-                                    ticket
-                                })
-                            );
+                        Some((time, b)) => {
+                            assert_eq!(got, Some(Key { time, ball: b as u32 }));
                             reference[b] = None;
                         }
                     }

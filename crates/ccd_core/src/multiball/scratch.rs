@@ -75,14 +75,14 @@ pub(super) struct Clock {
     /// Passed `usable` at the step's start (cached: pair searches ask it of every
     /// candidate, and a ball's values stay finite through the step).
     pub(super) valid: bool,
+    /// `BallState::pinched` is set (read first here: a prediction then reads the larger
+    /// state only for the rare squeezed ball).
+    pub(super) pinched: bool,
 }
 
 /// The rest of a ball's state over the step.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct BallState {
-    /// Changes whenever the ball's next event is scheduled: the queue hands it back with the
-    /// event, a check that the event is still the ball's own.
-    pub(super) ticket: u32,
     /// The scheduled event: its time and what it is.
     pub(super) next: Option<(f32, EventKind)>,
     pub(super) bounces: u32,
@@ -146,7 +146,6 @@ pub(super) struct Pinched {
 impl Default for BallState {
     fn default() -> Self {
         Self {
-            ticket: 0,
             next: None,
             bounces: 0,
             sensor_count: 0,

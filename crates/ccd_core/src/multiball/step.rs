@@ -361,8 +361,7 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
     /// The time of the earliest scheduled event still valid (any other is dropped).
     fn peek_time(&mut self) -> Option<f32> {
         while let Some(key) = self.scratch.queue.peek() {
-            let s = &self.scratch.state[key.ball as usize];
-            if s.ticket == key.ticket && s.next.is_some() {
+            if self.scratch.state[key.ball as usize].next.is_some() {
                 return Some(key.time);
             }
             self.scratch.queue.pop();
@@ -374,11 +373,7 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
     /// and kind, taken out of the ball's state.
     fn next_event(&mut self) -> Option<(usize, f32, EventKind)> {
         while let Some(key) = self.scratch.queue.pop() {
-            let s = &mut self.scratch.state[key.ball as usize];
-            if s.ticket != key.ticket {
-                continue;
-            }
-            if let Some((time, kind)) = s.next.take() {
+            if let Some((time, kind)) = self.scratch.state[key.ball as usize].next.take() {
                 return Some((key.ball as usize, time, kind));
             }
         }
@@ -443,12 +438,7 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
                 break;
             }
             let a = key.ball as usize;
-            let s = &self.scratch.state[a];
-            if s.ticket != key.ticket {
-                self.scratch.queue.pop();
-                continue;
-            }
-            let Some((at, EventKind::Ball { other, other_version })) = s.next else {
+            let Some((at, EventKind::Ball { other, other_version })) = self.scratch.state[a].next else {
                 break;
             };
             self.scratch.queue.pop();

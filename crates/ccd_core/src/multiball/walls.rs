@@ -114,6 +114,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                         } else {
                             ((with, this), (other_with, other))
                         };
+                        self.scratch.clock[i].pinched = true;
                         self.scratch.state[i].pinched = Some(Pinched {
                             faster: faster.0,
                             faster_normal: faster.1.normal,
