@@ -302,21 +302,31 @@ impl Leg {
 
     /// Keep sensor hits sorted by toi; when full, drop the latest.
     fn push_sensor(&mut self, id: ObstacleId, hit: Hit) {
-        let mut i = self.sensor_count;
-        if i == MAX_SENSOR_HITS_PER_LEG {
-            if hit.toi >= self.sensors[i - 1].1.toi {
-                return;
-            }
-            i -= 1;
-        } else {
-            self.sensor_count += 1;
-        }
-        while i > 0 && self.sensors[i - 1].1.toi > hit.toi {
-            self.sensors[i] = self.sensors[i - 1];
-            i -= 1;
-        }
-        self.sensors[i] = (id, hit);
+        keep_earliest(&mut self.sensors, &mut self.sensor_count, (id, hit), |e| e.1.toi);
     }
+}
+
+/// Insert `entry` into the first `*len` of `list`, kept sorted by `time`: the earliest
+/// `list.len()` entries stay, and when the list is full the latest goes (which may be
+/// `entry` itself).
+pub(crate) fn keep_earliest<T: Copy>(list: &mut [T], len: &mut usize, entry: T, time: impl Fn(&T) -> f32) {
+    let Some(&last) = list.last() else {
+        return;
+    };
+    let mut k = *len;
+    if k >= list.len() {
+        if time(&entry) >= time(&last) {
+            return;
+        }
+        k = list.len() - 1;
+    } else {
+        *len += 1;
+    }
+    while k > 0 && time(&list[k - 1]) > time(&entry) {
+        list[k] = list[k - 1];
+        k -= 1;
+    }
+    list[k] = entry;
 }
 
 pub(crate) fn earliest_on_leg<O: Obstacles + ?Sized>(

@@ -312,3 +312,23 @@ fn empty_scene_and_zero_velocity() {
     );
     assert_eq!(out.center, v(1.0, 2.0));
 }
+
+#[test]
+fn keep_earliest_holds_the_earliest_in_order_like_a_sorted_list() {
+    // Against a brute-force reference: every value seen, sorted, the first four kept.
+    // Values on a coarse grid so that ties happen; the kept list is stable for them.
+    let mut list = [0.0_f32; 4];
+    let mut len = 0;
+    let mut seen = Vec::new();
+    let mut seed = 99_u32;
+    for _ in 0..300 {
+        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        let value = (seed >> 24) as f32 * 0.5;
+        keep_earliest(&mut list, &mut len, value, |x| *x);
+        seen.push(value);
+        let mut expected = seen.clone();
+        expected.sort_by(f32::total_cmp);
+        expected.truncate(4);
+        assert_eq!(&list[..len], &expected[..]);
+    }
+}

@@ -211,8 +211,8 @@ impl BallGrid {
     #[inline]
     fn range(&self, b: Aabb) -> [u16; 4] {
         let cell = |p: Vec2| {
-            // Clamped as floats first (NaN → 0: `f32::max` ignores it), so the casts need
-            // no saturation of their own.
+            // Clamped as floats first (a NaN fails the clamp's compares and becomes the
+            // lower bound, 0), so the casts need no saturation of their own.
             let q = ((p - self.origin) * self.inv_cell).clamp(Vec2::ZERO, self.last_cell);
             (q.x as i32 as u16, q.y as i32 as u16)
         };
@@ -420,6 +420,10 @@ mod tests {
         grid.update(3, boxes[3]);
         boxes[7] = Aabb::new(Vec2::new(40.0, 40.0), Vec2::new(60.0, 45.0));
         grid.update(7, boxes[7]);
+        // A box with NaN lands in the border cells: no panic, a plain answer.
+        grid.query(Aabb::new(Vec2::NAN, Vec2::NAN), |_| {});
+        grid.update(5, Aabb::new(Vec2::NAN, Vec2::splat(f32::INFINITY)));
+        grid.update(5, boxes[5]);
         for q in [
             Aabb::new(Vec2::splat(30.0), Vec2::splat(70.0)),
             Aabb::new(Vec2::splat(490.0), Vec2::splat(600.0)),

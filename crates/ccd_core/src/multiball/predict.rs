@@ -9,7 +9,7 @@ use super::queue::{EventKind, Key};
 use super::report::{Contact, ContactWith};
 use super::scratch::Clock;
 use super::sim::Sim;
-use crate::bounce::earliest_solid_on_leg;
+use crate::bounce::{earliest_solid_on_leg, keep_earliest};
 use crate::hit::Hit;
 use crate::obstacle::{ObstacleShape, Obstacles};
 use crate::response::takes_contact;
@@ -34,20 +34,7 @@ trait SensorSink {
 impl SensorSink for Sensors {
     /// Keeps the earliest [`SENSORS_PER_LEG`], in time order (when full, the latest goes).
     fn add(&mut self, entry: (f32, ContactWith, Hit)) {
-        let mut k = self.1;
-        if k == SENSORS_PER_LEG {
-            if entry.0 >= self.0[k - 1].0 {
-                return;
-            }
-            k -= 1;
-        } else {
-            self.1 += 1;
-        }
-        while k > 0 && self.0[k - 1].0 > entry.0 {
-            self.0[k] = self.0[k - 1];
-            k -= 1;
-        }
-        self.0[k] = entry;
+        keep_earliest(&mut self.0, &mut self.1, entry, |e| e.0);
     }
     fn count(&self) -> usize {
         self.1
