@@ -16,13 +16,26 @@ use glam::Vec2;
 /// ball in any scene where the order matters (it only has to keep neighbours close).
 const MORTON_BITS: u32 = 10;
 
+/// The code of a ball with no place on the curve (a non-finite centre): after every
+/// Morton code, which has `2 · MORTON_BITS` bits.
+const NO_PLACE: u32 = 1 << (2 * MORTON_BITS);
+
+/// Bits per digit of the radix sort: two counting passes cover a code (up to
+/// [`NO_PLACE`], 21 bits), each with 2¹¹ counters (8 KB, in the first-level cache).
+const DIGIT_BITS: u32 = (2 * MORTON_BITS + 1).div_ceil(2);
+
+/// Counters per radix pass.
+const DIGITS: usize = 1 << DIGIT_BITS;
+
 /// The permutation between the caller's order and the sorted one, with its buffers.
 #[derive(Clone, Debug, Default)]
 pub(super) struct SpatialOrder {
     /// `order[n]`: the caller's index of the `n`-th ball in sorted order.
     order: Vec<u32>,
-    /// `(code << 32) | index`, sorted.
-    keys: Vec<u64>,
+    /// Each ball's Morton code, in the caller's order.
+    codes: Vec<u32>,
+    /// The radix sort's other buffer.
+    swap: Vec<u32>,
     /// The balls in sorted order, while the event machinery runs.
     pub(super) balls: Vec<Ball>,
     /// `member` in the order it is not in (swapped in and out).
@@ -38,6 +51,37 @@ fn spread(v: u32) -> u32 {
     (x | (x << 1)) & 0x5555_5555
 }
 
+/// `order` := the indices of `codes`, sorted by code, ties by index: a least-significant
+/// digit first radix sort, [`DIGIT_BITS`] bits a pass. Each pass is a stable counting
+/// sort, so after both the order is by the whole code, and the indices, which start in
+/// order, keep it among equal codes.
+fn sort_by_code(codes: &[u32], order: &mut Vec<u32>, swap: &mut Vec<u32>) {
+    order.clear();
+    order.extend(0..codes.len() as u32);
+    swap.clear();
+    swap.resize(codes.len(), 0);
+    let mut counts = [0_u32; DIGITS];
+    for pass in 0..2 {
+        let shift = pass * DIGIT_BITS;
+        let digit = |k: u32| (codes[k as usize] >> shift) as usize & (DIGITS - 1);
+        counts.fill(0);
+        for &k in order.iter() {
+            counts[digit(k)] += 1;
+        }
+        // Each digit's first place: the counts of the smaller digits, summed.
+        let mut place = 0;
+        for c in &mut counts {
+            (*c, place) = (place, place + *c);
+        }
+        for &k in order.iter() {
+            let d = digit(k);
+            swap[counts[d] as usize] = k;
+            counts[d] += 1;
+        }
+        std::mem::swap(order, swap);
+    }
+}
+
 impl SpatialOrder {
     /// Sort `balls` (copied into `self.balls`), and move `member` into the same order.
     /// (`solo` stays in the caller's order: see [`SpatialOrder::caller`].)
@@ -47,19 +91,16 @@ impl SpatialOrder {
         let hi = finite().fold(Vec2::splat(f32::NEG_INFINITY), Vec2::max);
         let cells = ((1_u32 << MORTON_BITS) - 1) as f32;
         let scale = cells / (hi - lo).max_element().max(f32::MIN_POSITIVE);
-        self.keys.clear();
-        self.keys.extend(balls.iter().enumerate().map(|(k, b)| {
-            let code = if b.center.is_finite() && lo.is_finite() {
+        self.codes.clear();
+        self.codes.extend(balls.iter().map(|b| {
+            if b.center.is_finite() && lo.is_finite() {
                 let q = ((b.center - lo) * scale).clamp(Vec2::ZERO, Vec2::splat(cells));
                 spread(q.x as u32) | (spread(q.y as u32) << 1)
             } else {
-                u32::MAX
-            };
-            (u64::from(code) << 32) | k as u64
+                NO_PLACE
+            }
         }));
-        self.keys.sort_unstable();
-        self.order.clear();
-        self.order.extend(self.keys.iter().map(|&key| key as u32));
+        sort_by_code(&self.codes, &mut self.order, &mut self.swap);
         self.balls.clear();
         self.balls.extend(self.order.iter().map(|&k| balls[k as usize]));
         self.member.clear();
@@ -144,5 +185,27 @@ mod tests {
         assert_eq!(member, member0);
         assert_eq!((contacts[0].ball, contacts[0].with), (a, ContactWith::Ball(b)));
         assert_eq!(order.caller(5), 5);
+    }
+
+    #[test]
+    fn the_radix_sort_matches_a_comparison_sort() {
+        // Codes over the whole range, many of them equal (ties go by index), and the
+        // no-place code: the same order as sorting (code, index) pairs.
+        let mut seed = 7_u32;
+        let codes: Vec<u32> = (0..5000)
+            .map(|k| {
+                seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                match k % 7 {
+                    0 => NO_PLACE,
+                    1 => seed % 16,
+                    _ => (seed >> 4) % NO_PLACE,
+                }
+            })
+            .collect();
+        let (mut order, mut swap) = (Vec::new(), Vec::new());
+        sort_by_code(&codes, &mut order, &mut swap);
+        let mut expected: Vec<u32> = (0..codes.len() as u32).collect();
+        expected.sort_by_key(|&k| (codes[k as usize], k));
+        assert_eq!(order, expected);
     }
 }
