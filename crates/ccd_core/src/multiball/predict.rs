@@ -14,7 +14,7 @@ use crate::hit::Hit;
 use crate::obstacle::{ObstacleShape, Obstacles};
 use crate::response::takes_contact;
 use crate::shape::{Aabb, Circle};
-use crate::sweep::{sweep_circle_moving_circle, sweep_circle_moving_segment};
+use crate::sweep::{moving_circles_toi, sweep_circle_moving_circle, sweep_circle_moving_segment};
 use crate::tolerance::{
     CLEARLY_APART_MARGIN, CLEARLY_SEPARATING_COS, MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG,
     PAIR_HORIZON_SLACK_REL, RESTING_EVENT_FRACTION, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL,
@@ -324,7 +324,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             {
                 return;
             }
-            let Some(hit) = sweep_circle_moving_circle(
+            let Some(toi) = moving_circles_toi(
                 Circle::new(pi, ball.radius),
                 ball.velocity * rest,
                 Circle::new(pj, other.radius),
@@ -338,14 +338,17 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             // the impulse does not was resolved to nothing and found again at the same
             // instant, over and over. Closing slower than the resting floor: the next
             // resting solve's job.
-            if hit.toi == 0.0 {
-                let normal = (pi - pj).try_normalize().unwrap_or(hit.normal);
+            if toi == 0.0 {
+                // (Coincident centres: against the relative motion, as the full sweep.)
+                let normal = (pi - pj)
+                    .try_normalize()
+                    .unwrap_or((vj - ball.velocity).normalize_or_zero());
                 if -(ball.velocity - vj).dot(normal) <= resting_floor {
                     return;
                 }
             }
             next.consider(
-                common + hit.toi * rest,
+                common + toi * rest,
                 EventKind::Ball {
                     other: j as u32,
                     other_version: os.version,
