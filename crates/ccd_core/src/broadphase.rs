@@ -55,16 +55,19 @@ impl CellRange {
     }
 
     /// Columns and rows, each at most 2³².
+    #[inline]
     fn dims(self) -> [u64; 2] {
         [0, 1].map(|a| (i64::from(self.max[a]) - i64::from(self.min[a]) + 1).max(0) as u64)
     }
 
     /// The number of cells (saturating).
+    #[inline]
     fn count(self) -> u64 {
         let [w, h] = self.dims();
         w.saturating_mul(h)
     }
 
+    #[inline]
     fn union(self, other: Self) -> Self {
         Self {
             min: [0, 1].map(|a| self.min[a].min(other.min[a])),
@@ -72,11 +75,13 @@ impl CellRange {
         }
     }
 
+    #[inline]
     fn contains(self, other: Self) -> bool {
         (0..2).all(|a| self.min[a] <= other.min[a] && other.max[a] <= self.max[a])
     }
 
     /// The part of `self` inside `bounds`, or `None` when they do not meet.
+    #[inline]
     fn clamped(self, bounds: Self) -> Option<Self> {
         let r = Self {
             min: [0, 1].map(|a| self.min[a].max(bounds.min[a])),

@@ -93,6 +93,7 @@ struct Next {
 const PULLS_PER_PLAN: usize = 4;
 
 impl Next {
+    #[inline]
     fn pull(&mut self, j: usize) {
         let n = self.pull_count as usize;
         if n < PULLS_PER_PLAN {
@@ -103,6 +104,7 @@ impl Next {
         }
     }
 
+    #[inline]
     fn consider(&mut self, time: f32, kind: EventKind) {
         if self.best.is_none_or(|(t, _)| time < t) {
             if let Some((t, EventKind::Ball { .. })) = self.best {

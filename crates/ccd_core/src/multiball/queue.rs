@@ -83,6 +83,7 @@ impl EventQueue {
     }
 
     /// Schedule `key`, replacing its ball's event if it had one.
+    #[inline]
     pub(super) fn push(&mut self, key: Key) {
         if (key.ball as usize) < self.balls {
             self.set(key.ball as usize, rank(key.time, key.ball));
@@ -90,6 +91,7 @@ impl EventQueue {
     }
 
     /// Drop `ball`'s event, if it has one.
+    #[inline]
     pub(super) fn remove(&mut self, ball: usize) {
         if ball < self.balls {
             self.set(ball, EMPTY);
@@ -97,6 +99,7 @@ impl EventQueue {
     }
 
     /// Take the earliest event out.
+    #[inline]
     pub(super) fn pop(&mut self) -> Option<Key> {
         let key = self.peek()?;
         self.set(key.ball as usize, EMPTY);
@@ -104,6 +107,7 @@ impl EventQueue {
     }
 
     /// The earliest event.
+    #[inline]
     pub(super) fn peek(&self) -> Option<Key> {
         let top = *self.nodes.get(1)?;
         (top != EMPTY).then(|| Key {
@@ -123,6 +127,7 @@ impl EventQueue {
 
     /// Put `value` at `ball`'s leaf and replay the matches above it, up to the first node
     /// that keeps its winner.
+    #[inline]
     fn set(&mut self, ball: usize, value: u64) {
         let mut at = self.leaves + ball;
         self.nodes[at] = value;
