@@ -358,15 +358,13 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
         }
     }
 
-    /// The time of the earliest scheduled event still valid (any other is dropped).
-    fn peek_time(&mut self) -> Option<f32> {
-        while let Some(key) = self.scratch.queue.peek() {
-            if self.scratch.state[key.ball as usize].next.is_some() {
-                return Some(key.time);
-            }
-            self.scratch.queue.pop();
-        }
-        None
+    /// The time of the earliest scheduled event. The queue holds a ball exactly while its
+    /// state holds an event (`schedule` pushes or removes it with the event, and taking
+    /// the event pops it), so the key alone answers: no read of the ball's state.
+    fn peek_time(&self) -> Option<f32> {
+        let key = self.scratch.queue.peek()?;
+        debug_assert!(self.scratch.state[key.ball as usize].next.is_some());
+        Some(key.time)
     }
 
     /// The earliest scheduled event still valid (any other is dropped): its ball, time
