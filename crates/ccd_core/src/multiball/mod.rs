@@ -17,6 +17,7 @@
 //! | The event queue (per-ball next event, a tournament tree over the balls) | `queue.rs` |
 //! | Spatial order: the machinery works on the balls sorted along a Morton curve | `order.rs` |
 //! | Wall and pair prediction (each ball's next event) | `predict.rs` |
+//! | The step's first plans: walls, then each pair of balls once | `first_plans.rs` |
 //! | The candidate pairs: a grid of swept boxes | `ball_grid.rs` |
 //! | The step's state: per-ball clocks and legs | `sim.rs`, `scratch.rs` |
 //! | A ball meets a wall or a moving obstacle | `walls.rs` |
@@ -28,6 +29,7 @@
 
 mod ball;
 mod ball_grid;
+mod first_plans;
 mod hinges;
 mod islands;
 mod lcp;

@@ -69,6 +69,27 @@ pub(super) struct Planned {
 }
 
 impl Planned {
+    /// The time of the event found so far (infinity if none).
+    pub(super) fn best_time(&self) -> f32 {
+        self.next.best.map_or(f32::INFINITY, |(t, _)| t)
+    }
+
+    /// A ball swept on its own that this leg may reach: it must join first.
+    pub(super) fn pull(&mut self, j: usize) {
+        self.next.pull(j);
+    }
+
+    /// Ball `other` (at its `version`) met at `time`.
+    pub(super) fn consider_ball(&mut self, time: f32, other: usize, version: u32) {
+        self.next.consider(
+            time,
+            EventKind::Ball {
+                other: other as u32,
+                other_version: version,
+            },
+        );
+    }
+
     /// Whether balls swept on their own must join before this plan holds.
     fn wants_pulls(&self) -> bool {
         self.next.pull_count > 0 || self.next.pull_overflow
@@ -162,6 +183,12 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Ball `i`'s next event and the sensors before it, without changing anything (so many
     /// balls can be planned at once). `None` for a ball that waits or has no leg left.
     pub(super) fn plan(&self, i: usize) -> Option<Planned> {
+        self.plan_with(i, self.settings.ball_ball)
+    }
+
+    /// [`Sim::plan`], looking for other balls only if `balls` (the step's first plans
+    /// find them pair by pair instead, see `first_plans.rs`).
+    pub(super) fn plan_with(&self, i: usize, balls: bool) -> Option<Planned> {
         let Clock {
             frozen, time: start, ..
         } = self.scratch.clock[i];
@@ -183,7 +210,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let mut sensors = 0_usize;
         self.predict_walls(i, leg, &mut next, &mut sensors);
         self.predict_moving(i, leg, &mut next, &mut sensors);
-        if self.settings.ball_ball {
+        if balls {
             self.predict_balls(i, leg, &mut next);
         }
         Some(Planned {
@@ -281,9 +308,6 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let ball = self.balls[i];
         let balls = &*self.balls;
         let clocks = &self.scratch.clock;
-        let dt = self.dt;
-        let resting_floor = self.settings.resting_speed * RESTING_EVENT_FRACTION;
-        let beyond_best = (2.0 * SIMULTANEOUS_TIME_REL + PAIR_HORIZON_SLACK_REL) * dt;
         // Two balls whose swept boxes for the rest of the step are apart cannot touch: the
         // grid lists only the boxes that meet this one. The margin keeps f32 rounding of
         // the boxes from dropping a contact at their very edge.
@@ -304,59 +328,66 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 }
                 return;
             }
-            let (other, os) = (&balls[j], clocks[j]);
-            let common = leg.start.max(os.time);
-            let vj = if os.frozen { Vec2::ZERO } else { other.velocity };
-            let pi = ball.center + ball.velocity * (common - leg.start);
-            let pj = other.center + vj * (common - os.time);
-            let rest = dt - common;
             // A contact after the earliest event found so far (and the window after it)
             // cannot change the plan: look only that far. Nor can one after the other
             // ball's own next event: the other changes course there, or finds that event
             // gone, and plans again either way, finding this ball then if they still meet.
             let until = next.best.map_or(f32::INFINITY, |(t, _)| t).min(queue.time_of(j));
-            let horizon = (until - common + beyond_best).min(rest);
-            if !(rest > 0.0)
-                || !(horizon >= 0.0)
-                || clearly_apart(
-                    pi - pj,
-                    (ball.velocity - vj) * horizon,
-                    ball.radius + other.radius,
-                )
-            {
-                return;
+            if let Some(time) = self.pair_contact(i, j, until) {
+                next.consider(
+                    time,
+                    EventKind::Ball {
+                        other: j as u32,
+                        other_version: clocks[j].version,
+                    },
+                );
             }
-            let Some(toi) = moving_circles_toi(
-                Circle::new(pi, ball.radius),
-                ball.velocity * rest,
-                Circle::new(pj, other.radius),
-                vj * rest,
-            ) else {
-                return;
-            };
-            // Already touching: an event only if the pair closes in by the measure the
-            // impulse uses (the line of centres, strictly closing); the sweep's own normal
-            // may differ from it in the last bit, and a contact the sweep calls closing but
-            // the impulse does not was resolved to nothing and found again at the same
-            // instant, over and over. Closing slower than the resting floor: the next
-            // resting solve's job.
-            if toi == 0.0 {
-                // (Coincident centres: against the relative motion, as the full sweep.)
-                let normal = (pi - pj)
-                    .try_normalize()
-                    .unwrap_or((vj - ball.velocity).normalize_or_zero());
-                if -(ball.velocity - vj).dot(normal) <= resting_floor {
-                    return;
-                }
-            }
-            next.consider(
-                common + toi * rest,
-                EventKind::Ball {
-                    other: j as u32,
-                    other_version: os.version,
-                },
-            );
         });
+    }
+
+    /// When balls `i` and `j` (both usable) first touch, each on its own leg, if that is
+    /// before `until` (or within the window after it; a contact later may or may not be
+    /// found): the time, or `None` if they do not meet, or touch without closing in
+    /// faster than the resting floor. The same for `(j, i)` as for `(i, j)`.
+    #[inline(always)]
+    pub(super) fn pair_contact(&self, i: usize, j: usize, until: f32) -> Option<f32> {
+        let (a, b) = (&self.balls[i], &self.balls[j]);
+        let (sa, sb) = (self.scratch.clock[i], self.scratch.clock[j]);
+        let dt = self.dt;
+        let common = sa.time.max(sb.time);
+        let va = if sa.frozen { Vec2::ZERO } else { a.velocity };
+        let vb = if sb.frozen { Vec2::ZERO } else { b.velocity };
+        let pa = a.center + va * (common - sa.time);
+        let pb = b.center + vb * (common - sb.time);
+        let rest = dt - common;
+        let beyond = (2.0 * SIMULTANEOUS_TIME_REL + PAIR_HORIZON_SLACK_REL) * dt;
+        let horizon = (until - common + beyond).min(rest);
+        if !(rest > 0.0)
+            || !(horizon >= 0.0)
+            || clearly_apart(pa - pb, (va - vb) * horizon, a.radius + b.radius)
+        {
+            return None;
+        }
+        let toi = moving_circles_toi(
+            Circle::new(pa, a.radius),
+            va * rest,
+            Circle::new(pb, b.radius),
+            vb * rest,
+        )?;
+        // Already touching: an event only if the pair closes in by the measure the
+        // impulse uses (the line of centres, strictly closing); the sweep's own normal
+        // may differ from it in the last bit, and a contact the sweep calls closing but
+        // the impulse does not was resolved to nothing and found again at the same
+        // instant, over and over. Closing slower than the resting floor: the next
+        // resting solve's job.
+        if toi == 0.0 {
+            // (Coincident centres: against the relative motion, as the full sweep.)
+            let normal = (pa - pb).try_normalize().unwrap_or((vb - va).normalize_or_zero());
+            if -(va - vb).dot(normal) <= self.settings.resting_speed * RESTING_EVENT_FRACTION {
+                return None;
+            }
+        }
+        Some(common + toi * rest)
     }
 
     /// Keep the sensors up to the event, and schedule the event (none: any older one of

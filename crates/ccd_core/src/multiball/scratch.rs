@@ -1,10 +1,10 @@
 //! Reusable buffers and per-ball state of [`step_balls`](super::step_balls).
 
 use super::ball_grid::BallGrid;
+use super::first_plans::FirstPlan;
 use super::islands::Solo;
 use super::lcp::LcpScratch;
 use super::pairs::BatchContact;
-use super::predict::Planned;
 use super::queue::{EventKind, EventQueue};
 use super::report::{Contact, ContactWith};
 use super::resting::{RestingPair, WallContact};
@@ -32,7 +32,12 @@ pub struct MultiballScratch {
     /// Balls that joined the event machinery and wait for their first plan.
     pub(super) joining: Vec<usize>,
     /// The first predictions, planned in parallel.
-    pub(super) plans: Vec<(usize, Option<Planned>)>,
+    pub(super) plans: Vec<FirstPlan>,
+    /// The first plans' ball contacts: each pair once, as found (see `first_plans.rs`),
+    /// then by ball (ball `k`'s from `contact_starts[k]` to `contact_starts[k + 1]`).
+    pub(super) pair_contacts: Vec<(u32, u32, f32)>,
+    pub(super) contact_starts: Vec<u32>,
+    pub(super) contact_list: Vec<(u32, f32)>,
     pub(super) queue: EventQueue,
     /// Per ball, the sensors its leg crosses before its next event (the first
     /// `BallState::sensor_count`), kept apart: rare, and large beside the rest of the state.

@@ -4,7 +4,6 @@ use super::ball::{Ball, MovingObstacle};
 use super::hinges::finish_hinges;
 use super::islands::{Solo, meets_something, sweep_solo};
 use super::parallel::{OneThread, Parallel};
-use super::predict::Planned;
 use super::queue::EventKind;
 use super::report::{Contact, ContactWith, MultiballReport};
 use super::scratch::MultiballScratch;
@@ -17,11 +16,6 @@ use crate::tolerance::{
     CROWDED_FRACTION, DEFAULT_EVENTS_PER_BALL, MAX_WEDGE_BOUNCES, MIN_EVENT_BUDGET, SIMULTANEOUS_TIME_REL,
 };
 use glam::Vec2;
-
-/// Balls planned together at the step's start before their plans are scheduled: 2,048
-/// plans (about 300 KB) stay in the second-level cache between the two, and are still
-/// enough to share among threads (each share starts a thread).
-const PLAN_BATCH: usize = 2048;
 
 /// Move every ball through `dt` seconds: against the static `obstacles`, the `moving`
 /// obstacles and (if enabled) each other, event by event in time order.
@@ -293,33 +287,6 @@ fn run_events<P: Parallel, O: Obstacles + Sync + ?Sized>(
 }
 
 impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
-    /// Plan every ball's first event, [`PLAN_BATCH`] balls at a time (each batch in
-    /// parallel), and schedule each batch in order before planning the next. The batches
-    /// do not depend on the threads, so neither do the results; a batch's plans are still
-    /// in cache when they are scheduled.
-    fn plan_all<P: Parallel>(&mut self, pool: &P) {
-        let mut plans = std::mem::take(&mut self.scratch.plans);
-        let n = self.balls.len();
-        for start in (0..n).step_by(PLAN_BATCH) {
-            plans.clear();
-            plans.extend(
-                (start..(start + PLAN_BATCH).min(n))
-                    .filter(|&k| self.scratch.clock[k].valid)
-                    .map(|k| (k, None)),
-            );
-            let sim = &*self;
-            pool.for_each_chunk(&mut plans, &|chunk: &mut [(usize, Option<Planned>)]| {
-                for (k, planned) in chunk {
-                    *planned = sim.plan(*k);
-                }
-            });
-            for (k, planned) in &plans {
-                self.settle(*k, planned.as_ref());
-            }
-        }
-        self.scratch.plans = plans;
-    }
-
     /// Resolve one event of ball `i` at `time`.
     fn resolve_event(
         &mut self,

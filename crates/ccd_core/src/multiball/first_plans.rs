@@ -1,0 +1,141 @@
+//! The step's first plans: every ball's walls (in parallel), then every pair of balls
+//! whose boxes meet, found once from the pair grid itself, then each ball's plan completed
+//! and scheduled in order.
+//!
+//! Planned one ball at a time, every pair would be tested twice (once from each ball's
+//! query), and each ball would walk the grid cells around it on its own; in a crowded
+//! step a third of all plans are these first ones. Pair by pair, the cells are walked
+//! once and each pair is swept once. The result is the plan each ball would make alone
+//! (see `predict.rs`): the earliest of its walls and of the balls it meets before that
+//! other ball's own scheduled event, scheduled in the same order.
+
+use super::parallel::Parallel;
+use super::predict::Planned;
+use super::sim::Sim;
+use crate::obstacle::Obstacles;
+use crate::tolerance::{PAIR_HORIZON_SLACK_REL, SIMULTANEOUS_TIME_REL};
+
+/// A ball's plan at the step's start.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct FirstPlan {
+    ball: usize,
+    /// In the event machinery at the step's start (a ball pulled in later is planned and
+    /// scheduled when it joins, and is not this plan's).
+    valid: bool,
+    planned: Option<Planned>,
+}
+
+impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
+    /// Plan and schedule every ball's first event.
+    pub(super) fn plan_all<P: Parallel>(&mut self, pool: &P) {
+        let mut plans = std::mem::take(&mut self.scratch.plans);
+        plans.clear();
+        plans.extend((0..self.balls.len()).map(|ball| FirstPlan {
+            ball,
+            valid: self.scratch.clock[ball].valid,
+            planned: None,
+        }));
+        let sim = &*self;
+        pool.for_each_chunk(&mut plans, &|chunk: &mut [FirstPlan]| {
+            for p in chunk.iter_mut().filter(|p| p.valid) {
+                p.planned = sim.plan_with(p.ball, false);
+            }
+        });
+        let ball_ball = self.settings.ball_ball;
+        if ball_ball {
+            self.find_pair_contacts(&mut plans);
+        }
+        let starts = std::mem::take(&mut self.scratch.contact_starts);
+        let contacts = std::mem::take(&mut self.scratch.contact_list);
+        let beyond = (2.0 * SIMULTANEOUS_TIME_REL + PAIR_HORIZON_SLACK_REL) * self.dt;
+        for FirstPlan {
+            ball: k,
+            valid,
+            planned,
+        } in plans.iter_mut()
+        {
+            let k = *k;
+            if !*valid {
+                continue;
+            }
+            if let Some(p) = planned.as_mut().filter(|_| ball_ball) {
+                // The contacts a query from this ball would take (see `predict_balls`):
+                // those before its earliest event and before the other ball's own.
+                for &(j, time) in &contacts[starts[k] as usize..starts[k + 1] as usize] {
+                    let j = j as usize;
+                    let until = p.best_time().min(self.scratch.queue.time_of(j));
+                    if time <= until + beyond {
+                        p.consider_ball(time, j, self.scratch.clock[j].version);
+                    }
+                }
+            }
+            self.settle(k, planned.as_ref());
+        }
+        self.scratch.contact_starts = starts;
+        self.scratch.contact_list = contacts;
+        self.scratch.plans = plans;
+    }
+
+    /// Sweep every pair of balls whose boxes meet, once, and list each contact under both
+    /// balls (`contact_list`, ball `k`'s from `contact_starts[k]` to `contact_starts[k +
+    /// 1]`, in the order found). A ball swept on its own whose box a planned ball's meets
+    /// is pulled by that plan, as its query would.
+    fn find_pair_contacts(&mut self, plans: &mut [FirstPlan]) {
+        let mut found = std::mem::take(&mut self.scratch.pair_contacts);
+        found.clear();
+        let sim = &*self;
+        let (balls, clocks) = (&*sim.balls, &sim.scratch.clock);
+        let (solo, order, member) = (&sim.scratch.solo, &sim.scratch.order, &sim.scratch.member);
+        // A pair matters to a ball only before its earliest event so far (its walls).
+        let limit = |p: &FirstPlan| p.planned.as_ref().map_or(f32::NEG_INFINITY, Planned::best_time);
+        sim.scratch.grid.for_each_pair(|a, b| {
+            if !sim.shared_layers && !balls[a].layers.interacts(balls[b].layers) {
+                return;
+            }
+            match (clocks[a].valid, clocks[b].valid) {
+                (true, true) => {
+                    let until = limit(&plans[a]).max(limit(&plans[b]));
+                    if let Some(time) = sim.pair_contact(a, b, until) {
+                        found.push((a as u32, b as u32, time));
+                    }
+                }
+                (true, false) | (false, true) => {
+                    let (planned, other) = if clocks[a].valid { (a, b) } else { (b, a) };
+                    if !member[other]
+                        && solo[order.caller(other)].ball.is_some()
+                        && let Some(p) = plans[planned].planned.as_mut()
+                    {
+                        p.pull(other);
+                    }
+                }
+                (false, false) => {}
+            }
+        });
+        // By ball: count, then each ball's first place, then fill (each start moves to the
+        // next ball's as its contacts go in), then move the starts back.
+        let n = plans.len();
+        let starts = &mut self.scratch.contact_starts;
+        starts.clear();
+        starts.resize(n + 1, 0);
+        for &(a, b, _) in &found {
+            starts[a as usize + 1] += 1;
+            starts[b as usize + 1] += 1;
+        }
+        for k in 1..=n {
+            starts[k] += starts[k - 1];
+        }
+        let list = &mut self.scratch.contact_list;
+        list.clear();
+        list.resize(found.len() * 2, (0, 0.0));
+        for &(a, b, time) in &found {
+            for (me, other) in [(a, b), (b, a)] {
+                let at = &mut starts[me as usize];
+                list[*at as usize] = (other, time);
+                *at += 1;
+            }
+        }
+        starts.copy_within(0..n, 1);
+        starts[0] = 0;
+        self.scratch.pair_contacts = found;
+    }
+}
