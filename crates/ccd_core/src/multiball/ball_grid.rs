@@ -237,9 +237,12 @@ impl BallGrid {
     }
 
     fn insert(&mut self, ball: usize, b: Aabb) {
-        let r = self.range(b);
+        self.insert_at(ball, self.range(b), self.fixed(b));
+    }
+
+    /// [`BallGrid::insert`] with the box's cell range and fixed-point box already found.
+    fn insert_at(&mut self, ball: usize, r: [u16; 4], b: QBox) {
         self.ranges[ball] = r;
-        let b = self.fixed(b);
         for y in r[1]..=r[3] {
             for x in r[0]..=r[2] {
                 let entry = Entry {
@@ -302,7 +305,8 @@ impl BallGrid {
     /// Move `ball` to its new swept box.
     pub(crate) fn update(&mut self, ball: usize, b: Aabb) {
         let old = self.ranges[ball];
-        let same_cells = old == self.range(b);
+        let new = self.range(b);
+        let same_cells = old == new;
         let fixed = self.fixed(b);
         for y in old[1]..=old[3] {
             for x in old[0]..=old[2] {
@@ -311,7 +315,7 @@ impl BallGrid {
             }
         }
         if !same_cells {
-            self.insert(ball, b);
+            self.insert_at(ball, new, fixed);
         }
     }
 
