@@ -33,9 +33,7 @@ pub(super) fn solve(a: &[f64], q: &[f64], p: &mut [f64], scratch: &mut LcpScratc
         return 0;
     }
     if n == 1 {
-        if a[0] > 0.0 {
-            p[0] = (-q[0] / a[0]).max(0.0);
-        }
+        p[0] = one(a[0], q[0]);
         return 0;
     }
     // Damping from Gershgorin's bound: every eigenvalue of D⁻¹A is at most 1 + `spread`,
@@ -78,6 +76,23 @@ pub(super) fn solve(a: &[f64], q: &[f64], p: &mut [f64], scratch: &mut LcpScratc
     passes
 }
 
+/// The impulse of a contact alone, with `a` and `q` as in [`solve`]: what stops its
+/// approach (`q < 0`), and none for a contact already separating or that nothing can push
+/// (`a <= 0`), or for NaN.
+#[inline]
+pub(super) fn one(a: f64, q: f64) -> f64 {
+    if q >= 0.0 || !(a > 0.0) {
+        return 0.0;
+    }
+    (-q / a).max(0.0)
+}
+
+/// A single term as [`balanced_sum`] sums it: itself, and `0` for a zero or NaN term.
+#[inline]
+pub(super) fn lone(term: f64) -> f64 {
+    if term.abs() > 0.0 { term } else { 0.0 }
+}
+
 /// The sum of `terms` in an order that depends only on their values: the positive ones
 /// from the smallest up, the negative ones likewise, then the difference. Negating every
 /// term negates the sum exactly, and reordering the terms changes nothing.
@@ -90,7 +105,7 @@ pub(super) fn balanced_sum(mut terms: impl Iterator<Item = f64>, scratch: &mut L
         return 0.0;
     };
     let Some(second) = terms.next() else {
-        return if first.abs() > 0.0 { first } else { 0.0 };
+        return lone(first);
     };
     let (pos, neg) = (&mut scratch.positive, &mut scratch.negative);
     pos.clear();

@@ -186,6 +186,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Normal impulses for the batch (each contact's `impulse`), applied to the balls
     /// with restitution, then friction pair by pair. Returns the solver's passes.
     fn solve_batch(&mut self, batch: &mut [BatchContact], cluster: &[usize]) -> u32 {
+        if let [c] = batch {
+            self.solve_alone(c);
+            return 0;
+        }
         let n = batch.len();
         let (mut a, mut q, mut p) = (
             std::mem::take(&mut self.scratch.lcp_matrix),
@@ -240,6 +244,26 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         self.scratch.lcp_rhs = q;
         self.scratch.lcp_impulses = p;
         passes
+    }
+
+    /// [`Sim::solve_batch`] for a batch of one contact (nearly every batch), without the
+    /// general solve's buffers: the same impulse ([`lcp::one`]), and each of the two balls
+    /// pushed by its one term, as the general sum takes it ([`lcp::lone`]); the same
+    /// numbers to the bit.
+    fn solve_alone(&mut self, c: &mut BatchContact) {
+        let (va, vb) = (self.effective_velocity(c.a), self.effective_velocity(c.b));
+        let q = (va - vb).as_dvec2().dot(c.normal) - f64::from(c.target);
+        c.impulse = lcp::one(coupling(c, c), q);
+        for (k, sign, inverse) in [(c.a, 1.0, c.inverse.0), (c.b, -1.0, c.inverse.1)] {
+            if inverse > 0.0 {
+                let term = c.normal * (sign * c.impulse * (1.0 + f64::from(c.restitution)));
+                let push = DVec2::new(lcp::lone(term.x), lcp::lone(term.y)) * f64::from(inverse);
+                self.balls[k].velocity = push_ball(self.balls[k].velocity, push);
+            }
+        }
+        if c.impulse > 0.0 && c.friction > 0.0 {
+            self.rub(c);
+        }
     }
 
     /// Coulomb friction at a pushing contact: at most `μ` times its normal impulse, never

@@ -103,6 +103,43 @@ fn head_on_at_20000_never_passes_through() {
 }
 
 #[test]
+fn unequal_balls_head_on_by_hand() {
+    // Radii 1 and 2, so masses 1 : 4 (by area), head on at ±10 with e = 1 (the one-contact
+    // batch). The gap of 10 − 3 closes at 20: contact at t = 0.35, at x = −1.5 and 1.5.
+    // The elastic exchange: v₁ = ((1 − 4)·10 + 2·4·(−10)) / 5 = −22 and
+    // v₂ = ((4 − 1)·(−10) + 2·1·10) / 5 = −2 (energy 100 + 4·100 = 484 + 4·4). In the last
+    // 0.65 s the first goes to −1.5 − 22·0.65 = −15.8, the second to 1.5 − 2·0.65 = 0.2.
+    let mut balls = [
+        Ball::new(v(-5.0, 0.0), v(10.0, 0.0), 1.0),
+        Ball::new(v(5.0, 0.0), v(-10.0, 0.0), 2.0),
+    ];
+    let none: [Obstacle; 0] = [];
+    let contacts = run(&mut balls, 1.0, 1, &none, &[], &MultiballSettings::default());
+    assert_eq!(contacts.len(), 1);
+    assert!((contacts[0].time - 0.35).abs() < 1e-6);
+    assert!(
+        (balls[0].velocity - v(-22.0, 0.0)).length() < 1e-4,
+        "{}",
+        balls[0].velocity
+    );
+    assert!(
+        (balls[1].velocity - v(-2.0, 0.0)).length() < 1e-4,
+        "{}",
+        balls[1].velocity
+    );
+    assert!(
+        (balls[0].center - v(-15.8, 0.0)).length() < 1e-4,
+        "{}",
+        balls[0].center
+    );
+    assert!(
+        (balls[1].center - v(0.2, 0.0)).length() < 1e-4,
+        "{}",
+        balls[1].center
+    );
+}
+
+#[test]
 fn momentum_is_conserved_between_unequal_balls() {
     // Unequal masses (radii 1 and 3), glancing, with friction; no walls.
     let mut balls = [
