@@ -34,15 +34,6 @@ pub(super) fn usable(b: &Ball) -> bool {
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
     pub(super) fn prepare(&mut self) {
         let n = self.balls.len();
-        self.max_radius = self
-            .balls
-            .iter()
-            .filter(|b| usable(b))
-            .map(|b| b.radius)
-            .fold(0.0, f32::max);
-        let mut layers = self.balls.iter().filter(|b| usable(b)).map(|b| b.layers);
-        let first = layers.next();
-        self.shared_layers = first.is_none_or(|l| l.interacts(l) && layers.all(|o| o == l));
         self.scratch.state.clear();
         self.scratch.state.resize(
             n,
@@ -55,19 +46,27 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         if self.scratch.sensors.len() < n {
             self.scratch.sensors.resize(n, [NO_SENSOR; SENSORS_PER_LEG]);
         }
-        self.scratch.clock.clear();
-        let member = &self.scratch.member;
-        self.scratch
-            .clock
-            .extend(self.balls.iter().enumerate().map(|(k, ball)| {
-                // A bad ball sits out the whole step, and so does one swept on its own.
-                let valid = usable(ball) && member.get(k).copied().unwrap_or(true);
-                Clock {
-                    valid,
-                    frozen: !valid,
-                    ..Clock::default()
-                }
-            }));
+        // One pass: each ball's clock, and over the usable balls the largest radius and
+        // whether they all share one layer set.
+        let scratch = &mut *self.scratch;
+        scratch.clock.clear();
+        let (mut max_radius, mut layers, mut same_layers) = (0.0_f32, None, true);
+        for (k, ball) in self.balls.iter().enumerate() {
+            let ok = usable(ball);
+            if ok {
+                max_radius = max_radius.max(ball.radius);
+                same_layers &= *layers.get_or_insert(ball.layers) == ball.layers;
+            }
+            // A bad ball sits out the whole step, and so does one swept on its own.
+            let valid = ok && scratch.member.get(k).copied().unwrap_or(true);
+            scratch.clock.push(Clock {
+                valid,
+                frozen: !valid,
+                ..Clock::default()
+            });
+        }
+        self.max_radius = max_radius;
+        self.shared_layers = layers.is_none_or(|l| same_layers && l.interacts(l));
         for (ball, state) in self.balls.iter().zip(self.scratch.state.iter_mut()) {
             state.path = Aabb::new(ball.center, ball.center);
         }
