@@ -420,10 +420,11 @@ impl Grid {
         if self.cells.is_empty() {
             return None;
         }
-        // `f32::min`/`max` order an inverted box (which can still meet a box spanning the
-        // gap, as `Aabb::intersects` sees it).
-        let lo = Vec2::new(bounds.min.x.min(bounds.max.x), bounds.min.y.min(bounds.max.y));
-        let hi = Vec2::new(bounds.min.x.max(bounds.max.x), bounds.min.y.max(bounds.max.y));
+        // Order an inverted box (which can still meet a box spanning the gap, as
+        // `Aabb::intersects` sees it). The caller has turned away a box with a NaN, so the
+        // plain compares of `Vec2::min`/`max` do (no NaN handling of `f32::min`).
+        let lo = bounds.min.min(bounds.max);
+        let hi = bounds.min.max(bounds.max);
         CellRange::covering(lo, hi, self.cell_size).clamped(self.bounds)
     }
 
