@@ -129,7 +129,6 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         };
         let mut ball = start;
         let mut bounces = 0;
-        let mut path = Aabb::new(start.center, start.center);
         if now > 0.0 {
             let sweep = SweepSettings {
                 max_bounces: self.settings.max_bounces,
@@ -140,9 +139,6 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             };
             let contacts = &mut self.scratch.pulled_contacts;
             let result = sweep_bounces(ball.circle(), ball.velocity, now, self.obstacles, &sweep, |h| {
-                if !h.sensor {
-                    path = path.union(Aabb::new(h.hit.center, h.hit.center));
-                }
                 contacts.push(Contact {
                     ball: j,
                     with: ContactWith::Obstacle(h.obstacle),
@@ -166,10 +162,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             frozen: false,
             valid: true,
             pinched: false,
+            sensors: 0,
         };
-        let state = &mut self.scratch.state[j];
-        state.bounces = bounces;
-        state.path = path.union(Aabb::new(ball.center, ball.center));
+        self.scratch.state[j].bounces = bounces;
         self.moved(j);
         true
     }

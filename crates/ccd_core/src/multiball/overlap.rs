@@ -68,11 +68,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
             let Some(hit) = first else {
                 self.balls[k].center += left;
-                self.note(k);
                 return;
             };
             self.balls[k].center += left * hit.toi;
-            self.note(k);
             // Keep the part of the rest that runs along the surface.
             let rest = left * (1.0 - hit.toi);
             left = rest - hit.normal * rest.dot(hit.normal).min(0.0);

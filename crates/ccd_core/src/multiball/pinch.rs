@@ -118,12 +118,6 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let relative = turn.rotate(self.balls[k].velocity - last.surface_velocity);
         let velocity = relative + m.surface_velocity(end, 1.0, self.dt);
         if end.is_finite() && velocity.is_finite() {
-            // The arc it rode on strays from the chord by less than its length.
-            let arc = (p - motion.pivot_at(from)).length() * (motion.angle * (1.0 - from)).abs();
-            let path = &mut self.scratch.state[k].path;
-            *path = path
-                .union(Aabb::new(end, end))
-                .union(Aabb::new(p.min(end), p.max(end)).inflated(arc));
             self.balls[k].center = end;
             self.balls[k].velocity = velocity;
         }
@@ -195,7 +189,6 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         };
         if target.is_finite() {
             self.balls[k].center = target;
-            self.note(k);
         }
     }
 }

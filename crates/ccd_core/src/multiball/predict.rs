@@ -412,8 +412,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         } else {
             0
         };
+        self.scratch.clock[i].sensors = n as u8;
         let s = &mut self.scratch.state[i];
-        s.sensor_count = n as u8;
         s.tied = matches!(next.best, Some((_, EventKind::Ball { .. })))
             && next.second_ball.is_some_and(|t| t <= end + window);
         s.next = next.best;

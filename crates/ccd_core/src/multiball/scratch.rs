@@ -40,7 +40,7 @@ pub struct MultiballScratch {
     pub(super) contact_list: Vec<(u32, f32)>,
     pub(super) queue: EventQueue,
     /// Per ball, the sensors its leg crosses before its next event (the first
-    /// `BallState::sensor_count`), kept apart: rare, and large beside the rest of the state.
+    /// `Clock::sensors`), kept apart: rare, and large beside the rest of the state.
     pub(super) sensors: Vec<[SensorHit; SENSORS_PER_LEG]>,
     /// The spatial order the event machinery works in.
     pub(super) order: super::order::SpatialOrder,
@@ -83,16 +83,17 @@ pub(super) struct Clock {
     /// `BallState::pinched` is set (read first here: a prediction then reads the larger
     /// state only for the rare squeezed ball).
     pub(super) pinched: bool,
+    /// How many of its entries in `MultiballScratch::sensors` hold (here, not in the
+    /// larger state: every advance along a leg asks).
+    pub(super) sensors: u8,
 }
 
 /// The rest of a ball's state over the step.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(super) struct BallState {
     /// The scheduled event: its time and what it is.
     pub(super) next: Option<(f32, EventKind)>,
     pub(super) bounces: u32,
-    /// How many of its entries in `MultiballScratch::sensors` hold.
-    pub(super) sensor_count: u8,
     /// Its last prediction found another ball at (nearly) the same instant as the one it
     /// scheduled: a batch with it looks for the others.
     pub(super) tied: bool,
@@ -107,9 +108,6 @@ pub(super) struct BallState {
     /// is while the obstacle moves on into it, the ball rides along with the obstacle's
     /// surface for the rest of the step.
     pub(super) riding: Option<usize>,
-    /// The box around every place its centre has been in this step (its path is straight
-    /// between them, or an arc with an obstacle, which `ride_to_end` accounts for).
-    pub(super) path: Aabb,
 }
 
 /// A sensor a leg crosses: when, which, where.
@@ -146,20 +144,4 @@ pub(super) struct Pinched {
     /// The slower surface, which the ball keeps to.
     pub(super) slower: ContactWith,
     pub(super) slower_normal: Vec2,
-}
-
-impl Default for BallState {
-    fn default() -> Self {
-        Self {
-            next: None,
-            bounces: 0,
-            sensor_count: 0,
-            tied: false,
-            allowed: 0,
-            last: None,
-            pinched: None,
-            riding: None,
-            path: Aabb::new(Vec2::ZERO, Vec2::ZERO),
-        }
-    }
 }

@@ -67,9 +67,6 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
         self.max_radius = max_radius;
         self.shared_layers = layers.is_none_or(|l| same_layers && l.interacts(l));
-        for (ball, state) in self.balls.iter().zip(self.scratch.state.iter_mut()) {
-            state.path = Aabb::new(ball.center, ball.center);
-        }
         self.scratch.queue.reset(n);
         self.scratch.moving_boxes.clear();
         self.scratch
@@ -137,20 +134,12 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         if t > s.time {
             s.time = t;
         }
-        self.note(k);
-    }
-
-    /// Ball `k`'s centre is part of its path.
-    pub(super) fn note(&mut self, k: usize) {
-        let c = self.balls[k].center;
-        let path = &mut self.scratch.state[k].path;
-        *path = path.union(Aabb::new(c, c));
     }
 
     pub(super) fn flush_sensors(&mut self, k: usize, until: f32, on_contact: &mut impl FnMut(&Contact)) {
-        let s = &mut self.scratch.state[k];
-        let count = s.sensor_count as usize;
-        s.sensor_count = 0;
+        let clock = &mut self.scratch.clock[k];
+        let count = usize::from(clock.sensors);
+        clock.sensors = 0;
         for &(time, with, hit) in &self.scratch.sensors[k][..count] {
             if time <= until {
                 let approach = -self.balls[k].velocity.dot(hit.normal);

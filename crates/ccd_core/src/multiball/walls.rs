@@ -43,7 +43,6 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let ball = self.balls[i];
         let approach_speed = -(ball.velocity - surface_velocity).dot(hit.normal);
         self.balls[i].center = hit.center;
-        self.note(i);
         let this = Surface {
             normal: hit.normal,
             velocity: surface_velocity,
