@@ -332,7 +332,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             // cannot change the plan: look only that far. Nor can one after the other
             // ball's own next event: the other changes course there, or finds that event
             // gone, and plans again either way, finding this ball then if they still meet.
-            let until = next.best.map_or(f32::INFINITY, |(t, _)| t).min(queue.time_of(j));
+            let until = earlier(next.best.map_or(f32::INFINITY, |(t, _)| t), queue.time_of(j));
             if let Some(time) = self.pair_contact(i, j, until) {
                 next.consider(
                     time,
@@ -354,14 +354,14 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let (a, b) = (&self.balls[i], &self.balls[j]);
         let (sa, sb) = (self.scratch.clock[i], self.scratch.clock[j]);
         let dt = self.dt;
-        let common = sa.time.max(sb.time);
+        let common = later(sa.time, sb.time);
         let va = if sa.frozen { Vec2::ZERO } else { a.velocity };
         let vb = if sb.frozen { Vec2::ZERO } else { b.velocity };
         let pa = a.center + va * (common - sa.time);
         let pb = b.center + vb * (common - sb.time);
         let rest = dt - common;
         let beyond = (2.0 * SIMULTANEOUS_TIME_REL + PAIR_HORIZON_SLACK_REL) * dt;
-        let horizon = (until - common + beyond).min(rest);
+        let horizon = earlier(until - common + beyond, rest);
         if !(rest > 0.0)
             || !(horizon >= 0.0)
             || clearly_apart(pa - pb, (va - vb) * horizon, a.radius + b.radius)
@@ -446,6 +446,19 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         kept[..n].sort_by(|a, b| a.0.total_cmp(&b.0));
         n
     }
+}
+
+/// The earlier of two times, neither of them NaN: one compare (`f32::min` also handles
+/// NaN, at several instructions more on every candidate pair).
+#[inline(always)]
+fn earlier(a: f32, b: f32) -> f32 {
+    if b < a { b } else { a }
+}
+
+/// The later of two times, neither of them NaN (see [`earlier`]).
+#[inline(always)]
+fn later(a: f32, b: f32) -> f32 {
+    if b > a { b } else { a }
 }
 
 /// Whether two circles whose centres are `offset` apart, moving by `relative` against each
