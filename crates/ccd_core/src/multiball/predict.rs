@@ -70,16 +70,19 @@ pub(super) struct Planned {
 
 impl Planned {
     /// The time of the event found so far (infinity if none).
+    #[inline]
     pub(super) fn best_time(&self) -> f32 {
         self.next.best.map_or(f32::INFINITY, |(t, _)| t)
     }
 
     /// A ball swept on its own that this leg may reach: it must join first.
+    #[inline]
     pub(super) fn pull(&mut self, j: usize) {
         self.next.pull(j);
     }
 
     /// Ball `other` (at its `version`) met at `time`.
+    #[inline]
     pub(super) fn consider_ball(&mut self, time: f32, other: usize, version: u32) {
         self.next.consider(
             time,
@@ -98,7 +101,7 @@ impl Planned {
 
 /// The earliest event found so far, and whether another ball meets this one at the same
 /// instant (then the batch looks for it, see `pairs.rs`).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 struct Next {
     best: Option<(f32, EventKind)>,
     second_ball: Option<f32>,
@@ -114,6 +117,16 @@ struct Next {
 const PULLS_PER_PLAN: usize = 4;
 
 impl Next {
+    /// Nothing found yet (written out: the derived default called a library function
+    /// for the array, once per plan).
+    const NONE: Self = Self {
+        best: None,
+        second_ball: None,
+        pulls: [0; PULLS_PER_PLAN],
+        pull_count: 0,
+        pull_overflow: false,
+    };
+
     #[inline]
     fn pull(&mut self, j: usize) {
         let n = self.pull_count as usize;
@@ -206,7 +219,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         if !(left > 0.0) || (leg.motion == Vec2::ZERO && self.moving.is_empty()) {
             return None;
         }
-        let mut next = Next::default();
+        let mut next = Next::NONE;
         let mut sensors = 0_usize;
         self.predict_walls(i, leg, &mut next, &mut sensors);
         self.predict_moving(i, leg, &mut next, &mut sensors);
@@ -428,7 +441,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Gather the sensors ball `i`'s leg crosses up to `end` (an earlier solid contact cuts
     /// the leg) into its list, in time order. Returns how many.
     fn keep_sensors(&mut self, i: usize, leg: Leg, end: f32) -> usize {
-        let mut again = Next::default();
+        let mut again = Next::NONE;
         let mut found: Sensors = (
             [(0.0, ContactWith::Ball(0), leg_placeholder()); SENSORS_PER_LEG],
             0,

@@ -91,6 +91,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
 
     /// The box ball `k` sweeps from its clock to the end of the step (a point box for a
     /// waiting or bad ball).
+    #[inline]
     pub(super) fn swept_box(&self, k: usize) -> Aabb {
         let b = &self.balls[k];
         let s = &self.scratch.clock[k];
@@ -136,6 +137,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
     }
 
+    #[inline]
     pub(super) fn flush_sensors(&mut self, k: usize, until: f32, on_contact: &mut impl FnMut(&Contact)) {
         let clock = &mut self.scratch.clock[k];
         let count = usize::from(clock.sensors);
