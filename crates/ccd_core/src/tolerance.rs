@@ -130,7 +130,9 @@ pub const PAIR_HORIZON_SLACK_REL: f32 = 1e-3;
 /// machinery in a step, the next step sends every ball there at once, without first
 /// sweeping each on its own (a dense gas or a pile, where nearly every ball meets another:
 /// the sweeps on their own and the check would be wasted, about a fifth of the step). The
-/// results are exact either way.
+/// results are exact either way. With at least this fraction in the machinery, the step's
+/// first plans also find their ball contacts pair by pair over the whole grid rather than
+/// by one query per ball.
 pub const CROWDED_FRACTION: f32 = 0.5;
 
 /// Items. [`Threads`](crate::Threads) (and the plugin's task-pool executor) give a thread

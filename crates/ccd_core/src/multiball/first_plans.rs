@@ -1,6 +1,7 @@
 //! The step's first plans: every ball's walls (in parallel), then every pair of balls
 //! whose boxes meet, found once from the pair grid itself, then each ball's plan completed
-//! and scheduled in order.
+//! and scheduled in order. (When most balls are swept on their own, each plan is
+//! completed by its own query of the grid instead.)
 //!
 //! Planned one ball at a time, every pair would be tested twice (once from each ball's
 //! query), and each ball would walk the grid cells around it on its own; in a crowded
@@ -13,7 +14,7 @@ use super::parallel::Parallel;
 use super::predict::Planned;
 use super::sim::Sim;
 use crate::obstacle::Obstacles;
-use crate::tolerance::{PAIR_HORIZON_SLACK_REL, SIMULTANEOUS_TIME_REL};
+use crate::tolerance::{CROWDED_FRACTION, PAIR_HORIZON_SLACK_REL, SIMULTANEOUS_TIME_REL};
 
 /// A ball's plan at the step's start.
 #[derive(Clone, Copy, Debug)]
@@ -42,7 +43,12 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
             }
         });
         let ball_ball = self.settings.ball_ball;
-        if ball_ball {
+        // Pair by pair walks every cell of the grid, the balls swept on their own in it
+        // too: worth it only when most balls are in the machinery. Otherwise each plan
+        // queries the grid around its own ball.
+        let members = plans.iter().filter(|p| p.valid).count();
+        let by_pairs = ball_ball && members as f32 >= CROWDED_FRACTION * plans.len() as f32;
+        if by_pairs {
             self.find_pair_contacts(&mut plans);
         }
         let starts = std::mem::take(&mut self.scratch.contact_starts);
@@ -58,7 +64,9 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
             if !*valid {
                 continue;
             }
-            if let Some(p) = planned.as_mut().filter(|_| ball_ball) {
+            if let Some(p) = planned.as_mut().filter(|_| ball_ball && !by_pairs) {
+                self.add_balls(k, p);
+            } else if let Some(p) = planned.as_mut().filter(|_| by_pairs) {
                 // The contacts a query from this ball would take (see `predict_balls`):
                 // those before its earliest event and before the other ball's own.
                 for &(j, time) in &contacts[starts[k] as usize..starts[k + 1] as usize] {
