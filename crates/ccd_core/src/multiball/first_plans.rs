@@ -14,7 +14,7 @@ use super::parallel::Parallel;
 use super::predict::Planned;
 use super::sim::Sim;
 use crate::obstacle::Obstacles;
-use crate::tolerance::{CROWDED_FRACTION, PAIR_HORIZON_SLACK_REL, SIMULTANEOUS_TIME_REL};
+use crate::tolerance::CROWDED_FRACTION;
 
 /// A ball's plan at the step's start.
 #[derive(Clone, Copy, Debug)]
@@ -53,7 +53,7 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
         }
         let starts = std::mem::take(&mut self.scratch.contact_starts);
         let contacts = std::mem::take(&mut self.scratch.contact_list);
-        let beyond = (2.0 * SIMULTANEOUS_TIME_REL + PAIR_HORIZON_SLACK_REL) * self.dt;
+        let window = self.pair_window();
         for FirstPlan {
             ball: k,
             valid,
@@ -64,18 +64,20 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
             if !*valid {
                 continue;
             }
-            if let Some(p) = planned.as_mut().filter(|_| ball_ball && !by_pairs) {
-                self.add_balls(k, p);
-            } else if let Some(p) = planned.as_mut().filter(|_| by_pairs) {
-                // The contacts a query from this ball would take (see `predict_balls`):
-                // those before its earliest event and before the other ball's own.
-                for &(j, time) in &contacts[starts[k] as usize..starts[k + 1] as usize] {
-                    let j = j as usize;
-                    let until = p.best_time().min(self.scratch.queue.time_of(j));
-                    if time <= until + beyond {
-                        p.consider_ball(time, j, self.scratch.clock[j].version);
+            match planned.as_mut() {
+                Some(p) if by_pairs => {
+                    // The contacts a query from this ball would take (see `predict_balls`):
+                    // those before its earliest event and before the other ball's own.
+                    for &(j, time) in &contacts[starts[k] as usize..starts[k + 1] as usize] {
+                        let j = j as usize;
+                        let until = p.best_time().min(self.scratch.queue.time_of(j));
+                        if time <= until + window {
+                            p.consider_ball(time, j, self.scratch.clock[j].version);
+                        }
                     }
                 }
+                Some(p) if ball_ball => self.add_balls(k, p),
+                _ => {}
             }
             self.settle(k, planned.as_ref());
         }

@@ -364,6 +364,14 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         });
     }
 
+    /// Seconds past `until` a pair contact is still looked for: the window of contacts
+    /// that count as simultaneous with the earliest, twice, and some slack (a contact
+    /// there can still change the plan's batch, see `pairs.rs`).
+    #[inline]
+    pub(super) fn pair_window(&self) -> f32 {
+        (2.0 * SIMULTANEOUS_TIME_REL + PAIR_HORIZON_SLACK_REL) * self.dt
+    }
+
     /// When balls `i` and `j` (both usable) first touch, each on its own leg, if that is
     /// before `until` (or within the window after it; a contact later may or may not be
     /// found): the time, or `None` if they do not meet, or touch without closing in
@@ -379,8 +387,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let pa = a.center + va * (common - sa.time);
         let pb = b.center + vb * (common - sb.time);
         let rest = dt - common;
-        let beyond = (2.0 * SIMULTANEOUS_TIME_REL + PAIR_HORIZON_SLACK_REL) * dt;
-        let horizon = earlier(until - common + beyond, rest);
+        let horizon = earlier(until - common + self.pair_window(), rest);
         if !(rest > 0.0)
             || !(horizon >= 0.0)
             || clearly_apart(pa - pb, (va - vb) * horizon, a.radius + b.radius)

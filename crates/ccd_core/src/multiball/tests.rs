@@ -40,6 +40,18 @@ fn run(
     contacts
 }
 
+/// A seeded xorshift generator of values in [0, 1), the same sequence on every platform
+/// (the dense-gas scene is the exact one that hit its bug).
+fn xorshift(seed: u64) -> impl FnMut() -> f32 {
+    let mut state = seed;
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f32 / (1u64 << 53) as f32
+    }
+}
+
 fn momentum(balls: &[Ball]) -> glam::DVec2 {
     balls
         .iter()
@@ -450,13 +462,7 @@ fn dense_gas_never_runs_out_of_events() {
     // bit) used to be resolved to nothing and found again at the same instant until the
     // event budget (641,024 events) ran out; this scene hit it in its ninth step. A healthy
     // step needs about 10,500 events (8,800 contacts).
-    let mut state: u64 = 99_991;
-    let mut rnd = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 11) as f32 / (1u64 << 53) as f32
-    };
+    let mut rnd = xorshift(99_991);
     let h = 886.0;
     let walls = closed_box(h);
     let cell = 16.0;
@@ -509,13 +515,8 @@ fn the_first_contact_is_the_earliest_of_all_pairs() {
     // step, no walls: nearly every ball meets another, so the step's first plans go pair
     // by pair. The first contact resolved must be the earliest of all 79,800 pairs, each
     // swept on its own (a brute-force reference), with the same two balls.
-    let mut state: u64 = 2_024;
-    let mut rnd = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 11) as f32 / (1u64 << 53) as f32 - 0.5
-    };
+    let mut next = xorshift(2_024);
+    let mut rnd = move || next() - 0.5;
     let (dt, r) = (0.1, 1.0);
     let mut balls: Vec<Ball> = (0..400)
         .map(|k| {
