@@ -1,7 +1,7 @@
 //! The step's first plans: every ball's walls (in parallel), then every pair of balls
 //! whose boxes meet, found once from the pair grid itself, then each ball's plan completed
-//! and scheduled in order. (When most balls are swept on their own, each plan is
-//! completed by its own query of the grid instead.)
+//! and scheduled in order. (When most balls are swept on their own, the first plans are
+//! made one grid query per ball, a batch at a time, instead.)
 //!
 //! Planned one ball at a time, every pair would be tested twice (once from each ball's
 //! query), and each ball would walk the grid cells around it on its own; in a crowded
@@ -26,31 +26,68 @@ pub(super) struct FirstPlan {
     planned: Option<Planned>,
 }
 
+/// Balls planned together, one query each, before their plans are scheduled (when few
+/// balls are in the machinery): 2,048 plans (about 300 KB) stay in the second-level cache
+/// between the two, and are still enough to share among threads (each share starts a
+/// thread). Each batch sees the events the earlier ones scheduled.
+const PLAN_BATCH: usize = 2048;
+
 impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
-    /// Plan and schedule every ball's first event.
+    /// Plan and schedule every ball's first event: pair by pair when most balls are in
+    /// the machinery (walking every cell of the grid, the balls swept on their own in it
+    /// too, is worth it only then), else one grid query per ball.
     pub(super) fn plan_all<P: Parallel>(&mut self, pool: &P) {
+        let n = self.balls.len();
+        let members = self.scratch.clock.iter().filter(|c| c.valid).count();
+        if self.settings.ball_ball && members as f32 >= CROWDED_FRACTION * n as f32 {
+            self.plan_by_pairs(pool);
+        } else {
+            self.plan_each(pool);
+        }
+    }
+
+    /// [`PLAN_BATCH`] balls at a time: each batch planned in parallel (walls and balls),
+    /// then scheduled in order. The batches do not depend on the threads, so neither do
+    /// the results.
+    fn plan_each<P: Parallel>(&mut self, pool: &P) {
         let mut plans = std::mem::take(&mut self.scratch.plans);
+        for start in (0..self.balls.len()).step_by(PLAN_BATCH) {
+            self.fill_plans(&mut plans, start..(start + PLAN_BATCH).min(self.balls.len()));
+            let sim = &*self;
+            pool.for_each_chunk(&mut plans, &|chunk: &mut [FirstPlan]| {
+                for p in chunk.iter_mut().filter(|p| p.valid) {
+                    p.planned = sim.plan(p.ball);
+                }
+            });
+            for p in plans.iter().filter(|p| p.valid) {
+                self.settle(p.ball, p.planned.as_ref());
+            }
+        }
+        self.scratch.plans = plans;
+    }
+
+    /// One entry per ball of `range`, nothing planned yet.
+    fn fill_plans(&self, plans: &mut Vec<FirstPlan>, range: std::ops::Range<usize>) {
         plans.clear();
-        plans.extend((0..self.balls.len()).map(|ball| FirstPlan {
+        plans.extend(range.map(|ball| FirstPlan {
             ball,
             valid: self.scratch.clock[ball].valid,
             planned: None,
         }));
+    }
+
+    /// Every ball's walls (in parallel), every pair of balls once, then each plan
+    /// completed with its ball contacts and scheduled in order.
+    fn plan_by_pairs<P: Parallel>(&mut self, pool: &P) {
+        let mut plans = std::mem::take(&mut self.scratch.plans);
+        self.fill_plans(&mut plans, 0..self.balls.len());
         let sim = &*self;
         pool.for_each_chunk(&mut plans, &|chunk: &mut [FirstPlan]| {
             for p in chunk.iter_mut().filter(|p| p.valid) {
                 p.planned = sim.plan_with(p.ball, false);
             }
         });
-        let ball_ball = self.settings.ball_ball;
-        // Pair by pair walks every cell of the grid, the balls swept on their own in it
-        // too: worth it only when most balls are in the machinery. Otherwise each plan
-        // queries the grid around its own ball.
-        let members = plans.iter().filter(|p| p.valid).count();
-        let by_pairs = ball_ball && members as f32 >= CROWDED_FRACTION * plans.len() as f32;
-        if by_pairs {
-            self.find_pair_contacts(&mut plans);
-        }
+        self.find_pair_contacts(&mut plans);
         let starts = std::mem::take(&mut self.scratch.contact_starts);
         let contacts = std::mem::take(&mut self.scratch.contact_list);
         let window = self.pair_window();
@@ -64,20 +101,16 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
             if !*valid {
                 continue;
             }
-            match planned.as_mut() {
-                Some(p) if by_pairs => {
-                    // The contacts a query from this ball would take (see `predict_balls`):
-                    // those before its earliest event and before the other ball's own.
-                    for &(j, time) in &contacts[starts[k] as usize..starts[k + 1] as usize] {
-                        let j = j as usize;
-                        let until = p.best_time().min(self.scratch.queue.time_of(j));
-                        if time <= until + window {
-                            p.consider_ball(time, j, self.scratch.clock[j].version);
-                        }
+            if let Some(p) = planned.as_mut() {
+                // The contacts a query from this ball would take (see `predict_balls`):
+                // those before its earliest event and before the other ball's own.
+                for &(j, time) in &contacts[starts[k] as usize..starts[k + 1] as usize] {
+                    let j = j as usize;
+                    let until = p.best_time().min(self.scratch.queue.time_of(j));
+                    if time <= until + window {
+                        p.consider_ball(time, j, self.scratch.clock[j].version);
                     }
                 }
-                Some(p) if ball_ball => self.add_balls(k, p),
-                _ => {}
             }
             self.settle(k, planned.as_ref());
         }

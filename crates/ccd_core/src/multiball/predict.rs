@@ -316,12 +316,6 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
     }
 
-    /// Complete a plan made without other balls ([`Sim::plan_with`]) with the first other
-    /// ball its leg meets, as [`Sim::plan`] would have found it.
-    pub(super) fn add_balls(&self, i: usize, planned: &mut Planned) {
-        self.predict_balls(i, planned.leg, &mut planned.next);
-    }
-
     /// The first other ball the leg meets, each swept against the other's own leg.
     fn predict_balls(&self, i: usize, leg: Leg, next: &mut Next) {
         let ball = self.balls[i];
