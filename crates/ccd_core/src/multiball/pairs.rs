@@ -61,7 +61,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         while grown < cluster.len() {
             let k = cluster[grown];
             grown += 1;
-            if self.scratch.state[k].tied {
+            if self.scratch.due.tied(k) {
                 self.closing_now(k, time, &mut cluster, &mut links, on_contact);
             }
         }

@@ -413,15 +413,13 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Keep the sensors up to the event, and schedule the event (none: any older one of
     /// the ball's is dropped all the same).
     pub(super) fn schedule(&mut self, i: usize, planned: Option<&Planned>) {
-        let s = &mut self.scratch.state[i];
-        s.next = None;
-        s.tied = false;
         let Some(&Planned {
             ref next,
             leg,
             sensors,
         }) = planned
         else {
+            self.scratch.due.set(i, None, false);
             self.scratch.queue.remove(i);
             return;
         };
@@ -433,10 +431,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             0
         };
         self.scratch.clock[i].sensors = n as u8;
-        let s = &mut self.scratch.state[i];
-        s.tied = matches!(next.best, Some((_, EventKind::Ball { .. })))
+        let tied = matches!(next.best, Some((_, EventKind::Ball { .. })))
             && next.second_ball.is_some_and(|t| t <= end + window);
-        s.next = next.best;
+        self.scratch.due.set(i, next.best, tied);
         match next.best {
             Some((time, _)) => self.scratch.queue.push(Key { time, ball: i as u32 }),
             None => self.scratch.queue.remove(i),

@@ -1,7 +1,7 @@
 //! The event queue: each ball's next event, earliest first.
 //!
-//! Each ball has at most one scheduled event, kept in its own state (`BallState::next`);
-//! the queue holds only its time. The queue is a complete binary tree over the balls
+//! Each ball has at most one scheduled event, kept apart in 16 bytes ([`Schedule`]); the
+//! queue holds only its time. The queue is a complete binary tree over the balls
 //! (a tournament): a leaf per ball holds its event's time, and every inner node the
 //! earlier of its two children, so the root is the earliest of all. Scheduling a ball
 //! replaces its leaf and replays the matches up its path, stopping where nothing changes:
@@ -35,6 +35,126 @@ pub(super) enum EventKind {
         other: u32,
         other_version: u32,
     },
+}
+
+/// Each ball's scheduled event, 16 bytes a ball ([`Due`]): every event reads its ball's,
+/// in no spatial order, so four fit a cache line. A ball event (nearly all of them) is
+/// held whole; a wall event's contact waits in `walls`, read only when it comes.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Schedule {
+    due: Vec<Due>,
+    walls: Vec<EventKind>,
+}
+
+/// One ball's scheduled event (see [`Schedule`]).
+#[derive(Clone, Copy, Debug)]
+struct Due {
+    time: f32,
+    other: u32,
+    other_version: u32,
+    what: Pending,
+    /// Its last prediction found another ball at (nearly) the same instant as the one it
+    /// scheduled: a batch with it looks for the others (kept when the event is taken).
+    tied: bool,
+}
+
+/// What a ball's scheduled event is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pending {
+    Nothing,
+    Ball,
+    /// A wall or moving obstacle: the contact is in `Schedule::walls`.
+    Wall,
+}
+
+impl Due {
+    const NONE: Self = Self {
+        time: 0.0,
+        other: 0,
+        other_version: 0,
+        what: Pending::Nothing,
+        tied: false,
+    };
+}
+
+impl Schedule {
+    /// `n` balls, none with an event.
+    pub(super) fn reset(&mut self, n: usize) {
+        self.due.clear();
+        self.due.resize(n, Due::NONE);
+        if self.walls.len() < n {
+            // Read only where `Pending::Wall` says: grown, never cleared.
+            self.walls.resize(
+                n,
+                EventKind::Ball {
+                    other: 0,
+                    other_version: 0,
+                },
+            );
+        }
+    }
+
+    /// Ball `i`'s event (none: any it had is dropped), and whether it is tied.
+    #[inline]
+    pub(super) fn set(&mut self, i: usize, event: Option<(f32, EventKind)>, tied: bool) {
+        let mut due = Due { tied, ..Due::NONE };
+        match event {
+            None => {}
+            Some((time, EventKind::Ball { other, other_version })) => {
+                due = Due {
+                    time,
+                    other,
+                    other_version,
+                    what: Pending::Ball,
+                    tied,
+                };
+            }
+            Some((time, wall)) => {
+                due.time = time;
+                due.what = Pending::Wall;
+                self.walls[i] = wall;
+            }
+        }
+        self.due[i] = due;
+    }
+
+    /// Whether ball `i` has an event.
+    #[inline]
+    pub(super) fn has(&self, i: usize) -> bool {
+        self.due[i].what != Pending::Nothing
+    }
+
+    /// Ball `i`'s event, if it is with another ball: its time, the other ball and the
+    /// other's version.
+    #[inline]
+    pub(super) fn ball(&self, i: usize) -> Option<(f32, u32, u32)> {
+        let d = &self.due[i];
+        (d.what == Pending::Ball).then_some((d.time, d.other, d.other_version))
+    }
+
+    /// Take ball `i`'s event out (its tie stays).
+    #[inline]
+    pub(super) fn take(&mut self, i: usize) -> Option<(f32, EventKind)> {
+        let d = &mut self.due[i];
+        let what = std::mem::replace(&mut d.what, Pending::Nothing);
+        match what {
+            Pending::Nothing => None,
+            Pending::Ball => Some((
+                d.time,
+                EventKind::Ball {
+                    other: d.other,
+                    other_version: d.other_version,
+                },
+            )),
+            Pending::Wall => Some((d.time, self.walls[i])),
+        }
+    }
+
+    /// Whether ball `i`'s last prediction was tied (see [`Due::tied`]).
+    #[inline]
+    pub(super) fn tied(&self, i: usize) -> bool {
+        self.due[i].tied
+    }
 }
 
 /// A scheduled event: its time and its ball.
@@ -190,5 +310,68 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// What is set is what is taken, once: a ball event whole, a wall event's contact
+    /// from its own list; the tie outlives the taking; a reset drops everything.
+    #[test]
+    fn a_schedule_gives_back_what_was_set_once() {
+        let hit = Hit {
+            toi: 0.25,
+            center: Vec2::new(1.0, 2.0),
+            point: Vec2::new(1.0, 3.0),
+            normal: Vec2::Y,
+        };
+        let mut due = Schedule::default();
+        due.reset(3);
+        due.set(
+            0,
+            Some((
+                0.5,
+                EventKind::Ball {
+                    other: 2,
+                    other_version: 7,
+                },
+            )),
+            true,
+        );
+        let wall = EventKind::Moving {
+            index: 4,
+            hit,
+            surface_velocity: Vec2::X,
+        };
+        due.set(1, Some((0.25, wall)), false);
+        assert_eq!(due.ball(0), Some((0.5, 2, 7)));
+        assert_eq!(due.ball(1), None, "a wall event is not a ball event");
+        assert!(due.has(0) && due.has(1) && !due.has(2));
+        assert!(matches!(
+            due.take(0),
+            Some((
+                0.5,
+                EventKind::Ball {
+                    other: 2,
+                    other_version: 7
+                }
+            ))
+        ));
+        assert!(due.take(0).is_none(), "taken once");
+        assert!(due.tied(0), "the tie stays");
+        match due.take(1) {
+            Some((
+                t,
+                EventKind::Moving {
+                    index,
+                    hit: h,
+                    surface_velocity,
+                },
+            )) => {
+                assert_eq!((t, index, h, surface_velocity), (0.25, 4, hit, Vec2::X));
+            }
+            other => panic!("{other:?}"),
+        }
+        due.set(2, None, false);
+        assert!(!due.has(2));
+        due.reset(3);
+        assert!(!due.has(0) && !due.has(1) && !due.tied(0));
     }
 }

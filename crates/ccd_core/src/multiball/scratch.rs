@@ -5,7 +5,7 @@ use super::first_plans::FirstPlan;
 use super::islands::Solo;
 use super::lcp::LcpScratch;
 use super::pairs::BatchContact;
-use super::queue::{EventKind, EventQueue};
+use super::queue::{EventQueue, Schedule};
 use super::report::{Contact, ContactWith};
 use super::resting::{RestingPair, WallContact};
 use crate::hit::Hit;
@@ -36,9 +36,13 @@ pub struct MultiballScratch {
     /// The first plans' ball contacts: each pair once, as found (see `first_plans.rs`),
     /// then by ball (ball `k`'s from `contact_starts[k]` to `contact_starts[k + 1]`).
     pub(super) pair_contacts: Vec<(u32, u32, f32)>,
+    /// Each first plan's earliest event time before the pairs (see `first_plans.rs`).
+    pub(super) first_limits: Vec<f32>,
     pub(super) contact_starts: Vec<u32>,
     pub(super) contact_list: Vec<(u32, f32)>,
     pub(super) queue: EventQueue,
+    /// Each ball's scheduled event (the queue holds only its time).
+    pub(super) due: Schedule,
     /// Per ball, the sensors its leg crosses before its next event (the first
     /// `Clock::sensors`), kept apart: rare, and large beside the rest of the state.
     pub(super) sensors: Vec<[SensorHit; SENSORS_PER_LEG]>,
@@ -91,12 +95,7 @@ pub(super) struct Clock {
 /// The rest of a ball's state over the step.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct BallState {
-    /// The scheduled event: its time and what it is.
-    pub(super) next: Option<(f32, EventKind)>,
     pub(super) bounces: u32,
-    /// Its last prediction found another ball at (nearly) the same instant as the one it
-    /// scheduled: a batch with it looks for the others.
-    pub(super) tied: bool,
     /// Contacts allowed before the ball waits: the cap, raised in corners.
     pub(super) allowed: u32,
     /// The last solid contact with a wall or moving obstacle in this step.

@@ -68,6 +68,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         self.max_radius = max_radius;
         self.shared_layers = layers.is_none_or(|l| same_layers && l.interacts(l));
         self.scratch.queue.reset(n);
+        self.scratch.due.reset(n);
         self.scratch.moving_boxes.clear();
         self.scratch
             .moving_boxes

@@ -326,19 +326,19 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
     }
 
     /// The time of the earliest scheduled event. The queue holds a ball exactly while its
-    /// state holds an event (`schedule` pushes or removes it with the event, and taking
-    /// the event pops it), so the key alone answers: no read of the ball's state.
+    /// schedule holds an event (`schedule` pushes or removes it with the event, and taking
+    /// the event pops it), so the key alone answers: no read of the ball's schedule.
     fn peek_time(&self) -> Option<f32> {
         let key = self.scratch.queue.peek()?;
-        debug_assert!(self.scratch.state[key.ball as usize].next.is_some());
+        debug_assert!(self.scratch.due.has(key.ball as usize));
         Some(key.time)
     }
 
     /// The earliest scheduled event still valid (any other is dropped): its ball, time
-    /// and kind, taken out of the ball's state.
+    /// and kind, taken out of the ball's schedule.
     fn next_event(&mut self) -> Option<(usize, f32, EventKind)> {
         while let Some(key) = self.scratch.queue.pop() {
-            if let Some((time, kind)) = self.scratch.state[key.ball as usize].next.take() {
+            if let Some((time, kind)) = self.scratch.due.take(key.ball as usize) {
                 return Some((key.ball as usize, time, kind));
             }
         }
@@ -353,6 +353,7 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
             self.scratch.clock[k].frozen = true;
         }
         self.scratch.queue.reset(self.balls.len());
+        self.scratch.due.reset(self.balls.len());
     }
 
     /// Ball `i` meets ball `partner.0` at `time` (if the partner has not changed course
@@ -403,11 +404,11 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
                 break;
             }
             let a = key.ball as usize;
-            let Some((at, EventKind::Ball { other, other_version })) = self.scratch.state[a].next else {
+            let Some((at, other, other_version)) = self.scratch.due.ball(a) else {
                 break;
             };
             self.scratch.queue.pop();
-            self.scratch.state[a].next = None;
+            self.scratch.due.take(a);
             let b = other as usize;
             if self.scratch.clock[b].version != other_version {
                 retry.push((a, at));
