@@ -27,6 +27,9 @@ const CELL_SLOTS: usize = 16;
 /// the box, with 32 slots, was no better).
 const CELL_PER_MEAN_BOX: f32 = 2.0;
 
+// Cell coordinates compare as `i16` (see `Cell::lowest_here`).
+const _: () = assert!(MAX_CELLS_PER_AXIS <= i16::MAX as usize);
+
 /// Dense grid over the step's bounds; a box outside them lands in the border cells, for
 /// queries and inserts alike, so candidates are never lost.
 #[derive(Clone, Debug, Default)]
@@ -88,14 +91,16 @@ struct Cell {
     max_x: [i16; CELL_SLOTS],
     max_y: [i16; CELL_SLOTS],
     ball: [u32; CELL_SLOTS],
-    first: [[u16; 2]; CELL_SLOTS],
+    /// The first cell of each slot's range, by axis (see [`Entry::first`]).
+    first_x: [u16; CELL_SLOTS],
+    first_y: [u16; CELL_SLOTS],
 }
 
 impl Cell {
     fn get(&self, k: usize) -> Entry {
         Entry {
             ball: self.ball[k],
-            first: self.first[k],
+            first: self.first(k),
             bounds: QBox {
                 min: [unsigned(self.min_x[k]), unsigned(self.min_y[k])],
                 max: [unsigned(self.max_x[k]), unsigned(self.max_y[k])],
@@ -105,13 +110,59 @@ impl Cell {
 
     fn set(&mut self, k: usize, e: Entry) {
         self.ball[k] = e.ball;
-        self.first[k] = e.first;
+        [self.first_x[k], self.first_y[k]] = e.first;
         self.set_bounds(k, e.bounds);
     }
 
     fn set_bounds(&mut self, k: usize, b: QBox) {
         [self.min_x[k], self.min_y[k]] = b.min.map(signed);
         [self.max_x[k], self.max_y[k]] = b.max.map(signed);
+    }
+
+    /// The slot of the first `count` that holds `ball`: all sixteen compared at once, as
+    /// a mask (a search that stops where it finds the ball stops at a different place
+    /// every time, and the branch that ends it is mispredicted as often).
+    #[inline]
+    fn slot_of(&self, ball: u32, count: usize) -> Option<usize> {
+        let mut lanes = [0_u8; CELL_SLOTS];
+        for (lane, &b) in lanes.iter_mut().zip(&self.ball) {
+            *lane = u8::from(b == ball);
+        }
+        let found = gather_bits(lanes) & ((1_u64 << count) - 1) as u32;
+        (found != 0).then(|| found.trailing_zeros() as usize)
+    }
+
+    /// The first cell of slot `k`'s range.
+    #[inline]
+    fn first(&self, k: usize) -> [u16; 2] {
+        [self.first_x[k], self.first_y[k]]
+    }
+
+    /// A bit per slot (of all, used or not) that a query whose range starts at cell
+    /// `from` reports in cell `here` (at or after `from` on both axes): the lowest cell the
+    /// two ranges share, where the slot's first cell `f` has `max(f, from) = here`, that
+    /// is `f ≤ here`, and `f ≥ here` too unless `here = from`. As a mask, with the same
+    /// saturating differences as [`Cell::meets`], so the query takes no branch per slot
+    /// on it. (Cell coordinates are below `MAX_CELLS_PER_AXIS`: they compare as `i16`.)
+    #[inline]
+    fn lowest_here(&self, from: [u16; 2], here: [u16; 2]) -> u32 {
+        let [hx, hy] = here.map(|v| v as i16);
+        let low = |axis: usize| {
+            if here[axis] == from[axis] {
+                i16::MIN
+            } else {
+                here[axis] as i16
+            }
+        };
+        let (lx, ly) = (low(0), low(1));
+        let mut lanes = [0_u8; CELL_SLOTS];
+        for (k, lane) in lanes.iter_mut().enumerate() {
+            let (fx, fy) = (self.first_x[k] as i16, self.first_y[k] as i16);
+            let gaps =
+                hx.saturating_sub(fx) | fx.saturating_sub(lx) | hy.saturating_sub(fy) | fy.saturating_sub(ly);
+            *lane = ((gaps >> 15) + 1) as u8;
+        }
+        gather_bits(lanes)
     }
 
     /// A bit per slot (of all, used or not) whose box meets `b`. Each slot's answer is
@@ -269,7 +320,7 @@ impl BallGrid {
     fn edit(&mut self, cell: usize, ball: u32, new: Option<QBox>) {
         let count = self.counts[cell] as usize;
         let slots = &mut self.slots[cell];
-        if let Some(k) = slots.ball[..count].iter().position(|&b| b == ball) {
+        if let Some(k) = slots.slot_of(ball, count) {
             if let Some(b) = new {
                 slots.set_bounds(k, b);
                 return;
@@ -330,18 +381,18 @@ impl BallGrid {
                 let cell = y as usize * self.width + x as usize;
                 let count = self.counts[cell] as usize;
                 let slots = &self.slots[cell];
-                let mut hits = slots.meets(&fixed) & ((1_u64 << count) - 1) as u32;
+                // The used slots whose boxes meet, reported in the lowest cell the two
+                // ranges share only.
+                let mut hits = slots.meets(&fixed)
+                    & slots.lowest_here([r[0], r[1]], [x, y])
+                    & ((1_u64 << count) - 1) as u32;
                 for _ in 0..CELL_SLOTS {
                     if hits == 0 {
                         break;
                     }
                     let k = hits.trailing_zeros() as usize;
                     hits &= hits - 1;
-                    // Report it in the lowest cell the two ranges share, only.
-                    let first = slots.first[k];
-                    if (first[0].max(r[0]), first[1].max(r[1])) == (x, y) {
-                        f(slots.ball[k] as usize);
-                    }
+                    f(slots.ball[k] as usize);
                 }
                 // A cell spills only when its slots are full (`edit` refills a hole from
                 // the spill list first), so the spill list is read only then.
@@ -376,7 +427,7 @@ impl BallGrid {
                     while hits != 0 {
                         let t = hits.trailing_zeros() as usize;
                         hits &= hits - 1;
-                        if lowest(e.first, slots.first[t]) {
+                        if lowest(e.first, slots.first(t)) {
                             f(e.ball as usize, slots.ball[t] as usize);
                         }
                     }
@@ -391,7 +442,7 @@ impl BallGrid {
                     while hits != 0 {
                         let t = hits.trailing_zeros() as usize;
                         hits &= hits - 1;
-                        if lowest(e.first, slots.first[t]) {
+                        if lowest(e.first, slots.first(t)) {
                             f(slots.ball[t] as usize, e.ball as usize);
                         }
                     }

@@ -485,21 +485,23 @@ fn later(a: f32, b: f32) -> f32 {
 #[inline]
 fn clearly_apart(offset: Vec2, relative: Vec2, reach: f32) -> bool {
     let margin = reach * (1.0 + CLEARLY_APART_MARGIN);
+    let margin2 = margin * margin;
     let along = offset.dot(relative);
     let dist2 = offset.length_squared();
     let m2 = relative.length_squared();
-    if along >= 0.0 {
-        // Never closer than now: apart if so now, or if clearly moving apart.
-        let cos2 = CLEARLY_SEPARATING_COS * CLEARLY_SEPARATING_COS;
-        return dist2 > margin * margin || along * along > cos2 * dist2 * m2;
-    }
-    // The closest approach within the step: at t = −along/m² if that is before 1.
-    let closest2 = if -along < m2 {
-        dist2 - along * along / m2
-    } else {
-        (offset + relative).length_squared()
-    };
-    closest2 > margin * margin
+    // Every case is worked out and one is picked, with no branch: which case holds is a
+    // coin toss from one candidate pair to the next, and a mispredicted branch costs more
+    // than the arithmetic.
+    // Moving apart (`along ≥ 0`): never closer than now; apart if so now, or if clearly
+    // moving apart.
+    let cos2 = CLEARLY_SEPARATING_COS * CLEARLY_SEPARATING_COS;
+    let leaving = (dist2 > margin2) | (along * along > cos2 * dist2 * m2);
+    // Closing in: the closest approach within the step, at t = −along/m² if that is
+    // before 1 (then m² > 0: `along < 0` needs motion), else at the end.
+    let at_closest = dist2 - along * along / m2;
+    let at_end = (offset + relative).length_squared();
+    let closest2 = if -along < m2 { at_closest } else { at_end };
+    if along >= 0.0 { leaving } else { closest2 > margin2 }
 }
 
 pub(super) fn leg_placeholder() -> Hit {

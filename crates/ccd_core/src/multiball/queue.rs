@@ -164,8 +164,10 @@ pub(super) struct Key {
     pub(super) ball: u32,
 }
 
-/// A node of the tree with no event under it.
-const EMPTY: u64 = u64::MAX;
+/// A node of the tree with no event under it: later than every event (the end of time
+/// above the largest index, which no ball has), and its time reads as infinite, so
+/// [`EventQueue::time_of`] needs no test for it.
+const EMPTY: u64 = ((f32::INFINITY.to_bits() as u64) << 32) | u32::MAX as u64;
 
 /// An event's place in the order: the time's bits above the ball's index (see the module
 /// docs). A negative time (never scheduled) counts as 0; NaN (never scheduled either)
@@ -239,10 +241,8 @@ impl EventQueue {
     /// The time of `ball`'s scheduled event; infinite if it has none.
     #[inline]
     pub(super) fn time_of(&self, ball: usize) -> f32 {
-        match self.nodes.get(self.leaves + ball) {
-            Some(&v) if v != EMPTY => f32::from_bits((v >> 32) as u32),
-            _ => f32::INFINITY,
-        }
+        let rank = self.nodes.get(self.leaves + ball).copied().unwrap_or(EMPTY);
+        f32::from_bits((rank >> 32) as u32)
     }
 
     /// Put `value` at `ball`'s leaf and replay the matches above it, up to the first node
