@@ -90,7 +90,10 @@ struct Cell {
     min_y: [i16; CELL_SLOTS],
     max_x: [i16; CELL_SLOTS],
     max_y: [i16; CELL_SLOTS],
-    ball: [u32; CELL_SLOTS],
+    /// Each slot's ball index, in halves (low 16 bits, high 16 bits): compared as 16-bit
+    /// lanes, as the boxes are ([`Cell::holding`]).
+    ball_low: [u16; CELL_SLOTS],
+    ball_high: [u16; CELL_SLOTS],
     /// The first cell of each slot's range, by axis (see [`Entry::first`]).
     first_x: [u16; CELL_SLOTS],
     first_y: [u16; CELL_SLOTS],
@@ -99,7 +102,7 @@ struct Cell {
 impl Cell {
     fn get(&self, k: usize) -> Entry {
         Entry {
-            ball: self.ball[k],
+            ball: self.ball(k),
             first: self.first(k),
             bounds: QBox {
                 min: [unsigned(self.min_x[k]), unsigned(self.min_y[k])],
@@ -109,7 +112,7 @@ impl Cell {
     }
 
     fn set(&mut self, k: usize, e: Entry) {
-        self.ball[k] = e.ball;
+        [self.ball_low[k], self.ball_high[k]] = [e.ball as u16, (e.ball >> 16) as u16];
         [self.first_x[k], self.first_y[k]] = e.first;
         self.set_bounds(k, e.bounds);
     }
@@ -124,12 +127,33 @@ impl Cell {
     /// every time, and the branch that ends it is mispredicted as often).
     #[inline]
     fn slot_of(&self, ball: u32, count: usize) -> Option<usize> {
-        let mut lanes = [0_u8; CELL_SLOTS];
-        for (lane, &b) in lanes.iter_mut().zip(&self.ball) {
-            *lane = u8::from(b == ball);
-        }
-        let found = gather_bits(lanes) & ((1_u64 << count) - 1) as u32;
+        let found = self.holding(ball) & ((1_u64 << count) - 1) as u32;
         (found != 0).then(|| found.trailing_zeros() as usize)
+    }
+
+    /// A bit per slot (of all, used or not) that holds `ball`.
+    #[inline]
+    fn holding(&self, ball: u32) -> u32 {
+        let (low, high) = (signed(ball as u16), signed((ball >> 16) as u16));
+        let mut lanes = [0_u8; CELL_SLOTS];
+        for (k, lane) in lanes.iter_mut().enumerate() {
+            // Equal halves: neither is above the other, the same saturating differences
+            // as [`Cell::meets`] with a box of one point. (The compiler makes vector
+            // instructions of these; of plain `==` it made sixteen scalar compares.)
+            let (l, h) = (signed(self.ball_low[k]), signed(self.ball_high[k]));
+            let gaps = l.saturating_sub(low)
+                | low.saturating_sub(l)
+                | h.saturating_sub(high)
+                | high.saturating_sub(h);
+            *lane = ((gaps >> 15) + 1) as u8;
+        }
+        gather_bits(lanes)
+    }
+
+    /// Slot `k`'s ball index.
+    #[inline]
+    fn ball(&self, k: usize) -> u32 {
+        u32::from(self.ball_low[k]) | (u32::from(self.ball_high[k]) << 16)
     }
 
     /// The first cell of slot `k`'s range.
@@ -373,7 +397,15 @@ impl BallGrid {
     /// Calls `f` once for every ball whose box meets `b` (and maybe for a few whose box
     /// nearly does, see [`QBox`]), in a fixed order. Read-only, so threads can query at
     /// once.
-    pub(crate) fn query(&self, b: Aabb, mut f: impl FnMut(usize)) {
+    pub(crate) fn query(&self, b: Aabb, f: impl FnMut(usize)) {
+        self.query_except(b, usize::MAX, f);
+    }
+
+    /// [`BallGrid::query`], never calling `f` for ball `except` (a ball's own box, which
+    /// every query around it meets, is dropped with the other slots that do not count,
+    /// as a mask: the caller takes no branch on it).
+    pub(crate) fn query_except(&self, b: Aabb, except: usize, mut f: impl FnMut(usize)) {
+        let except = u32::try_from(except).unwrap_or(u32::MAX);
         let r = self.range(b);
         let fixed = self.fixed(b);
         for y in r[1]..=r[3] {
@@ -385,6 +417,7 @@ impl BallGrid {
                 // ranges share only.
                 let mut hits = slots.meets(&fixed)
                     & slots.lowest_here([r[0], r[1]], [x, y])
+                    & !slots.holding(except)
                     & ((1_u64 << count) - 1) as u32;
                 for _ in 0..CELL_SLOTS {
                     if hits == 0 {
@@ -392,12 +425,12 @@ impl BallGrid {
                     }
                     let k = hits.trailing_zeros() as usize;
                     hits &= hits - 1;
-                    f(slots.ball[k] as usize);
+                    f(slots.ball(k) as usize);
                 }
                 // A cell spills only when its slots are full (`edit` refills a hole from
                 // the spill list first), so the spill list is read only then.
                 if count == CELL_SLOTS {
-                    scan(&self.spill[cell], [r[0], r[1], x, y], &fixed, &mut f);
+                    scan(&self.spill[cell], [r[0], r[1], x, y], &fixed, except, &mut f);
                 }
             }
         }
@@ -428,7 +461,7 @@ impl BallGrid {
                         let t = hits.trailing_zeros() as usize;
                         hits &= hits - 1;
                         if lowest(e.first, slots.first(t)) {
-                            f(e.ball as usize, slots.ball[t] as usize);
+                            f(e.ball as usize, slots.ball(t) as usize);
                         }
                     }
                 }
@@ -443,7 +476,7 @@ impl BallGrid {
                         let t = hits.trailing_zeros() as usize;
                         hits &= hits - 1;
                         if lowest(e.first, slots.first(t)) {
-                            f(slots.ball[t] as usize, e.ball as usize);
+                            f(slots.ball(t) as usize, e.ball as usize);
                         }
                     }
                     for g in &spill[u + 1..] {
@@ -459,12 +492,12 @@ impl BallGrid {
 
 /// Report the entries of cell `(x, y)` (`at = [x0, y0, x, y]`, with `(x0, y0)` the
 /// query's lowest cell) whose boxes meet `b`, each only in the lowest cell the two ranges
-/// share.
+/// share, ball `except` never.
 #[inline(always)]
-fn scan(entries: &[Entry], at: [u16; 4], b: &QBox, f: &mut impl FnMut(usize)) {
+fn scan(entries: &[Entry], at: [u16; 4], b: &QBox, except: u32, f: &mut impl FnMut(usize)) {
     for e in entries {
         let lowest = (e.first[0].max(at[0]) == at[2]) & (e.first[1].max(at[1]) == at[3]);
-        if lowest & e.bounds.intersects(b) {
+        if lowest & e.bounds.intersects(b) & (e.ball != except) {
             f(e.ball as usize);
         }
     }
@@ -538,6 +571,13 @@ mod tests {
         ] {
             let mut seen = Vec::new();
             grid.query(q, |i| seen.push(i));
+            // Leaving one ball out leaves exactly that one out.
+            for except in [seen[0], 7, 49] {
+                let mut others = Vec::new();
+                grid.query_except(q, except, |i| others.push(i));
+                let expected: Vec<usize> = seen.iter().copied().filter(|&i| i != except).collect();
+                assert_eq!(others, expected, "except {except}");
+            }
             let mut dedup = seen.clone();
             dedup.sort_unstable();
             dedup.dedup();
@@ -595,5 +635,31 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_slot_holds_a_ball_by_its_whole_index() {
+        // Indices that share their low or their high 16 bits, and the largest: each is
+        // found in its own slot only.
+        let balls = [0x0001_0002_u32, 0x0002_0002, 0x0002_0001, 0, u32::MAX, 0xFFFF];
+        let mut cell = Cell::default();
+        for (k, &ball) in balls.iter().enumerate() {
+            cell.set(
+                k,
+                Entry {
+                    ball,
+                    first: [0, 0],
+                    bounds: QBox::default(),
+                },
+            );
+        }
+        for (k, &ball) in balls.iter().enumerate() {
+            assert_eq!(cell.ball(k), ball);
+            assert_eq!(cell.slot_of(ball, balls.len()), Some(k), "ball {ball:#x}");
+            assert_eq!(cell.holding(ball) & 0x3F, 1 << k, "ball {ball:#x}");
+        }
+        assert_eq!(cell.slot_of(0x0003_0002, balls.len()), None);
+        // Beyond the used slots nothing counts (the unused ones hold ball 0).
+        assert_eq!(cell.slot_of(0, 3), None);
     }
 }

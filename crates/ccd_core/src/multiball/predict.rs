@@ -72,7 +72,7 @@ impl Planned {
     /// The time of the event found so far (infinity if none).
     #[inline]
     pub(super) fn best_time(&self) -> f32 {
-        self.next.best.map_or(f32::INFINITY, |(t, _)| t)
+        self.next.best_time
     }
 
     /// A ball swept on its own that this leg may reach: it must join first.
@@ -104,6 +104,9 @@ impl Planned {
 #[derive(Clone, Copy, Debug)]
 struct Next {
     best: Option<(f32, EventKind)>,
+    /// `best`'s time, infinite while there is none (read for every candidate pair: a
+    /// plain number, no test of the option).
+    best_time: f32,
     second_ball: Option<f32>,
     /// Balls swept on their own whose paths this leg may reach: they must join the event
     /// machinery first (see `islands.rs`). More than fit: `pull_overflow`.
@@ -121,6 +124,7 @@ impl Next {
     /// for the array, once per plan).
     const NONE: Self = Self {
         best: None,
+        best_time: f32::INFINITY,
         second_ball: None,
         pulls: [0; PULLS_PER_PLAN],
         pull_count: 0,
@@ -145,6 +149,7 @@ impl Next {
                 self.second_ball = Some(self.second_ball.map_or(t, |s| s.min(t)));
             }
             self.best = Some((time, kind));
+            self.best_time = time;
         } else if matches!(kind, EventKind::Ball { .. }) {
             self.second_ball = Some(self.second_ball.map_or(time, |s| s.min(time)));
         }
@@ -330,8 +335,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let member = &self.scratch.member;
         let shared_layers = self.shared_layers;
         let queue = &self.scratch.queue;
-        self.scratch.grid.query(reach, |j| {
-            if j == i || (!shared_layers && !ball.layers.interacts(balls[j].layers)) {
+        self.scratch.grid.query_except(reach, i, |j| {
+            if !shared_layers && !ball.layers.interacts(balls[j].layers) {
                 return;
             }
             if !clocks[j].valid {
@@ -345,7 +350,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             // cannot change the plan: look only that far. Nor can one after the other
             // ball's own next event: the other changes course there, or finds that event
             // gone, and plans again either way, finding this ball then if they still meet.
-            let until = earlier(next.best.map_or(f32::INFINITY, |(t, _)| t), queue.time_of(j));
+            let until = earlier(next.best_time, queue.time_of(j));
             if let Some(time) = self.pair_contact(i, j, until) {
                 next.consider(
                     time,
@@ -501,7 +506,9 @@ fn clearly_apart(offset: Vec2, relative: Vec2, reach: f32) -> bool {
     let at_closest = dist2 - along * along / m2;
     let at_end = (offset + relative).length_squared();
     let closest2 = if -along < m2 { at_closest } else { at_end };
-    if along >= 0.0 { leaving } else { closest2 > margin2 }
+    // (As arithmetic on the two answers, `&` and `|`: written as an `if`, the compiler
+    // made it a branch.)
+    ((along >= 0.0) & leaving) | ((along < 0.0) & (closest2 > margin2))
 }
 
 pub(super) fn leg_placeholder() -> Hit {
