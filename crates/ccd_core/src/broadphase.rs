@@ -618,12 +618,16 @@ impl Obstacles for Grid {
         }
         if let Some(q) = self.query_range(&bounds) {
             let len = q.dims()[0] as usize;
-            for y in q.min[1]..=q.max[1] {
+            // Half-open ranges (one compare a step; `..=` takes more, and mispredicts its
+            // end more often).
+            for y in i64::from(q.min[1])..i64::from(q.max[1]) + 1 {
+                let y = y as i32;
                 let start = self.index(q.min[0], y);
                 let Some(row) = self.cells.get(start..start + len) else {
                     continue;
                 };
-                for (x, cell) in (q.min[0]..=q.max[0]).zip(row) {
+                for (x, cell) in (i64::from(q.min[0])..i64::from(q.max[0]) + 1).zip(row) {
+                    let x = x as i32;
                     for e in cell {
                         // Report only in the lowest cell of (obstacle's cells ∩ query's
                         // cells); see the module docs.
