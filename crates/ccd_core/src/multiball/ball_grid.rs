@@ -278,7 +278,9 @@ impl BallGrid {
         self.width = w;
         self.height = h;
         self.last_cell = Vec2::new((w - 1) as f32, (h - 1) as f32);
-        self.slots.clear();
+        // The slots are read only up to each cell's count (every test masks the rest), so
+        // the old ones stay as they are: only the counts are cleared (a byte a cell, not
+        // the 384 bytes of its slots; the pit's grids are about a megabyte of slots).
         self.slots.resize(w * h, Cell::default());
         self.counts.clear();
         self.counts.resize(w * h, 0);
