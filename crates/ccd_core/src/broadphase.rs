@@ -631,9 +631,10 @@ impl Obstacles for Grid {
                     for e in cell {
                         // Report only in the lowest cell of (obstacle's cells ∩ query's
                         // cells); see the module docs.
-                        if e.first[0].max(q.min[0]) == x
-                            && e.first[1].max(q.min[1]) == y
-                            && e.aabb.intersects(&bounds)
+                        // (All tests taken, `&`: one branch, not three.)
+                        if (e.first[0].max(q.min[0]) == x)
+                            & (e.first[1].max(q.min[1]) == y)
+                            & e.aabb.intersects(&bounds)
                         {
                             self.report(e.id, &mut f);
                         }

@@ -258,10 +258,12 @@ impl Aabb {
     #[inline]
     #[must_use]
     pub fn intersects(&self, other: &Self) -> bool {
-        self.min.x <= other.max.x
-            && other.min.x <= self.max.x
-            && self.min.y <= other.max.y
-            && other.min.y <= self.max.y
+        // All four compares are taken (`&`, not `&&`): one branch for the caller, not up
+        // to four that go either way.
+        (self.min.x <= other.max.x)
+            & (other.min.x <= self.max.x)
+            & (self.min.y <= other.max.y)
+            & (other.min.y <= self.max.y)
     }
 
     /// Whether both corners are finite.
