@@ -132,7 +132,7 @@ impl Cell {
     /// every time, and the branch that ends it is mispredicted as often).
     #[inline]
     fn slot_of(&self, ball: u32, count: usize) -> Option<usize> {
-        let found = self.holding(ball) & ((1_u64 << count) - 1) as u32;
+        let found = self.holding(ball) & used(count);
         (found != 0).then(|| found.trailing_zeros() as usize)
     }
 
@@ -213,6 +213,12 @@ impl Cell {
         }
         gather_bits(lanes)
     }
+}
+
+/// A bit per used slot: the first `count` (at most [`CELL_SLOTS`]).
+#[inline]
+fn used(count: usize) -> u32 {
+    ((1_u64 << count) - 1) as u32
 }
 
 /// One byte a slot, each 0 or 1, as the bits of a mask (byte `k` at bit `k`), eight at a
@@ -430,7 +436,7 @@ impl BallGrid {
                 let mut hits = slots.meets(&fixed)
                     & slots.lowest_here([r[0], r[1]], [x, y])
                     & !slots.holding(except)
-                    & ((1_u64 << count) - 1) as u32;
+                    & used(count);
                 for _ in 0..CELL_SLOTS {
                     if hits == 0 {
                         break;
@@ -464,11 +470,11 @@ impl BallGrid {
                     |a: [u16; 2], b: [u16; 2]| a[0].max(b[0]) == here[0] && a[1].max(b[1]) == here[1];
                 let count = self.counts[cell] as usize;
                 let slots = &self.slots[cell];
-                let used = ((1_u64 << count) - 1) as u32;
+                let in_use = used(count);
                 for s in 0..count {
                     let e = slots.get(s);
                     // The used slots after `s` (bit `s` and below cleared).
-                    let mut hits = slots.meets(&e.bounds) & used & !((2_u64 << s) - 1) as u32;
+                    let mut hits = slots.meets(&e.bounds) & in_use & !((2_u64 << s) - 1) as u32;
                     while hits != 0 {
                         let t = hits.trailing_zeros() as usize;
                         hits &= hits - 1;

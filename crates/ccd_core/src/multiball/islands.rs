@@ -107,11 +107,10 @@ pub(super) fn meets_something(
         return false;
     }
     let mut met = false;
-    grid.query(bounds, |j| {
-        met |= j != k
-            && solo[j]
-                .ball
-                .is_some_and(|other| ball.layers.interacts(other.layers));
+    grid.query_except(bounds, k, |j| {
+        met |= solo[j]
+            .ball
+            .is_some_and(|other| ball.layers.interacts(other.layers));
     });
     met
 }

@@ -103,11 +103,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             Aabb::new(b.center, b.center).inflated(b.radius * (1.0 + TOUCH_SLOP_REL) + self.max_radius);
         let mut found = std::mem::take(&mut self.scratch.found);
         found.clear();
-        self.scratch.grid.query(reach, |j| found.push(j));
+        self.scratch.grid.query_except(reach, k, |j| found.push(j));
         let floor = self.settings.resting_speed * RESTING_EVENT_FRACTION;
         for &j in &found {
-            if j == k
-                || !b.layers.interacts(self.balls[j].layers)
+            if !b.layers.interacts(self.balls[j].layers)
                 || !self.scratch.clock[j].valid
                 || links.iter().any(|&(x, y)| (x, y) == (k, j) || (x, y) == (j, k))
             {
