@@ -168,8 +168,8 @@ impl Cell {
     }
 
     /// A bit per slot (of all, used or not) that a query whose range starts at cell
-    /// `from` reports in cell `here` (at or after `from` on both axes): the lowest cell the
-    /// two ranges share, where the slot's first cell `f` has `max(f, from) = here`, that
+    /// `from` reports in cell `here` (at or after `from` on both axes): [`lowest_shared`]
+    /// for every slot at once. That is where the slot's first cell `f` has `max(f, from) = here`, that
     /// is `f ≤ here`, and `f ≥ here` too unless `here = from`. As a mask, with the same
     /// saturating differences as [`Cell::meets`], so the query takes no branch per slot
     /// on it. (Cell coordinates are below `MAX_CELLS_PER_AXIS`: they compare as `i16`.)
@@ -466,8 +466,6 @@ impl BallGrid {
             for x in 0..self.width {
                 let cell = y * self.width + x;
                 let here = [x as u16, y as u16];
-                let lowest =
-                    |a: [u16; 2], b: [u16; 2]| a[0].max(b[0]) == here[0] && a[1].max(b[1]) == here[1];
                 let count = self.counts[cell] as usize;
                 let slots = &self.slots[cell];
                 let in_use = used(count);
@@ -478,7 +476,7 @@ impl BallGrid {
                     while hits != 0 {
                         let t = hits.trailing_zeros() as usize;
                         hits &= hits - 1;
-                        if lowest(e.first, slots.first(t)) {
+                        if lowest_shared(e.first, slots.first(t), here) {
                             f(e.ball as usize, slots.ball(t) as usize);
                         }
                     }
@@ -493,12 +491,12 @@ impl BallGrid {
                     while hits != 0 {
                         let t = hits.trailing_zeros() as usize;
                         hits &= hits - 1;
-                        if lowest(e.first, slots.first(t)) {
+                        if lowest_shared(e.first, slots.first(t), here) {
                             f(slots.ball(t) as usize, e.ball as usize);
                         }
                     }
                     for g in &spill[u + 1..] {
-                        if g.bounds.intersects(&e.bounds) && lowest(e.first, g.first) {
+                        if g.bounds.intersects(&e.bounds) && lowest_shared(e.first, g.first, here) {
                             f(e.ball as usize, g.ball as usize);
                         }
                     }
@@ -506,6 +504,14 @@ impl BallGrid {
             }
         }
     }
+}
+
+/// Whether `here` is the lowest cell shared by two cell ranges, one starting at `a`, the
+/// other at `b`, both covering `here`: the one cell where a pair of boxes (or a box and a
+/// query) is reported. (Both compares taken, `&`: one branch for the caller.)
+#[inline(always)]
+fn lowest_shared(a: [u16; 2], b: [u16; 2], here: [u16; 2]) -> bool {
+    (a[0].max(b[0]) == here[0]) & (a[1].max(b[1]) == here[1])
 }
 
 /// The cells `from..=to` of one axis (`from ≤ to`), as a half-open range: it iterates with
@@ -522,7 +528,7 @@ fn span(from: u16, to: u16) -> impl Iterator<Item = u16> {
 #[inline(always)]
 fn scan(entries: &[Entry], at: [u16; 4], b: &QBox, except: u32, f: &mut impl FnMut(usize)) {
     for e in entries {
-        let lowest = (e.first[0].max(at[0]) == at[2]) & (e.first[1].max(at[1]) == at[3]);
+        let lowest = lowest_shared(e.first, [at[0], at[1]], [at[2], at[3]]);
         if lowest & e.bounds.intersects(b) & (e.ball != except) {
             f(e.ball as usize);
         }
