@@ -7,7 +7,7 @@
 //! rectangle of cells, row-major; each cell lists the obstacles whose bounding box
 //! covers it. An obstacle is stored in *every* cell of its box's cell range. The
 //! rectangle is anchored at the first obstacle and grows (re-bucketing, amortized) when
-//! an obstacle falls outside it, up to [`MAX_GRID_CELLS`].
+//! an obstacle falls outside it, up to [`MAX_GRID_CELLS`](crate::tolerance::MAX_GRID_CELLS).
 //!
 //! Obstacles that would cover more than [`MAX_CELLS_PER_OBSTACLE`] cells, or that lie so
 //! far from the others that the rectangle cannot grow to hold them, go to a separate
@@ -20,10 +20,13 @@
 //! `R ∩ Q`, the cell `(max(R.min.x, Q.min.x), max(R.min.y, Q.min.y))`: exactly one cell,
 //! with no per-query memory and `&self` only.
 
+mod cells;
+mod growth;
+
 use crate::obstacle::{Obstacle, ObstacleId, Obstacles};
 use crate::shape::{Aabb, ShapeError};
-use crate::tolerance::{MAX_CELLS_PER_OBSTACLE, MAX_GRID_CELLS};
-use glam::Vec2;
+use crate::tolerance::MAX_CELLS_PER_OBSTACLE;
+use cells::{CellRange, cell_index};
 
 /// World units. The cell side used by [`Grid::default`] and by [`Grid::new`] when it is
 /// given an unusable size.
@@ -34,74 +37,6 @@ use glam::Vec2;
 /// within 1 to 4 cells and such an obstacle within a handful of cells; much smaller cells
 /// multiply the entries per obstacle, much larger ones multiply the obstacles per cell.
 pub const DEFAULT_CELL_SIZE: f32 = 32.0;
-
-/// An inclusive rectangle of cells, in absolute cell coordinates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct CellRange {
-    min: [i32; 2],
-    max: [i32; 2],
-}
-
-impl CellRange {
-    /// The cells covered by the box from `min` to `max` (`min <= max`). Coordinates past
-    /// `i32` saturate (and NaN maps to 0, though no stored box and no scanned query has
-    /// one), so the map stays monotonic: two boxes that meet always share a cell.
-    #[inline]
-    fn covering(min: Vec2, max: Vec2, cell_size: f32) -> Self {
-        Self {
-            min: [cell_of(min.x, cell_size), cell_of(min.y, cell_size)],
-            max: [cell_of(max.x, cell_size), cell_of(max.y, cell_size)],
-        }
-    }
-
-    /// Columns and rows, each at most 2³².
-    #[inline]
-    fn dims(self) -> [u64; 2] {
-        [0, 1].map(|a| (i64::from(self.max[a]) - i64::from(self.min[a]) + 1).max(0) as u64)
-    }
-
-    /// The number of cells (saturating).
-    #[inline]
-    fn count(self) -> u64 {
-        let [w, h] = self.dims();
-        w.saturating_mul(h)
-    }
-
-    #[inline]
-    fn union(self, other: Self) -> Self {
-        Self {
-            min: [0, 1].map(|a| self.min[a].min(other.min[a])),
-            max: [0, 1].map(|a| self.max[a].max(other.max[a])),
-        }
-    }
-
-    #[inline]
-    fn contains(self, other: Self) -> bool {
-        (0..2).all(|a| self.min[a] <= other.min[a] && other.max[a] <= self.max[a])
-    }
-
-    /// The part of `self` inside `bounds`, or `None` when they do not meet.
-    #[inline]
-    fn clamped(self, bounds: Self) -> Option<Self> {
-        let r = Self {
-            min: [0, 1].map(|a| self.min[a].max(bounds.min[a])),
-            max: [0, 1].map(|a| self.max[a].min(bounds.max[a])),
-        };
-        (r.min[0] <= r.max[0] && r.min[1] <= r.max[1]).then_some(r)
-    }
-}
-
-/// The cell coordinate of `x`. `as` saturates and maps NaN to 0.
-///
-/// `⌊q⌋` by truncation, one less where that rounded up (a negative fraction): the same
-/// as `q.floor() as i32` for every `q` (NaN and out-of-range values saturate alike), but
-/// no library call (`floor` is one without SSE 4.1), and every query takes four of these.
-#[inline]
-fn cell_of(x: f32, cell_size: f32) -> i32 {
-    let q = x / cell_size;
-    let t = q as i32;
-    if (t as f32) > q { t.saturating_sub(1) } else { t }
-}
 
 /// One obstacle in one cell. The box is copied here so the scan stays in the cell list.
 #[derive(Clone, Copy, Debug)]
@@ -490,86 +425,6 @@ impl Grid {
         }
     }
 
-    /// Make the dense rectangle cover `range`, growing it if needed. `false` when that
-    /// would take more than `MAX_GRID_CELLS` cells.
-    ///
-    /// The new rectangle covers `occupied ∪ range` plus, on each side that had to move,
-    /// a margin of that union's extent along the axis (doubling it), so a run of inserts
-    /// marching outwards re-buckets O(log n) times. Margin from earlier growth that no
-    /// obstacle used is dropped (the rectangle can move). When the result would pass the
-    /// cap, the margin is halved until it fits. Re-bucketing moves whole cell lists
-    /// (absolute cell coordinates do not change), so it costs O(cells), not O(entries).
-    fn reserve(&mut self, range: CellRange) -> bool {
-        if self.cells.is_empty() {
-            if range.count() > MAX_GRID_CELLS {
-                return false;
-            }
-            self.rebucket(range);
-            self.occupied = range;
-            return true;
-        }
-        if self.bounds.contains(range) {
-            self.occupied = self.occupied.union(range);
-            return true;
-        }
-        let need = self.occupied.union(range);
-        let extent = need.dims().map(|d| d as i64);
-        let to_i32 = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
-        for shift in 0..i64::BITS {
-            let mut candidate = need;
-            for (a, ext) in extent.iter().enumerate() {
-                let margin = ext >> shift;
-                if range.min[a] < self.bounds.min[a] {
-                    candidate.min[a] = to_i32(i64::from(need.min[a]) - margin);
-                }
-                if range.max[a] > self.bounds.max[a] {
-                    candidate.max[a] = to_i32(i64::from(need.max[a]) + margin);
-                }
-            }
-            if candidate.count() <= MAX_GRID_CELLS {
-                self.rebucket(candidate);
-                self.occupied = need;
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Reallocate the cells to cover `new` (which contains `occupied`), moving every old
-    /// cell list to its new place. Old cells outside `new` are outside `occupied`, hence
-    /// empty.
-    fn rebucket(&mut self, new: CellRange) {
-        let [w, h] = new.dims();
-        let (width, count) = (w as usize, (w * h) as usize);
-        let mut cells = vec![Vec::new(); count];
-        let old = self.bounds;
-        let mut old_cells = std::mem::take(&mut self.cells).into_iter();
-        for y in old.min[1]..=old.max[1] {
-            for x in old.min[0]..=old.max[0] {
-                let Some(list) = old_cells.next() else {
-                    break;
-                };
-                if list.is_empty() {
-                    continue;
-                }
-                debug_assert!(new.contains(CellRange {
-                    min: [x, y],
-                    max: [x, y]
-                }));
-                if new.contains(CellRange {
-                    min: [x, y],
-                    max: [x, y],
-                }) && let Some(slot) = cells.get_mut(cell_index(new, width, x, y))
-                {
-                    *slot = list;
-                }
-            }
-        }
-        self.cells = cells;
-        self.bounds = new;
-        self.width = width;
-    }
-
     /// Every cell entry a query of `bounds` looks at (before dedupe and box test): the
     /// measure of a query's locality.
     #[cfg(test)]
@@ -585,14 +440,6 @@ impl Grid {
         }
         n
     }
-}
-
-/// The index of cell `(x, y)` in a row-major rectangle `bounds` of `width` columns.
-#[inline]
-fn cell_index(bounds: CellRange, width: usize, x: i32, y: i32) -> usize {
-    let dx = (i64::from(x) - i64::from(bounds.min[0])) as usize;
-    let dy = (i64::from(y) - i64::from(bounds.min[1])) as usize;
-    dy * width + dx
 }
 
 impl Obstacles for Grid {

@@ -21,7 +21,7 @@
 //! | move through a whole step, bouncing | [`sweep_bounces`] (`bounce.rs`) |
 //! | many balls, flippers and ball–ball, event by event | [`step_balls`] (`multiball/`) |
 //! | where will the ball go? | [`predict_path`] (`predict.rs`) |
-//! | which obstacles are near? | [`Grid`] (`broadphase.rs`) |
+//! | which obstacles are near? | [`Grid`] (`broadphase.rs`; its cell arithmetic in `broadphase/cells.rs`, its growth in `broadphase/growth.rs`) |
 //! | every tolerance and cap, with its units and reason | [`tolerance`] |
 //!
 //! ## Example

@@ -3,7 +3,9 @@
 #![allow(clippy::unwrap_used, reason = "a test fails loudly on an unexpected error")]
 
 use super::*;
+use crate::tolerance::MAX_GRID_CELLS;
 use crate::{Circle, Segment, SweepOutcome, SweepSettings, sweep_bounces};
+use glam::Vec2;
 
 fn v(x: f32, y: f32) -> Vec2 {
     Vec2::new(x, y)

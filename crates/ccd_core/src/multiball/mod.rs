@@ -17,8 +17,9 @@
 //! | The event queue (per-ball next event, a tournament tree over the balls) | `queue.rs` |
 //! | Spatial order: the machinery works on the balls sorted along a Morton curve | `order.rs` |
 //! | Wall and pair prediction (each ball's next event) | `predict.rs` |
+//! | When two balls, each on its own leg, first touch (the pair test) | `pair_contact.rs` |
 //! | The step's first plans: walls, then each pair of balls once | `first_plans.rs` |
-//! | The candidate pairs: a grid of swept boxes | `ball_grid.rs` |
+//! | The candidate pairs: a grid of swept boxes | `ball_grid.rs`, its cells in `ball_grid/cell.rs` |
 //! | The step's state: per-ball clocks and legs | `sim.rs`, `scratch.rs` |
 //! | A ball meets a wall or a moving obstacle | `walls.rs` |
 //! | Hinged bodies: impulse exchange, new motion from the impact on, limits | `hinges.rs` |
@@ -35,6 +36,7 @@ mod islands;
 mod lcp;
 mod order;
 mod overlap;
+mod pair_contact;
 mod pairs;
 mod parallel;
 mod pinch;
