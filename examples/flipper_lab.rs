@@ -109,12 +109,25 @@ struct BallLook {
     material: Handle<ColorMaterial>,
 }
 
+/// The scene, in spawn order: the camera, the walls, the drain, the posts, the flippers,
+/// the balls and the help text.
 fn setup(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
     commands.spawn(Camera2d);
+    spawn_walls(&mut commands, &mut meshes, &mut materials);
+    spawn_drain(&mut commands);
+    spawn_posts(&mut commands, &mut meshes, &mut materials);
+    spawn_flippers(&mut commands, &mut meshes, &mut materials);
+    spawn_balls(&mut commands, &mut meshes, &mut materials);
+    spawn_help(&mut commands);
+}
+
+/// The sides and roof, the inlane guides down to the flippers and two baffles, each a
+/// segment with a capsule mesh.
+fn spawn_walls(commands: &mut Commands, meshes: &mut Assets<Mesh>, materials: &mut Assets<ColorMaterial>) {
     let wall_color = materials.add(Color::srgb(0.45, 0.65, 0.95));
     let (x, y) = (HALF.x, HALF.y);
     let inlane_top = Vec2::new(x, -120.0);
@@ -137,16 +150,24 @@ fn setup(
             Transform::default(),
             // The child mesh inherits visibility from here.
             Visibility::default(),
-            children![capsule(&mut meshes, wall_color.clone(), a, b, 4.0)],
+            children![capsule(meshes, wall_color.clone(), a, b, 4.0)],
         ));
     }
-    // The drain: a sensor line under the flippers.
+}
+
+/// The drain: a sensor line under the flippers.
+fn spawn_drain(commands: &mut Commands) {
+    let (x, y) = (HALF.x, HALF.y);
     commands.spawn((
         StaticSegment::new(Vec2::new(-x, -y + 10.0), Vec2::new(x, -y + 10.0)),
         Sensor,
         Drain,
         Transform::default(),
     ));
+}
+
+/// Three bumper posts (pillars that kick).
+fn spawn_posts(commands: &mut Commands, meshes: &mut Assets<Mesh>, materials: &mut Assets<ColorMaterial>) {
     let post = materials.add(Color::srgb(0.95, 0.45, 0.55));
     for (p, r) in [
         (Vec2::new(-110.0, 170.0), 30.0),
@@ -162,6 +183,11 @@ fn setup(
             Transform::from_translation(p.extend(0.0)),
         ));
     }
+}
+
+/// The left and right flippers, resting, as kinematic segments that follow their
+/// `Transform`.
+fn spawn_flippers(commands: &mut Commands, meshes: &mut Assets<Mesh>, materials: &mut Assets<ColorMaterial>) {
     let flipper_color = materials.add(Color::srgb(0.95, 0.75, 0.3));
     let arm = Vec2::new(FLIPPER_LENGTH, 0.0);
     for left in [true, false] {
@@ -174,9 +200,13 @@ fn setup(
             Transform::from_translation(pivot.extend(1.0))
                 .with_rotation(Quat::from_rotation_z(angle(left, false))),
             Visibility::default(),
-            children![capsule(&mut meshes, flipper_color.clone(), Vec2::ZERO, arm, 7.0)],
+            children![capsule(meshes, flipper_color.clone(), Vec2::ZERO, arm, 7.0)],
         ));
     }
+}
+
+/// The first [`BALLS`] balls, moving, and the [`BallLook`] later balls reuse.
+fn spawn_balls(commands: &mut Commands, meshes: &mut Assets<Mesh>, materials: &mut Assets<ColorMaterial>) {
     let look = BallLook {
         mesh: meshes.add(Circle2d(BALL_RADIUS)),
         material: materials.add(Color::srgb(0.85, 0.88, 0.95)),
@@ -184,10 +214,13 @@ fn setup(
     for k in 0..BALLS {
         let at = Vec2::new(-240.0 + 80.0 * k as f32, 250.0 - 20.0 * (k % 2) as f32);
         let velocity = Vec2::new(if k % 2 == 0 { 300.0 } else { -300.0 }, -100.0 * k as f32);
-        spawn_ball(&mut commands, &look, at, velocity);
+        spawn_ball(commands, &look, at, velocity);
     }
     commands.insert_resource(look);
-    // The help, in the margin left of the playfield.
+}
+
+/// The help, in the margin left of the playfield.
+fn spawn_help(commands: &mut Commands) {
     commands.spawn((
         Text2d::new(
             "Left flipper:\nLeft Shift or Z\n\nRight flipper:\nRight Shift or M\n\nSpace: a ball\nF1: gizmos",

@@ -133,36 +133,76 @@ fn parse_window(text: &str) -> Result<(u32, u32), String> {
     }
 }
 
+/// Loads the table and any replay, then plays headless or in a window.
 fn main() -> ExitCode {
     let args = Args::parse();
-    let def = match table::load(&args.table) {
-        Ok(mut def) => {
-            def.tuning.motor_flippers |= args.motor_flippers;
-            def
-        }
+    let (def, played, hz) = match load_inputs(&args) {
+        Ok(inputs) => inputs,
         Err(e) => {
             eprintln!("pinball: {e}");
             return ExitCode::FAILURE;
         }
     };
-    let played = match args.replay.as_deref().map(|p| replay::Replay::load(p, &def.name)) {
-        Some(Ok(r)) => Some(r),
-        Some(Err(e)) => {
-            eprintln!("pinball: {e}");
-            return ExitCode::FAILURE;
-        }
-        None => None,
-    };
-    let hz = played.as_ref().map_or(args.hz, |r| r.hz);
-    if !(60.0..=1000.0).contains(&hz) {
-        eprintln!("pinball: --hz must be in 60..=1000, got {hz}");
-        return ExitCode::FAILURE;
-    }
     if args.headless {
         return headless(def, &args, played, hz);
     }
+    windowed(def, args, played, hz)
+}
+
+/// The table (with `--motor-flippers` applied), the replay if `--replay` names one, and the
+/// fixed rate (the replay's, else `--hz`), checked to be in 60..=1000 Hz; or why not.
+fn load_inputs(args: &Args) -> Result<(table::TableDef, Option<replay::Replay>, f64), String> {
+    let mut def = table::load(&args.table).map_err(|e| e.to_string())?;
+    def.tuning.motor_flippers |= args.motor_flippers;
+    let played = args
+        .replay
+        .as_deref()
+        .map(|p| replay::Replay::load(p, &def.name))
+        .transpose()
+        .map_err(|e| e.to_string())?;
+    let hz = played.as_ref().map_or(args.hz, |r| r.hz);
+    if !(60.0..=1000.0).contains(&hz) {
+        return Err(format!("--hz must be in 60..=1000, got {hz}"));
+    }
+    Ok((def, played, hz))
+}
+
+/// The game in a window, with the options of `args`, until the window closes.
+fn windowed(def: table::TableDef, args: Args, played: Option<replay::Replay>, hz: f64) -> ExitCode {
     let autoplay = played.is_none() && (args.autoplay || args.screenshot.is_some());
-    let tape = match played {
+    let tape = window_tape(&def, &args, played, hz);
+    let def_name = def.name.clone();
+    let mut app = window_app(def, &args, autoplay, hz);
+    if let Some(path) = args
+        .scores
+        .clone()
+        .or_else(|| highscores::default_path(&def_name))
+    {
+        app.insert_resource(highscores::HighScores::load(path));
+    }
+    if let Some(tape) = tape {
+        app.insert_resource(tape);
+    }
+    if let Some(path) = args.state_out.clone() {
+        app.add_plugins(state_out::StateOutPlugin(path));
+    }
+    if let Some(path) = args.screenshot {
+        add_screenshot(&mut app, path, args.frames, args.screenshot_when);
+    }
+    match app.run() {
+        AppExit::Success => ExitCode::SUCCESS,
+        AppExit::Error(_) => ExitCode::FAILURE,
+    }
+}
+
+/// The tape of a windowed game: playing the replay, or recording to `--record`, or none.
+fn window_tape(
+    def: &table::TableDef,
+    args: &Args,
+    played: Option<replay::Replay>,
+    hz: f64,
+) -> Option<replay::Tape> {
+    match played {
         Some(r) => Some(replay::player(r)),
         None => args.record.clone().map(|file| {
             let ring = def.outline_points();
@@ -172,8 +212,12 @@ fn main() -> ExitCode {
             };
             replay::Tape::record(&table, hz, Some(file))
         }),
-    };
-    let def_name = def.name.clone();
+    }
+}
+
+/// The windowed app: Bevy's default plugins, the CCD and its gizmos, the game, its view,
+/// input and panel, the fixed rate, and saving the recording on exit.
+fn window_app(def: table::TableDef, args: &Args, autoplay: bool, hz: f64) -> App {
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
@@ -200,35 +244,19 @@ fn main() -> ExitCode {
     })
     // After the window plugin's exit systems, which write a closed window's `AppExit`.
     .add_systems(Last, replay::save_on_exit.after(bevy::window::ExitSystems));
-    if let Some(path) = args
-        .scores
-        .clone()
-        .or_else(|| highscores::default_path(&def_name))
-    {
-        app.insert_resource(highscores::HighScores::load(path));
+    app
+}
+
+/// `--screenshot`: save `path` after `frames` frames (held until `when`, if given), with
+/// a new game started at once.
+fn add_screenshot(app: &mut App, path: PathBuf, frames: u32, when: Option<moment::Moment>) {
+    app.add_plugins(support::SmokeScreenshotPlugin { path, frames });
+    if let Some(m) = when {
+        app.insert_resource(support::SmokeGate(false))
+            .insert_resource(m)
+            .add_systems(Update, moment::open_at_moment);
     }
-    if let Some(tape) = tape {
-        app.insert_resource(tape);
-    }
-    if let Some(path) = args.state_out.clone() {
-        app.add_plugins(state_out::StateOutPlugin(path));
-    }
-    if let Some(path) = args.screenshot {
-        app.add_plugins(support::SmokeScreenshotPlugin {
-            path,
-            frames: args.frames,
-        });
-        if let Some(m) = args.screenshot_when {
-            app.insert_resource(support::SmokeGate(false))
-                .insert_resource(m)
-                .add_systems(Update, moment::open_at_moment);
-        }
-        app.world_mut().resource_mut::<Requests>().new_game = true;
-    }
-    match app.run() {
-        AppExit::Success => ExitCode::SUCCESS,
-        AppExit::Error(_) => ExitCode::FAILURE,
-    }
+    app.world_mut().resource_mut::<Requests>().new_game = true;
 }
 
 /// Simulated seconds between progress lines.
@@ -266,12 +294,32 @@ fn single_threaded(app: &mut App) {
     }
 }
 
+/// The headless mode: plays (autoplay, or the replay's steps) until the time is up or a
+/// ball escapes or a NaN appears, saves what was asked for, and prints a summary.
 fn headless(def: table::TableDef, args: &Args, played: Option<replay::Replay>, hz: f64) -> ExitCode {
+    let steps = played.as_ref().map(|r| r.steps);
+    let mut app = headless_game(def, args, played, hz);
+    let started = std::time::Instant::now();
+    play_headless(&mut app, args, steps);
+    if !save_headless_outputs(&mut app, args) {
+        return ExitCode::FAILURE;
+    }
+    print_headless_summary(app.world(), hz, steps, started);
+    let stats = app.world().resource::<RunStats>();
+    if stats.escapes > 0 || stats.nan > 0 {
+        eprintln!("pinball: FAILED: a ball escaped or a NaN appeared");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+/// The headless app with `--scores`, and either the replay's tape or a new game (with a
+/// recording tape for `--record`).
+fn headless_game(def: table::TableDef, args: &Args, played: Option<replay::Replay>, hz: f64) -> App {
     let mut app = headless_app(def, played.is_none(), hz);
     if let Some(path) = args.scores.clone() {
         app.insert_resource(highscores::HighScores::load(path));
     }
-    let steps = played.as_ref().map(|r| r.steps);
     match played {
         Some(r) => {
             app.insert_resource(replay::player(r));
@@ -284,7 +332,13 @@ fn headless(def: table::TableDef, args: &Args, played: Option<replay::Replay>, h
             app.world_mut().resource_mut::<Requests>().new_game = true;
         }
     }
-    let started = std::time::Instant::now();
+    app
+}
+
+/// Updates the app until `steps` fixed steps (a replay) or `--seconds` simulated seconds
+/// are done, or a ball escapes or a NaN appears; a progress line every
+/// [`PROGRESS_SECONDS`], each followed by the balls' places when `PINBALL_TRACE` is set.
+fn play_headless(app: &mut App, args: &Args, steps: Option<u64>) {
     let mut next_report = PROGRESS_SECONDS;
     let mut trace = false;
     loop {
@@ -310,22 +364,33 @@ fn headless(def: table::TableDef, args: &Args, played: Option<replay::Replay>, h
             break;
         }
         if std::mem::take(&mut trace) {
-            trace_balls(&mut app);
+            trace_balls(app);
         }
     }
+}
+
+/// Writes the `--record` tape and the `--state-out` state, each if asked for; false (after
+/// saying why) if one could not be written.
+fn save_headless_outputs(app: &mut App, args: &Args) -> bool {
     if let (Some(path), Some(tape)) = (&args.record, app.world().get_resource::<replay::Tape>())
         && let Err(e) = tape.replay().save(path)
     {
         eprintln!("pinball: {e}");
-        return ExitCode::FAILURE;
+        return false;
     }
     if let Some(path) = &args.state_out
         && !state_out::write_world(app.world_mut(), path)
     {
-        return ExitCode::FAILURE;
+        return false;
     }
-    let stats = app.world().resource::<RunStats>();
-    let game = app.world().resource::<rules::Game>();
+    true
+}
+
+/// The headless summary: the run, the CCD's work, the play, the score and the failures;
+/// `started` is when play began.
+fn print_headless_summary(world: &World, hz: f64, steps: Option<u64>, started: std::time::Instant) {
+    let stats = world.resource::<RunStats>();
+    let game = world.resource::<rules::Game>();
     let mode = if steps.is_some() { "replay" } else { "autoplay" };
     println!("pinball headless summary ({hz} Hz, {mode})");
     println!("  simulated seconds:     {:.1}", stats.simulated);
@@ -348,11 +413,6 @@ fn headless(def: table::TableDef, args: &Args, played: Option<replay::Replay>, h
     println!("  high score:            {}", game.high_score.max(game.score));
     println!("  escapes:               {}", stats.escapes);
     println!("  NaN:                   {}", stats.nan);
-    if stats.escapes > 0 || stats.nan > 0 {
-        eprintln!("pinball: FAILED: a ball escaped or a NaN appeared");
-        return ExitCode::FAILURE;
-    }
-    ExitCode::SUCCESS
 }
 
 /// Where every ball is (with `PINBALL_TRACE` set, at each progress line).

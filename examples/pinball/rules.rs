@@ -150,6 +150,8 @@ pub fn rules_requests(
     }
 }
 
+/// Scores the step's hits on parts: slings and bumpers that kicked, rollovers, drop targets;
+/// despawns drained balls (their later hits are skipped) and tells the view what lit up.
 #[allow(clippy::too_many_arguments)]
 pub fn on_hits(
     mut hits: MessageReader<CircleHit>,
@@ -183,41 +185,14 @@ pub fn on_hits(
                 flash = true;
             }
             Part::Rollover(k) => {
-                let lane_points = table.def.rollovers.get(k).map_or(0, |r| r.points);
-                game.add(u64::from(lane_points));
-                if let Some(lit) = game.rollovers_lit.get_mut(k) {
-                    *lit = true;
-                }
-                if game.rollovers_lit.iter().all(|l| *l) {
-                    game.add(points::ALL_LANES);
-                    game.message = "All lanes lit: 5,000".into();
-                    game.rollovers_lit.iter_mut().for_each(|l| *l = false);
-                }
+                light_rollover(&mut game, &table.def, k);
                 flash = true;
             }
             Part::Target(k) => {
                 if game.targets_down.get(k) == Some(&false) {
                     game.targets_down[k] = true;
                     commands.entity(hit.other).remove::<StaticSegment>();
-                    game.add(points::TARGET);
-                    if game.targets_down.iter().all(|d| *d) {
-                        game.add(points::BANK);
-                        if table.def.playfield.saucer.is_some() {
-                            // The richer table: the bank lights the lock at the saucer,
-                            // and comes back up at once. No lock during multiball (the
-                            // jackpot is lit then): multiballs do not stack.
-                            game.reset_targets = true;
-                            if !progress.jackpot_lit {
-                                progress.lock_lit = true;
-                                game.message = "LOCK IS LIT at the saucer".into();
-                            }
-                        } else {
-                            game.message = "MULTIBALL!".into();
-                            // The bank stays down until the next ball is served.
-                            game.launch_queue += MULTIBALL_EXTRA_BALLS;
-                            stats.multiballs += 1;
-                        }
-                    }
+                    score_target(&mut game, progress.reborrow(), stats.reborrow(), &table.def);
                 }
                 flash = true;
             }
@@ -236,6 +211,51 @@ pub fn on_hits(
                 point: hit.point,
                 points: game.score - before,
             });
+        }
+    }
+}
+
+/// Rollover lane `k` scores its points and lights; with every lane lit, the all-lanes
+/// bonus, and the lanes go out.
+fn light_rollover(game: &mut Game, def: &crate::table::TableDef, k: usize) {
+    let lane_points = def.rollovers.get(k).map_or(0, |r| r.points);
+    game.add(u64::from(lane_points));
+    if let Some(lit) = game.rollovers_lit.get_mut(k) {
+        *lit = true;
+    }
+    if game.rollovers_lit.iter().all(|l| *l) {
+        game.add(points::ALL_LANES);
+        game.message = "All lanes lit: 5,000".into();
+        game.rollovers_lit.iter_mut().for_each(|l| *l = false);
+    }
+}
+
+/// A drop target just went down: its points; the last of the bank scores the bank and
+/// lights the lock or starts multiball. `progress` and `stats` come as [`Mut`] so that
+/// only a real change marks them changed (the view watches `Progress`).
+fn score_target(
+    game: &mut Game,
+    mut progress: Mut<Progress>,
+    mut stats: Mut<RunStats>,
+    def: &crate::table::TableDef,
+) {
+    game.add(points::TARGET);
+    if game.targets_down.iter().all(|d| *d) {
+        game.add(points::BANK);
+        if def.playfield.saucer.is_some() {
+            // The richer table: the bank lights the lock at the saucer,
+            // and comes back up at once. No lock during multiball (the
+            // jackpot is lit then): multiballs do not stack.
+            game.reset_targets = true;
+            if !progress.jackpot_lit {
+                progress.lock_lit = true;
+                game.message = "LOCK IS LIT at the saucer".into();
+            }
+        } else {
+            game.message = "MULTIBALL!".into();
+            // The bank stays down until the next ball is served.
+            game.launch_queue += MULTIBALL_EXTRA_BALLS;
+            stats.multiballs += 1;
         }
     }
 }

@@ -160,6 +160,8 @@ type PredictParts<'a> = (
     Option<&'a CircleResponse>,
 );
 
+/// Draws what [`CcdGizmos`] asks for: the obstacles, the last step's swept paths and
+/// contacts, and the predicted paths, in that order.
 #[allow(
     clippy::too_many_arguments,
     reason = "a Bevy system: each argument is a system parameter"
@@ -177,79 +179,107 @@ fn draw(
 ) {
     let (_, cfg) = store.config::<CcdGizmos>();
     if cfg.obstacles {
-        for (_, obstacle) in world.grid().iter() {
-            match obstacle.shape {
-                ObstacleShape::Segment(s) => {
-                    gizmos.line_2d(s.a, s.b, WALL);
-                    if let Some(n) = s.front_normal()
-                        && cfg.normal_length > 0.0
-                    {
-                        let mid = (s.a + s.b) * 0.5;
-                        gizmos.line_2d(mid, mid + n * cfg.normal_length, NORMAL);
-                    }
-                }
-                ObstacleShape::Circle(c) => {
-                    gizmos.circle_2d(c.center, c.radius, WALL);
-                }
-            }
-        }
-        // Kinematic and hinged obstacles where the last step left them (their pose at its
-        // end); a hinge with a dot at its pivot.
-        for m in &kinematics.moving {
-            let motion = m.motion;
-            match m.obstacle.shape {
-                ObstacleShape::Segment(s) => {
-                    let end = motion.segment_at(s, 1.0);
-                    let colour = if m.hinge.is_some() { HINGE } else { KINEMATIC };
-                    gizmos.line_2d(end.a, end.b, colour);
-                    if m.hinge.is_some() {
-                        gizmos.circle_2d(motion.pivot_at(1.0), cfg.normal_length * 0.25, HINGE);
-                    }
-                }
-                ObstacleShape::Circle(c) => {
-                    let center =
-                        motion.pivot_at(1.0) + Vec2::from_angle(motion.angle).rotate(c.center - motion.pivot);
-                    gizmos.circle_2d(center, c.radius, KINEMATIC);
-                }
-            }
-        }
+        draw_static_obstacles(&mut gizmos, cfg, &world);
+        draw_moving_obstacles(&mut gizmos, cfg, &kinematics);
     }
     if cfg.swept_paths {
-        for (_, radius, range) in &paths.paths {
-            let points = &paths.points[range.clone()];
-            gizmos.linestrip_2d(points.iter().copied(), PATH);
-            if let Some(last) = points.last() {
-                gizmos.circle_2d(*last, *radius, PATH);
-            }
-        }
-        for (point, normal) in &paths.contacts {
-            gizmos.circle_2d(*point, 2.0, CONTACT);
-            gizmos.line_2d(*point, *point + *normal * cfg.normal_length, CONTACT);
-        }
+        draw_swept_paths(&mut gizmos, cfg, &paths);
     }
     if cfg.predictions {
         let dt = fixed.timestep().as_secs_f32();
-        for (circle, transform, request, material, response) in &predict {
-            let settings = PredictSettings {
-                max_bounces: request.max_bounces,
-                max_time: request.max_time,
-                gravity: settings.gravity,
-                step: dt,
-                sweep: SweepSettings {
-                    max_bounces: settings.max_bounces,
-                    resting_speed: settings.resting_speed_for(dt),
-                    material: material.copied().unwrap_or_default().into(),
-                    response: response.copied().unwrap_or_default().into(),
-                    ..default()
-                },
-            };
-            let start = Circle::new(transform.translation.truncate(), circle.radius);
-            if world
-                .predict_path(start, circle.velocity, &settings, &mut scratch)
-                .is_ok()
-            {
-                gizmos.linestrip_2d(scratch.iter().copied(), PREDICTED);
+        draw_predictions(&mut gizmos, &world, &settings, dt, &predict, &mut scratch);
+    }
+}
+
+/// The static segments (with their front normals) and pillars.
+fn draw_static_obstacles(gizmos: &mut Gizmos<CcdGizmos>, cfg: &CcdGizmos, world: &CcdWorld) {
+    for (_, obstacle) in world.grid().iter() {
+        match obstacle.shape {
+            ObstacleShape::Segment(s) => {
+                gizmos.line_2d(s.a, s.b, WALL);
+                if let Some(n) = s.front_normal()
+                    && cfg.normal_length > 0.0
+                {
+                    let mid = (s.a + s.b) * 0.5;
+                    gizmos.line_2d(mid, mid + n * cfg.normal_length, NORMAL);
+                }
             }
+            ObstacleShape::Circle(c) => {
+                gizmos.circle_2d(c.center, c.radius, WALL);
+            }
+        }
+    }
+}
+
+/// Kinematic and hinged obstacles where the last step left them (their pose at its end); a
+/// hinge with a dot at its pivot.
+fn draw_moving_obstacles(gizmos: &mut Gizmos<CcdGizmos>, cfg: &CcdGizmos, kinematics: &Kinematics) {
+    for m in &kinematics.moving {
+        let motion = m.motion;
+        match m.obstacle.shape {
+            ObstacleShape::Segment(s) => {
+                let end = motion.segment_at(s, 1.0);
+                let colour = if m.hinge.is_some() { HINGE } else { KINEMATIC };
+                gizmos.line_2d(end.a, end.b, colour);
+                if m.hinge.is_some() {
+                    gizmos.circle_2d(motion.pivot_at(1.0), cfg.normal_length * 0.25, HINGE);
+                }
+            }
+            ObstacleShape::Circle(c) => {
+                let center =
+                    motion.pivot_at(1.0) + Vec2::from_angle(motion.angle).rotate(c.center - motion.pivot);
+                gizmos.circle_2d(center, c.radius, KINEMATIC);
+            }
+        }
+    }
+}
+
+/// Each circle's path during the last step with the circle at its end, then every contact
+/// with its normal.
+fn draw_swept_paths(gizmos: &mut Gizmos<CcdGizmos>, cfg: &CcdGizmos, paths: &LastStepPaths) {
+    for (_, radius, range) in &paths.paths {
+        let points = &paths.points[range.clone()];
+        gizmos.linestrip_2d(points.iter().copied(), PATH);
+        if let Some(last) = points.last() {
+            gizmos.circle_2d(*last, *radius, PATH);
+        }
+    }
+    for (point, normal) in &paths.contacts {
+        gizmos.circle_2d(*point, 2.0, CONTACT);
+        gizmos.line_2d(*point, *point + *normal * cfg.normal_length, CONTACT);
+    }
+}
+
+/// The predicted path of every circle with [`PredictPath`], with fixed steps of `dt`
+/// seconds; a circle whose prediction fails draws nothing.
+fn draw_predictions(
+    gizmos: &mut Gizmos<CcdGizmos>,
+    world: &CcdWorld,
+    settings: &CcdSettings,
+    dt: f32,
+    predict: &Query<PredictParts>,
+    scratch: &mut Vec<Vec2>,
+) {
+    for (circle, transform, request, material, response) in predict {
+        let settings = PredictSettings {
+            max_bounces: request.max_bounces,
+            max_time: request.max_time,
+            gravity: settings.gravity,
+            step: dt,
+            sweep: SweepSettings {
+                max_bounces: settings.max_bounces,
+                resting_speed: settings.resting_speed_for(dt),
+                material: material.copied().unwrap_or_default().into(),
+                response: response.copied().unwrap_or_default().into(),
+                ..default()
+            },
+        };
+        let start = Circle::new(transform.translation.truncate(), circle.radius);
+        if world
+            .predict_path(start, circle.velocity, &settings, scratch)
+            .is_ok()
+        {
+            gizmos.linestrip_2d(scratch.iter().copied(), PREDICTED);
         }
     }
 }

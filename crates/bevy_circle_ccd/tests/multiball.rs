@@ -417,6 +417,33 @@ fn resting_friction_combines_both_materials() {
     }
 }
 
+/// The scene of [`pile_in_a_funnel_through_the_plugin`]: the funnel's two walls, then the
+/// 100 balls in rows above it, returned in spawn order.
+fn funnel_and_balls(app: &mut App) -> Vec<Entity> {
+    // The funnel is as rough as the balls (μ = 0.2; restitution 1, so the ball's 0.3
+    // rules). Friction combines by the geometric mean: a frictionless funnel would let the
+    // pile slide along it for about 14 s before it came to rest.
+    for (a, b) in [
+        (Vec2::new(-100.0, 100.0), Vec2::ZERO),
+        (Vec2::ZERO, Vec2::new(100.0, 100.0)),
+    ] {
+        let w = wall(app, a, b);
+        app.world_mut().entity_mut(w).insert(CcdMaterial::new(1.0, 0.2));
+    }
+    (0..100)
+        .map(|k| {
+            let (col, row) = (k % 10, k / 10);
+            let at = Vec2::new(
+                -40.0 + col as f32 * 8.5 + (row % 2) as f32 * 2.0,
+                60.0 + row as f32 * 8.5,
+            );
+            let e = ball(app, 4.0, at, Vec2::ZERO);
+            app.world_mut().entity_mut(e).insert(CcdMaterial::new(0.3, 0.2));
+            e
+        })
+        .collect()
+}
+
 #[test]
 fn pile_in_a_funnel_through_the_plugin() {
     // 100 balls (r = 4, e = 0.3, μ = 0.2) in rows above a 90° V funnel (walls from the
@@ -429,28 +456,7 @@ fn pile_in_a_funnel_through_the_plugin() {
     let g = 981.0;
     let mut app = app(240.0);
     app.world_mut().resource_mut::<CcdSettings>().gravity = Vec2::new(0.0, -g);
-    // The funnel is as rough as the balls (μ = 0.2; restitution 1, so the ball's 0.3
-    // rules). Friction combines by the geometric mean: a frictionless funnel would let the
-    // pile slide along it for about 14 s before it came to rest.
-    for (a, b) in [
-        (Vec2::new(-100.0, 100.0), Vec2::ZERO),
-        (Vec2::ZERO, Vec2::new(100.0, 100.0)),
-    ] {
-        let w = wall(&mut app, a, b);
-        app.world_mut().entity_mut(w).insert(CcdMaterial::new(1.0, 0.2));
-    }
-    let balls: Vec<Entity> = (0..100)
-        .map(|k| {
-            let (col, row) = (k % 10, k / 10);
-            let at = Vec2::new(
-                -40.0 + col as f32 * 8.5 + (row % 2) as f32 * 2.0,
-                60.0 + row as f32 * 8.5,
-            );
-            let e = ball(&mut app, 4.0, at, Vec2::ZERO);
-            app.world_mut().entity_mut(e).insert(CcdMaterial::new(0.3, 0.2));
-            e
-        })
-        .collect();
+    let balls = funnel_and_balls(&mut app);
     let m = area_mass(4.0);
     let energy = |app: &App| -> f64 {
         balls

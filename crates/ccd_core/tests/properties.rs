@@ -22,7 +22,7 @@ use ccd_core::{
 };
 use proptest::prelude::*;
 use proptest::test_runner::{FileFailurePersistence, TestCaseError};
-use reference::{P, Seg, angle_between, inside_polygon, reference};
+use reference::{P, Reference, Seg, angle_between, inside_polygon, reference};
 use std::f64::consts::TAU;
 
 /// Largest allowed angle between a reported normal and the exact one, in radians.
@@ -295,6 +295,21 @@ enum Checks {
     AgreementAndTiming,
 }
 
+/// A case as the reference sees it, in f64.
+struct Exact {
+    /// The obstacle: the segment, or the pillar's centre as a point.
+    seg: Seg,
+    /// The circle's start centre.
+    c: P,
+    /// The motion, and its length.
+    m: P,
+    m_len: f64,
+    /// The contact distance: the radius, plus the pillar's.
+    contact: f64,
+    /// The distance tolerance of the accuracy contract.
+    tol: f64,
+}
+
 /// Compare a query's answer with the brute-force reference.
 fn check_case(case: &Case, hit: Option<Hit>, checks: Checks) -> Result<(), String> {
     if let Some(h) = &hit {
@@ -314,59 +329,22 @@ fn check_case(case: &Case, hit: Option<Hit>, checks: Checks) -> Result<(), Strin
         ensure!(hit.is_none(), "zero motion gave {hit:?}");
         return Ok(());
     }
-    if let (Some(h), Target::Segment(_)) = (&hit, case.target) {
-        let off = seg.dist(P::from32(h.point));
-        ensure!(off <= tol, "hit.point {:?} is {off} off the segment", h.point);
-    }
-    if let (Some(h), Target::Circle(o)) = (&hit, case.target) {
-        let off = (P::from32(h.point).sub(P::from32(o.center)).len() - f64::from(o.radius)).abs();
-        ensure!(off <= tol, "hit.point {:?} is {off} off the pillar", h.point);
+    let ex = Exact {
+        seg,
+        c,
+        m,
+        m_len,
+        contact,
+        tol,
+    };
+    if let Some(h) = &hit {
+        check_hit_point(h, case.target, &ex)?;
     }
     let rf = reference(&seg, c, m, contact);
 
     // Clearly overlapping at the start: toi == 0 exactly when moving in.
     if rf.d0 <= contact - tol {
-        if rf.d0 < tol {
-            // The centre is on the obstacle: the normal is a convention, only toi is checked.
-            if let Some(h) = hit {
-                ensure!(
-                    h.toi == 0.0,
-                    "starts overlapping (d0 = {}) but toi = {}",
-                    rf.d0,
-                    h.toi
-                );
-            }
-            return Ok(());
-        }
-        let n0 = c.sub(seg.closest(c)).scale(1.0 / rf.d0);
-        let into = m.dot(n0) / m_len;
-        match hit {
-            Some(h) => {
-                ensure!(
-                    h.toi == 0.0,
-                    "starts overlapping (d0 = {}) but toi = {}",
-                    rf.d0,
-                    h.toi
-                );
-                ensure!(
-                    into <= NORMAL_TOL,
-                    "starts overlapping and moving away ({into}), got {h:?}"
-                );
-                let err = angle_between(P::from32(h.normal), n0);
-                ensure!(
-                    err <= NORMAL_TOL,
-                    "normal {:?} is {err} rad off the exact start normal ({}, {})",
-                    h.normal,
-                    n0.x,
-                    n0.y
-                );
-            }
-            None => ensure!(
-                into >= -NORMAL_TOL,
-                "starts overlapping and moving in ({into}), got None"
-            ),
-        }
-        return Ok(());
+        return check_start_overlap(hit, &ex, &rf);
     }
     // Grazing: either answer is allowed.
     if (rf.d_min - contact).abs() <= tol {
@@ -387,6 +365,90 @@ fn check_case(case: &Case, hit: Option<Hit>, checks: Checks) -> Result<(), Strin
             rf.d_min, rf.t_min, rf.first_contact
         ));
     };
+    check_clear_hit(&h, &ex, &rf, checks)
+}
+
+/// `hit.point` lies on the obstacle, within `tol`.
+fn check_hit_point(h: &Hit, target: Target, ex: &Exact) -> Result<(), String> {
+    match target {
+        Target::Segment(_) => {
+            let off = ex.seg.dist(P::from32(h.point));
+            ensure!(off <= ex.tol, "hit.point {:?} is {off} off the segment", h.point);
+        }
+        Target::Circle(o) => {
+            let off = (P::from32(h.point).sub(P::from32(o.center)).len() - f64::from(o.radius)).abs();
+            ensure!(off <= ex.tol, "hit.point {:?} is {off} off the pillar", h.point);
+        }
+    }
+    Ok(())
+}
+
+/// The circle starts clearly overlapping the obstacle: toi == 0 exactly when it moves in,
+/// with the exact start normal; only toi when the centre is on the obstacle.
+fn check_start_overlap(hit: Option<Hit>, ex: &Exact, rf: &Reference) -> Result<(), String> {
+    let Exact {
+        seg,
+        c,
+        m,
+        m_len,
+        tol,
+        ..
+    } = *ex;
+    if rf.d0 < tol {
+        // The centre is on the obstacle: the normal is a convention, only toi is checked.
+        if let Some(h) = hit {
+            ensure!(
+                h.toi == 0.0,
+                "starts overlapping (d0 = {}) but toi = {}",
+                rf.d0,
+                h.toi
+            );
+        }
+        return Ok(());
+    }
+    let n0 = c.sub(seg.closest(c)).scale(1.0 / rf.d0);
+    let into = m.dot(n0) / m_len;
+    match hit {
+        Some(h) => {
+            ensure!(
+                h.toi == 0.0,
+                "starts overlapping (d0 = {}) but toi = {}",
+                rf.d0,
+                h.toi
+            );
+            ensure!(
+                into <= NORMAL_TOL,
+                "starts overlapping and moving away ({into}), got {h:?}"
+            );
+            let err = angle_between(P::from32(h.normal), n0);
+            ensure!(
+                err <= NORMAL_TOL,
+                "normal {:?} is {err} rad off the exact start normal ({}, {})",
+                h.normal,
+                n0.x,
+                n0.y
+            );
+        }
+        None => ensure!(
+            into >= -NORMAL_TOL,
+            "starts overlapping and moving in ({into}), got None"
+        ),
+    }
+    Ok(())
+}
+
+/// A clear hit was due and came: the distance at `hit.center` is the contact distance,
+/// no point of the exact path before the toi is `tol` deep, the toi is not late (with
+/// [`Checks::AgreementAndTiming`]) and the normal is the exact one.
+fn check_clear_hit(h: &Hit, ex: &Exact, rf: &Reference, checks: Checks) -> Result<(), String> {
+    let Exact {
+        seg,
+        c,
+        m,
+        m_len,
+        contact,
+        tol,
+    } = *ex;
     let center = P::from32(h.center);
     let dc = seg.dist(center);
     ensure!(
