@@ -21,12 +21,13 @@ mod pit;
 
 mod avian;
 mod rapier;
+mod run;
 
 use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use clap::{Parser, ValueEnum};
-use std::collections::{HashMap, HashSet};
+use run::{EARLY, Row, run};
 use std::time::{Duration, Instant};
 
 #[derive(Parser, Debug)]
@@ -162,177 +163,6 @@ pub fn base_app() -> App {
     app
 }
 
-struct Row {
-    engine: &'static str,
-    balls: usize,
-    physics_us: f64,
-    update_us: f64,
-    escapes: usize,
-    radial_escapes: usize,
-    energy_ratio: f64,
-    /// Median physics µs over the first `EARLY` steps only.
-    early_physics_us: f64,
-    /// Energy ratio after `EARLY` steps.
-    early_energy_ratio: f64,
-    outside: usize,
-    first_outside: Option<u32>,
-    closest: f32,
-    step_ratio: f64,
-    multi_step_updates: u32,
-    empty_updates: u32,
-    seconds: f64,
-    /// Steps actually timed (less than asked if the time limit hit).
-    steps_done: u32,
-    /// Median over balls of |v| at the end / |v| after the warm-up step.
-    median_speed_ratio: f64,
-    /// The engine's own CCD state for the balls after the warm-up step.
-    ccd: String,
-}
-
-/// Steps in the "first second" diagnostics (1 s at 120 Hz).
-const EARLY: u32 = 120;
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
-}
-
-fn run<E: Engine>(balls: usize, steps: u32, seed: u64, config: Config, time_limit: f64) -> Row {
-    let wall = Instant::now();
-    let scene = pit::build(balls, seed);
-    let e0: f64 = scene
-        .balls
-        .iter()
-        .map(|b| b.velocity.as_dvec2().length_squared())
-        .sum();
-    let mut app = E::build(&scene, config);
-    app.finish();
-    app.cleanup();
-
-    // Warm-up: the first update runs the startup schedules and (normally) the first step.
-    let mut warmups = 0;
-    while app.world().resource::<StepTimer>().steps == 0 {
-        app.update();
-        warmups += 1;
-        assert!(
-            warmups < 10,
-            "{}: no physics step after {warmups} updates",
-            E::NAME
-        );
-    }
-
-    // The plugin's bench: a ball has escaped once its centre ends a step closer to the
-    // outer wall than its radius less 1e-3. The radial test: |p| > inradius - r + 0.01.
-    let clearance_limit = pit::BALL_RADIUS - 1e-3;
-    let radial_limit = pit::inradius() - pit::BALL_RADIUS + 1e-2;
-    let dt = 1.0 / pit::HZ as f32;
-    let mut samples = Vec::with_capacity(balls);
-    E::sample(app.world_mut(), &mut samples);
-    assert_eq!(samples.len(), balls, "{}: wrong ball count", E::NAME);
-    let ccd = E::ccd_report(app.world_mut());
-    let before: HashMap<Entity, (Vec2, Vec2)> = samples
-        .iter()
-        .map(|s| (s.entity, (s.position, s.velocity)))
-        .collect();
-
-    let mut physics = Vec::with_capacity(steps as usize);
-    let mut update = Vec::with_capacity(steps as usize);
-    let mut escaped = HashSet::new();
-    let mut radial_escaped = HashSet::new();
-    let mut outside = HashSet::new();
-    let mut first_outside = None;
-    let mut early_physics_us = f64::NAN;
-    let mut early_energy_ratio = f64::NAN;
-    let mut closest = f32::INFINITY;
-    let mut step_ratio = f64::NAN;
-    let mut multi_step_updates = 0;
-    let mut empty_updates = 0;
-    let mut done = 0;
-    while done < steps && wall.elapsed().as_secs_f64() < time_limit {
-        let steps_before = app.world().resource::<StepTimer>().steps;
-        let t = Instant::now();
-        app.update();
-        let elapsed = t.elapsed().as_secs_f64() * 1e6;
-        let timer = app.world().resource::<StepTimer>();
-        let ran = timer.steps - steps_before;
-        if ran == 0 {
-            empty_updates += 1;
-            assert!(empty_updates < 10, "{}: updates without a physics step", E::NAME);
-            continue;
-        }
-        if ran > 1 {
-            multi_step_updates += 1;
-        }
-        physics.push(timer.last_us);
-        update.push(elapsed);
-        done += 1;
-        E::sample(app.world_mut(), &mut samples);
-        if done == 1 {
-            // Did the engine advance by exactly one 1/120 s step? Compare each ball's
-            // displacement with |v|·dt; the median over balls (most hit nothing) is ~1.
-            let mut ratios: Vec<f64> = samples
-                .iter()
-                .filter_map(|s| {
-                    let (p0, v0) = before.get(&s.entity)?;
-                    Some(f64::from((s.position - *p0).length() / (v0.length() * dt)))
-                })
-                .collect();
-            step_ratio = median(&mut ratios);
-        }
-        for s in &samples {
-            let clearance = pit::clearance(s.position);
-            closest = closest.min(clearance);
-            if !(clearance >= clearance_limit) {
-                escaped.insert(s.entity);
-            }
-            if !(s.position.length() <= radial_limit) {
-                radial_escaped.insert(s.entity);
-            }
-            if !(clearance >= 0.0) {
-                outside.insert(s.entity);
-                first_outside.get_or_insert(done);
-            }
-        }
-        if done == EARLY.min(steps) {
-            early_physics_us = median(&mut physics.clone());
-            early_energy_ratio = samples
-                .iter()
-                .map(|s| s.velocity.as_dvec2().length_squared())
-                .sum::<f64>()
-                / e0;
-        }
-    }
-    let e1: f64 = samples
-        .iter()
-        .map(|s| s.velocity.as_dvec2().length_squared())
-        .sum();
-    let mut speed_ratios: Vec<f64> = samples
-        .iter()
-        .filter_map(|s| Some(f64::from(s.velocity.length() / before.get(&s.entity)?.1.length())))
-        .collect();
-    Row {
-        engine: E::NAME,
-        balls,
-        physics_us: median(&mut physics),
-        update_us: median(&mut update),
-        escapes: escaped.len(),
-        radial_escapes: radial_escaped.len(),
-        energy_ratio: e1 / e0,
-        early_physics_us,
-        early_energy_ratio,
-        outside: outside.len(),
-        first_outside,
-        closest,
-        step_ratio,
-        multi_step_updates,
-        empty_updates,
-        seconds: wall.elapsed().as_secs_f64(),
-        steps_done: done,
-        median_speed_ratio: median(&mut speed_ratios),
-        ccd,
-    }
-}
-
 fn main() {
     let args = Args::parse();
     let config = Config {
@@ -342,6 +172,13 @@ fn main() {
         polyline: args.polyline,
         no_ccd: args.no_ccd,
     };
+    print_header(&args);
+    let rows = run_all(&args, config);
+    print_diagnostics(&rows, args.steps);
+}
+
+/// The scene and settings, and the main table's column names.
+fn print_header(args: &Args) {
     let mode = if args.ball_ball {
         "ball-ball ON"
     } else {
@@ -370,6 +207,10 @@ fn main() {
         "{:>6} | {:>7} | {:>14} | {:>15} | {:>7} | {:>7} | {:>14}",
         "engine", "balls", "step µs/step", "update µs/step", "escapes", "radial", "energy ratio"
     );
+}
+
+/// Every ball count on every chosen engine, each row printed as it finishes.
+fn run_all(args: &Args, config: Config) -> Vec<Row> {
     let engines: &[EngineChoice] = match args.engine {
         EngineChoice::Both => &[EngineChoice::Avian, EngineChoice::Rapier],
         EngineChoice::Avian => &[EngineChoice::Avian],
@@ -403,12 +244,17 @@ fn main() {
             rows.push(row);
         }
     }
+    rows
+}
+
+/// The main table's legend, then the diagnostics table and its legend.
+fn print_diagnostics(rows: &[Row], steps: u32) {
     println!(
         "(median over {} steps after one warm-up update; step = the engine's systems in its fixed schedule, \
          update = the whole app.update(); escapes = balls whose centre ended a step closer to the outer wall \
          than r - 0.001 (the plugin bench's test); radial = balls whose centre ended a step farther than \
          inradius - r + 0.01 from the origin; each ball counted once; energy ratio = Σ|v|² after the last step / at spawn)",
-        args.steps
+        steps
     );
     println!();
     println!("diagnostics:");
@@ -426,7 +272,7 @@ fn main() {
         "run s",
         "steps"
     );
-    for row in &rows {
+    for row in rows {
         let first = row
             .first_outside
             .map_or_else(|| "-".to_string(), |s| format!("step {s}"));

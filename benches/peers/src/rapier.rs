@@ -28,97 +28,9 @@ impl Engine for Rapier {
 
     fn build(scene: &pit::Pit, config: Config) -> App {
         let mut app = base_app();
-        let mut integration_parameters = IntegrationParameters {
-            length_unit: config.length_unit,
-            ..default()
-        };
-        if !config.rapier_speed_cap {
-            // Default 400 × length unit: it would clamp the scene's 500–4000 u/s balls.
-            integration_parameters.normalized_max_linear_velocity = f32::MAX;
-        }
-        // Physics systems in FixedUpdate, each run advancing Rapier by exactly
-        // dt = 1/120 s in one substep. The resource is inserted before the plugin so
-        // the plugin's `init_resource` keeps it.
-        app.insert_resource(TimestepMode::Fixed {
-            dt: (1.0 / pit::HZ) as f32,
-            substeps: 1,
-        })
-        .add_plugins(
-            RapierPhysicsPlugin::<NoUserData>::default()
-                .in_fixed_schedule()
-                .with_custom_initialization(RapierContextInitialization::InitializeDefaultRapierContext {
-                    integration_parameters,
-                    rapier_configuration: RapierConfiguration {
-                        gravity: Vec2::ZERO,
-                        ..RapierConfiguration::new(config.length_unit)
-                    },
-                }),
-        )
-        .add_systems(FixedUpdate, step_begin.before(PhysicsSet::SyncBackend))
-        .add_systems(FixedUpdate, step_end.after(PhysicsSet::Writeback));
-        let world = app.world_mut();
-        let segments = if config.polyline {
-            let (vertices, indices) = outer_polyline(scene);
-            world.spawn((
-                RigidBody::Fixed,
-                Collider::polyline(vertices, Some(indices)),
-                static_material(),
-                Transform::default(),
-            ));
-            &scene.walls[pit::SIDES..]
-        } else {
-            &scene.walls[..]
-        };
-        for &(a, b) in segments {
-            world.spawn((
-                RigidBody::Fixed,
-                Collider::segment(a, b),
-                static_material(),
-                Transform::default(),
-            ));
-        }
-        for &c in &scene.pillars {
-            world.spawn((
-                RigidBody::Fixed,
-                Collider::ball(pit::PILLAR_RADIUS),
-                static_material(),
-                Transform::from_translation(c.extend(0.0)),
-            ));
-        }
-        let ball_filter = if config.ball_ball {
-            Group::GROUP_1 | Group::GROUP_2
-        } else {
-            Group::GROUP_2
-        };
-        for b in &scene.balls {
-            world.spawn((
-                Ball,
-                RigidBody::Dynamic,
-                Collider::ball(pit::BALL_RADIUS),
-                Ccd {
-                    enabled: !config.no_ccd,
-                },
-                Restitution {
-                    coefficient: 1.0,
-                    combine_rule: CoefficientCombineRule::Max,
-                },
-                Friction {
-                    coefficient: 0.0,
-                    combine_rule: CoefficientCombineRule::Min,
-                },
-                Damping {
-                    linear_damping: 0.0,
-                    angular_damping: 0.0,
-                },
-                GravityScale(0.0),
-                CollisionGroups::new(Group::GROUP_1, ball_filter),
-                Velocity {
-                    linear: b.velocity,
-                    angular: 0.0,
-                },
-                Transform::from_translation(b.position.extend(0.0)),
-            ));
-        }
+        add_rapier(&mut app, config);
+        spawn_statics(app.world_mut(), scene, config);
+        spawn_balls(app.world_mut(), scene, config);
         app
     }
 
@@ -146,5 +58,108 @@ impl Engine for Rapier {
             "{} balls in Rapier, CCD enabled on {enabled}, CCD-active after the warm-up step {active}",
             bodies.len()
         )
+    }
+}
+
+/// Rapier in the fixed schedule, one 1/120 s substep a run, no gravity, with the step
+/// timer's markers around its system sets.
+fn add_rapier(app: &mut App, config: Config) {
+    let mut integration_parameters = IntegrationParameters {
+        length_unit: config.length_unit,
+        ..default()
+    };
+    if !config.rapier_speed_cap {
+        // Default 400 × length unit: it would clamp the scene's 500–4000 u/s balls.
+        integration_parameters.normalized_max_linear_velocity = f32::MAX;
+    }
+    // Physics systems in FixedUpdate, each run advancing Rapier by exactly
+    // dt = 1/120 s in one substep. The resource is inserted before the plugin so
+    // the plugin's `init_resource` keeps it.
+    app.insert_resource(TimestepMode::Fixed {
+        dt: (1.0 / pit::HZ) as f32,
+        substeps: 1,
+    })
+    .add_plugins(
+        RapierPhysicsPlugin::<NoUserData>::default()
+            .in_fixed_schedule()
+            .with_custom_initialization(RapierContextInitialization::InitializeDefaultRapierContext {
+                integration_parameters,
+                rapier_configuration: RapierConfiguration {
+                    gravity: Vec2::ZERO,
+                    ..RapierConfiguration::new(config.length_unit)
+                },
+            }),
+    )
+    .add_systems(FixedUpdate, step_begin.before(PhysicsSet::SyncBackend))
+    .add_systems(FixedUpdate, step_end.after(PhysicsSet::Writeback));
+}
+
+/// The walls (512 segments, or the outer wall as one polyline) and the pillars.
+fn spawn_statics(world: &mut World, scene: &pit::Pit, config: Config) {
+    let segments = if config.polyline {
+        let (vertices, indices) = outer_polyline(scene);
+        world.spawn((
+            RigidBody::Fixed,
+            Collider::polyline(vertices, Some(indices)),
+            static_material(),
+            Transform::default(),
+        ));
+        &scene.walls[pit::SIDES..]
+    } else {
+        &scene.walls[..]
+    };
+    for &(a, b) in segments {
+        world.spawn((
+            RigidBody::Fixed,
+            Collider::segment(a, b),
+            static_material(),
+            Transform::default(),
+        ));
+    }
+    for &c in &scene.pillars {
+        world.spawn((
+            RigidBody::Fixed,
+            Collider::ball(pit::PILLAR_RADIUS),
+            static_material(),
+            Transform::from_translation(c.extend(0.0)),
+        ));
+    }
+}
+
+/// Every ball, dynamic with CCD (unless `no_ccd`), elastic and frictionless.
+fn spawn_balls(world: &mut World, scene: &pit::Pit, config: Config) {
+    let ball_filter = if config.ball_ball {
+        Group::GROUP_1 | Group::GROUP_2
+    } else {
+        Group::GROUP_2
+    };
+    for b in &scene.balls {
+        world.spawn((
+            Ball,
+            RigidBody::Dynamic,
+            Collider::ball(pit::BALL_RADIUS),
+            Ccd {
+                enabled: !config.no_ccd,
+            },
+            Restitution {
+                coefficient: 1.0,
+                combine_rule: CoefficientCombineRule::Max,
+            },
+            Friction {
+                coefficient: 0.0,
+                combine_rule: CoefficientCombineRule::Min,
+            },
+            Damping {
+                linear_damping: 0.0,
+                angular_damping: 0.0,
+            },
+            GravityScale(0.0),
+            CollisionGroups::new(Group::GROUP_1, ball_filter),
+            Velocity {
+                linear: b.velocity,
+                angular: 0.0,
+            },
+            Transform::from_translation(b.position.extend(0.0)),
+        ));
     }
 }
