@@ -1,6 +1,8 @@
 //! The scene on Avian 2D (0.7, f32, parry backend).
 
-use crate::{Ball, Config, Engine, Sample, base_app, outer_polyline, pit, step_begin, step_end};
+use crate::{
+    Ball, Config, Engine, Sample, base_app, outer_polyline, pit, single_segments, step_begin, step_end,
+};
 use avian2d::prelude::*;
 use bevy::prelude::*;
 
@@ -12,12 +14,17 @@ const STATIC_LAYER: u32 = 1 << 1;
 /// swept CCD on every ball.
 pub struct Avian;
 
-fn static_material() -> (Restitution, Friction, CollisionLayers) {
+/// Perfectly elastic and frictionless, whatever the other collider says (Max of the
+/// restitutions, Min of the frictions): walls, pillars and balls alike.
+fn elastic() -> (Restitution, Friction) {
     (
         Restitution::new(1.0).with_combine_rule(CoefficientCombine::Max),
         Friction::ZERO.with_combine_rule(CoefficientCombine::Min),
-        CollisionLayers::from_bits(STATIC_LAYER, BALL_LAYER),
     )
+}
+
+fn static_material() -> ((Restitution, Friction), CollisionLayers) {
+    (elastic(), CollisionLayers::from_bits(STATIC_LAYER, BALL_LAYER))
 }
 
 impl Engine for Avian {
@@ -32,7 +39,7 @@ impl Engine for Avian {
             .add_systems(FixedPostUpdate, step_begin.before(PhysicsSystems::First))
             .add_systems(FixedPostUpdate, step_end.after(PhysicsSystems::Last));
         let world = app.world_mut();
-        let segments = if config.polyline {
+        if config.polyline {
             let (vertices, indices) = outer_polyline(scene);
             world.spawn((
                 RigidBody::Static,
@@ -40,11 +47,8 @@ impl Engine for Avian {
                 static_material(),
                 Transform::default(),
             ));
-            &scene.walls[pit::SIDES..]
-        } else {
-            &scene.walls[..]
-        };
-        for &(a, b) in segments {
+        }
+        for &(a, b) in single_segments(scene, config.polyline) {
             world.spawn((
                 RigidBody::Static,
                 Collider::segment(a, b),
@@ -70,8 +74,7 @@ impl Engine for Avian {
                 Ball,
                 RigidBody::Dynamic,
                 Collider::circle(pit::BALL_RADIUS),
-                Restitution::new(1.0).with_combine_rule(CoefficientCombine::Max),
-                Friction::ZERO.with_combine_rule(CoefficientCombine::Min),
+                elastic(),
                 LinearDamping(0.0),
                 AngularDamping(0.0),
                 CollisionLayers::from_bits(BALL_LAYER, ball_filter),

@@ -138,6 +138,16 @@ pub trait Engine {
     fn ccd_report(world: &mut World) -> String;
 }
 
+/// The walls spawned as one segment collider each: every wall, or only the baffles when
+/// the outer wall is one polyline ([`outer_polyline`]).
+pub fn single_segments(scene: &pit::Pit, polyline: bool) -> &[(Vec2, Vec2)] {
+    if polyline {
+        &scene.walls[pit::SIDES..]
+    } else {
+        &scene.walls[..]
+    }
+}
+
 /// The outer 512-gon as polyline vertices and closed-loop indices.
 pub fn outer_polyline(scene: &pit::Pit) -> (Vec<Vec2>, Vec<[u32; 2]>) {
     let vertices = scene.walls[..pit::SIDES].iter().map(|w| w.0).collect();

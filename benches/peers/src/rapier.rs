@@ -1,6 +1,8 @@
 //! The scene on bevy_rapier2d (0.36, rapier2d 0.35).
 
-use crate::{Ball, Config, Engine, Sample, base_app, outer_polyline, pit, step_begin, step_end};
+use crate::{
+    Ball, Config, Engine, Sample, base_app, outer_polyline, pit, single_segments, step_begin, step_end,
+};
 use bevy::prelude::*;
 use bevy_rapier2d::prelude::*;
 use bevy_rapier2d::rapier::dynamics::IntegrationParameters;
@@ -9,7 +11,9 @@ use bevy_rapier2d::rapier::dynamics::IntegrationParameters;
 /// iterations, 1 substep) except the speed cap, and CCD enabled on every ball.
 pub struct Rapier;
 
-fn static_material() -> (Restitution, Friction, CollisionGroups) {
+/// Perfectly elastic and frictionless, whatever the other collider says (Max of the
+/// restitutions, Min of the frictions): walls, pillars and balls alike.
+fn elastic() -> (Restitution, Friction) {
     (
         Restitution {
             coefficient: 1.0,
@@ -19,8 +23,11 @@ fn static_material() -> (Restitution, Friction, CollisionGroups) {
             coefficient: 0.0,
             combine_rule: CoefficientCombineRule::Min,
         },
-        CollisionGroups::new(Group::GROUP_2, Group::GROUP_1),
     )
+}
+
+fn static_material() -> ((Restitution, Friction), CollisionGroups) {
+    (elastic(), CollisionGroups::new(Group::GROUP_2, Group::GROUP_1))
 }
 
 impl Engine for Rapier {
@@ -96,7 +103,7 @@ fn add_rapier(app: &mut App, config: Config) {
 
 /// The walls (512 segments, or the outer wall as one polyline) and the pillars.
 fn spawn_statics(world: &mut World, scene: &pit::Pit, config: Config) {
-    let segments = if config.polyline {
+    if config.polyline {
         let (vertices, indices) = outer_polyline(scene);
         world.spawn((
             RigidBody::Fixed,
@@ -104,11 +111,8 @@ fn spawn_statics(world: &mut World, scene: &pit::Pit, config: Config) {
             static_material(),
             Transform::default(),
         ));
-        &scene.walls[pit::SIDES..]
-    } else {
-        &scene.walls[..]
-    };
-    for &(a, b) in segments {
+    }
+    for &(a, b) in single_segments(scene, config.polyline) {
         world.spawn((
             RigidBody::Fixed,
             Collider::segment(a, b),
@@ -141,14 +145,7 @@ fn spawn_balls(world: &mut World, scene: &pit::Pit, config: Config) {
             Ccd {
                 enabled: !config.no_ccd,
             },
-            Restitution {
-                coefficient: 1.0,
-                combine_rule: CoefficientCombineRule::Max,
-            },
-            Friction {
-                coefficient: 0.0,
-                combine_rule: CoefficientCombineRule::Min,
-            },
+            elastic(),
             Damping {
                 linear_damping: 0.0,
                 angular_damping: 0.0,
