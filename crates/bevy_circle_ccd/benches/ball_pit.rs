@@ -128,7 +128,7 @@ fn main() {
 
 fn print_row(row: &Row) {
     println!(
-        "{:>7} | {:>9} | {:>7} | {:>13.1} | {:>14.1} | {:>12.1} | {:>11.1} | {:>11.1} | {:>8.3} | {:>7} | {:>12.8}",
+        "{:>7} | {:>9} | {:>7} | {:>13.1} | {:>14.1} | {:>12.1} | {:>11.1} | {:>11.1} | {:>8} | {:>7} | {:>12.8}",
         row.balls,
         if row.ball_ball { "on" } else { "off" },
         row.threads,
@@ -137,7 +137,12 @@ fn print_row(row: &Row) {
         row.bounces_per_step,
         row.events_per_step,
         row.event_balls_per_step,
-        row.mean_sweep_us / row.events_per_step.max(1.0),
+        // No events (ball–ball off, or nothing met): no time per event to give.
+        if row.events_per_step > 0.0 {
+            format!("{:.3}", row.mean_sweep_us / row.events_per_step)
+        } else {
+            "–".to_owned()
+        },
         row.escapes,
         row.energy_ratio
     );

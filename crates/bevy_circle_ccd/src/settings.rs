@@ -44,7 +44,9 @@ pub struct CcdSettings {
     /// thread and tasks on Bevy's `ComputeTaskPool`. The results are the same with any
     /// number, bit for bit. Default 0: the pool's threads plus the calling one (on two
     /// cores Bevy's default pool has one compute thread, so 2). 1 keeps the step on the
-    /// schedule's thread.
+    /// schedule's thread. The pool runs tasks on threads only with Bevy's
+    /// `multi_threaded` feature (one of Bevy's default features); without it every
+    /// chunk runs in turn on the calling thread, with the same results.
     pub threads: usize,
 }
 

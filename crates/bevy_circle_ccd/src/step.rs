@@ -317,3 +317,43 @@ impl Listening {
         self.global || self.entities.contains(&entity)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::TaskPool;
+    use bevy::tasks::{ComputeTaskPool, TaskPoolBuilder};
+    use ccd_core::Parallel;
+    use ccd_core::tolerance::MIN_ITEMS_PER_THREAD;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn two_threads_run_two_chunks_at_the_same_time() {
+        // Each of the two chunks waits (up to a deadline far beyond any wake-up) until both
+        // have started: they meet only if they run at the same time, on two threads. A
+        // pool that runs every task on the calling thread (Bevy without `multi_threaded`)
+        // runs them one after the other, and neither meets the other.
+        let pool = ComputeTaskPool::get_or_init(|| TaskPoolBuilder::new().num_threads(1).build());
+        let started = AtomicUsize::new(0);
+        let met = AtomicUsize::new(0);
+        let mut items = vec![0_u8; 2 * MIN_ITEMS_PER_THREAD];
+        let chunk = |_: &mut [u8]| {
+            started.fetch_add(1, Ordering::SeqCst);
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while started.load(Ordering::SeqCst) < 2 && Instant::now() < deadline {
+                std::thread::yield_now();
+            }
+            if started.load(Ordering::SeqCst) == 2 {
+                met.fetch_add(1, Ordering::SeqCst);
+            }
+        };
+        TaskPool { pool, threads: 2 }.for_each_chunk(&mut items, &chunk);
+        assert_eq!(started.load(Ordering::SeqCst), 2, "two chunks");
+        // The second chunk always sees both started; the first only if they overlapped.
+        assert_eq!(
+            met.load(Ordering::SeqCst),
+            2,
+            "the two chunks did not run at the same time"
+        );
+    }
+}
