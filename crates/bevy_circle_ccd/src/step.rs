@@ -332,7 +332,7 @@ mod tests {
         // Each of the two chunks waits (up to a deadline far beyond any wake-up) until both
         // have started: they meet only if they run at the same time, on two threads. A
         // pool that runs every task on the calling thread (Bevy without `multi_threaded`)
-        // runs them one after the other, and neither meets the other.
+        // runs them one after the other: the first waits out the deadline alone.
         let pool = ComputeTaskPool::get_or_init(|| TaskPoolBuilder::new().num_threads(1).build());
         let started = AtomicUsize::new(0);
         let met = AtomicUsize::new(0);
