@@ -314,6 +314,14 @@ fi
 if [ -s "$STATE" ] && grep -q 'reason: "exit"' "$STATE"; then
   mv "$STATE" "$OUT/input-state-exit.ron"
   pass "the state file is written on exit: wall restitution $(field exit wall_restitution)"
+  # The audit ran all along: no escape, NaN, fault or repair in the whole session.
+  for count in escapes nan faults repairs; do
+    if [ "$(field exit "$count")" = 0 ]; then
+      pass "no $count over the session"
+    else
+      fail "no $count over the session: $(field exit "$count")"
+    fi
+  done
 else
   fail "the state file is written on exit"
 fi

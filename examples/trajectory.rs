@@ -2,15 +2,16 @@
 //!
 //! A ball is fired into a box with a few baffles and a pillar. The example predicts its
 //! bounce path, draws it as ASCII art, then runs the same motion step by step with
-//! `sweep_bounces` and checks the ball never leaves the box.
+//! `sweep_bounces` and checks, after every step, that the ball is in the box and inside no
+//! wall or pillar (exit code 1 otherwise).
 //!
 //! ```text
 //! cargo run --release --example trajectory
 //! ```
 
 use ccd_core::{
-    Circle, Grid, Obstacle, ObstacleShape, Obstacles, PredictSettings, Segment, SweepSettings, Vec2,
-    predict_path, sweep_bounces,
+    Circle, Grid, Layers, Obstacle, ObstacleShape, Obstacles, PredictSettings, Segment, SweepSettings, Vec2,
+    penetration, penetration_slop, predict_path, sweep_bounces,
 };
 
 const WIDTH: usize = 72;
@@ -64,10 +65,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         path.len()
     );
 
-    // Now run it for real at 120 Hz for 10 s and check it never escapes.
+    // Now run it for real at 120 Hz for 10 s and check, after every step, that it is
+    // inside the box and inside no wall or pillar (the audit's check, `ccd_core::penetration`).
     let dt = 1.0 / 120.0;
     let (mut center, mut v) = (ball.center, velocity);
-    let (mut bounces, mut max_in_step) = (0, 0);
+    let (mut bounces, mut max_in_step, mut deepest) = (0, 0, 0.0_f32);
     for _ in 0..1200 {
         let out = sweep_bounces(ball.at(center), v, dt, &grid, &SweepSettings::default(), |_| {})?;
         (center, v) = (out.center, out.velocity);
@@ -77,11 +79,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         if !inside {
             return Err(format!("the ball escaped to {center}").into());
         }
+        let now = ball.at(center);
+        grid.query(now.aabb(), |_, obstacle| {
+            if let Some(p) = penetration(now, Layers::ALL, obstacle) {
+                deepest = deepest.max(p.depth);
+            }
+        });
+        if deepest > penetration_slop(ball.radius) {
+            return Err(format!("the ball sits {deepest} inside a surface at {center}").into());
+        }
     }
     println!(
-        "simulated 10 s at 120 Hz: {bounces} bounces (at most {max_in_step} in one step), speed {:.1} (started {:.1}), no escape",
+        "simulated 10 s at 120 Hz: {bounces} bounces (at most {max_in_step} in one step), speed {:.1} (started {:.1}), \
+         no escape, no fault (deepest inside a surface {deepest:.6}, a fault past {:.6})",
         v.length(),
-        velocity.length()
+        velocity.length(),
+        penetration_slop(ball.radius)
     );
     Ok(())
 }

@@ -24,7 +24,7 @@ use crate::replay::tape;
 use crate::rules::{Game, PartHit, Requests, on_hits, rules_requests, serve};
 use crate::saucer::{Caught, catch, eject};
 use crate::spawn::spawn_table;
-use crate::stats::{RunStats, collect_stats, watch_balls};
+use crate::stats::{RunStats, audit_every_step, collect_stats, watch_balls, watch_faults};
 use crate::table::{Side, TableDef, Tuning};
 use crate::tilt::nudge_and_tilt;
 use bevy::prelude::*;
@@ -83,7 +83,7 @@ impl Plugin for GamePlugin {
             .init_resource::<crate::highscores::HighScores>()
             .init_resource::<RunStats>()
             .init_resource::<PlungerShown>()
-            .add_systems(Startup, spawn_table)
+            .add_systems(Startup, (spawn_table, audit_every_step))
             .add_systems(
                 FixedUpdate,
                 (
@@ -112,6 +112,7 @@ impl Plugin for GamePlugin {
                     serve,
                     ball_save_clock,
                     watch_balls,
+                    watch_faults,
                     collect_stats,
                 )
                     .chain()

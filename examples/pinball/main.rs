@@ -26,6 +26,7 @@ mod game;
 mod highscores;
 mod hinged;
 mod input;
+mod layout_check;
 mod moment;
 mod panel;
 mod parts;
@@ -78,11 +79,12 @@ struct Args {
     #[arg(long)]
     gizmos: bool,
     /// No window: run the same table and rules on MinimalPlugins with autoplay, print a
-    /// summary, and exit non-zero if a ball escaped or a NaN appeared.
+    /// summary, and exit non-zero if a ball escaped, sat inside any surface (the plugin's
+    /// audit) or had to be repaired, or a NaN appeared.
     #[arg(long)]
     headless: bool,
-    /// Simulated seconds for `--headless`.
-    #[arg(long, default_value_t = 120.0)]
+    /// Simulated seconds for `--headless`: finite and above 0.
+    #[arg(long, default_value_t = 120.0, value_parser = parse_seconds)]
     seconds: f64,
     /// Start with the motorised (hinged) flippers instead of the kinematic ones (the
     /// panel switches between them).
@@ -122,6 +124,16 @@ struct Args {
 /// about 0.9 px per mm.
 const DEFAULT_WINDOW: &str = "1440x1000";
 
+/// A number of seconds: finite and above 0 (NaN, an infinity, 0 or a negative number would
+/// never end the run, or end it at once).
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
+        Ok(s) => Err(format!("must be a finite number of seconds above 0, got {s}")),
+        Err(e) => Err(format!("expected a number of seconds, got `{text}`: {e}")),
+    }
+}
+
 /// `WIDTHxHEIGHT`, each at least 1.
 fn parse_window(text: &str) -> Result<(u32, u32), String> {
     let size = text
@@ -157,7 +169,7 @@ fn load_inputs(args: &Args) -> Result<(table::TableDef, Option<replay::Replay>, 
     let played = args
         .replay
         .as_deref()
-        .map(|p| replay::Replay::load(p, &def.name))
+        .map(|p| replay::Replay::load(p, &def))
         .transpose()
         .map_err(|e| e.to_string())?;
     let hz = played.as_ref().map_or(args.hz, |r| r.hz);
@@ -294,8 +306,8 @@ fn single_threaded(app: &mut App) {
     }
 }
 
-/// The headless mode: plays (autoplay, or the replay's steps) until the time is up or a
-/// ball escapes or a NaN appears, saves what was asked for, and prints a summary.
+/// The headless mode: plays (autoplay, or the replay's steps) until the time is up or the
+/// run fails ([`RunStats::failed`]), saves what was asked for, and prints a summary.
 fn headless(def: table::TableDef, args: &Args, played: Option<replay::Replay>, hz: f64) -> ExitCode {
     let steps = played.as_ref().map(|r| r.steps);
     let mut app = headless_game(def, args, played, hz);
@@ -306,8 +318,8 @@ fn headless(def: table::TableDef, args: &Args, played: Option<replay::Replay>, h
     }
     print_headless_summary(app.world(), hz, steps, started);
     let stats = app.world().resource::<RunStats>();
-    if stats.escapes > 0 || stats.nan > 0 {
-        eprintln!("pinball: FAILED: a ball escaped or a NaN appeared");
+    if stats.failed() {
+        eprintln!("pinball: FAILED: a ball escaped, sat inside a surface or was repaired, or a NaN appeared");
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
@@ -360,7 +372,7 @@ fn play_headless(app: &mut App, args: &Args, steps: Option<u64>) {
             Some(n) => stats.steps >= n,
             None => stats.simulated >= args.seconds,
         };
-        if done || stats.escapes > 0 || stats.nan > 0 {
+        if done || stats.failed() {
             break;
         }
         if std::mem::take(&mut trace) {
@@ -413,6 +425,13 @@ fn print_headless_summary(world: &World, hz: f64, steps: Option<u64>, started: s
     println!("  high score:            {}", game.high_score.max(game.score));
     println!("  escapes:               {}", stats.escapes);
     println!("  NaN:                   {}", stats.nan);
+    println!(
+        "  faults:                {} (deepest inside a surface {:.5} mm, a fault past {} of the radius; repairs {})",
+        stats.faults,
+        stats.deepest,
+        bevy_circle_ccd::ccd_core::PENETRATION_SLOP_REL,
+        stats.repairs
+    );
 }
 
 /// Where every ball is (with `PINBALL_TRACE` set, at each progress line).
@@ -456,6 +475,8 @@ fn print_play_summary(stats: &RunStats) {
     );
 }
 
+#[cfg(test)]
+mod input_tests;
 #[cfg(test)]
 mod physics_tests;
 #[cfg(test)]

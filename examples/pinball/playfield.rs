@@ -10,6 +10,7 @@ use serde::Deserialize;
 /// A line the rules count a shot on when a ball crosses it one way: along the left
 /// normal of `a → b` (for a line drawn left to right, upward).
 #[derive(Deserialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
 pub struct ShotDef {
     pub name: String,
     pub a: P,
@@ -22,6 +23,7 @@ pub struct ShotDef {
 /// touch it; crossing `entry` back, or `exit` along its left normal, returns it to the
 /// playfield's layer. `exit` must lie over open playfield (it feeds an inlane).
 #[derive(Deserialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
 pub struct RampDef {
     pub entry: (P, P),
     pub walls: Vec<Piece>,
@@ -32,6 +34,7 @@ pub struct RampDef {
 /// `center`, holds it for `hold_seconds`, then kicks it out at `eject_speed` (mm/s) along
 /// `eject_degrees` (counter-clockwise from +x).
 #[derive(Deserialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
 pub struct SaucerDef {
     pub center: P,
     pub catch_radius: f32,
@@ -49,6 +52,7 @@ pub struct SaucerDef {
 /// A kickback: a kicker across an outlane (`a → b`, its left normal pointing up the
 /// lane), solid only while lit; it throws the ball back up at `speed` mm/s.
 #[derive(Deserialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
 pub struct KickbackDef {
     pub a: P,
     pub b: P,
@@ -57,6 +61,7 @@ pub struct KickbackDef {
 
 /// What a standup target lights.
 #[derive(Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
 pub enum Lights {
     /// The kickback.
     Kickback,
@@ -66,6 +71,7 @@ pub enum Lights {
 
 /// A standup target: a solid face that scores and lights something (it does not drop).
 #[derive(Deserialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
 pub struct StandupDef {
     pub a: P,
     pub b: P,
@@ -74,6 +80,7 @@ pub struct StandupDef {
 
 /// A rubber post.
 #[derive(Deserialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
 pub struct PostDef {
     pub center: P,
     pub radius: f32,
@@ -81,6 +88,7 @@ pub struct PostDef {
 
 /// The rules' numbers.
 #[derive(Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
 pub struct RulesDef {
     /// A ball that drains within this many seconds of leaving the plunger lane is served
     /// again (ball save).
@@ -118,6 +126,7 @@ impl Default for RulesDef {
 
 /// The richer table's parts (all optional in the file).
 #[derive(Deserialize, Clone, Debug, Default)]
+#[serde(deny_unknown_fields)]
 pub struct Playfield {
     /// More one-way gates (the lane gate is `TableDef::lane_gate`): the orbits' tops.
     #[serde(default)]

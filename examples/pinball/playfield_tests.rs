@@ -47,6 +47,18 @@ fn step_hits(app: &mut App, ball: Entity) -> Vec<(Part, bool)> {
         .collect()
 }
 
+/// The run's watch (`stats.rs`) found nothing wrong: no ball escaped, went NaN, sat inside
+/// a surface (the plugin's audit) or was repaired, and no ball search fired. A ball search needs a ball still for 10 s
+/// (`STUCK_SECONDS`); every scenario here plays under 4 s, so its count must be 0.
+fn assert_no_trouble(app: &App) {
+    let s = app.world().resource::<RunStats>();
+    assert_eq!(
+        (s.escapes, s.nan, s.faults, s.repairs, s.ball_searches),
+        (0, 0, 0, 0, 0),
+        "escapes, NaN, audit faults, repairs, ball searches"
+    );
+}
+
 fn start_game(app: &mut App) {
     app.world_mut().resource_mut::<Requests>().new_game = true;
     app.update();
@@ -126,7 +138,7 @@ fn a_ball_on_the_ramp_touches_only_the_ramp_and_leaves_by_its_exit() {
     );
     // It leaves over the left inlane: x between the outlane post (52) and the sling (78).
     let p = app.world().get::<Transform>(b).unwrap().translation.truncate();
-    assert!(p.x > 40.0 && p.x < 90.0 && p.y > 420.0 && p.y < 470.0, "{p}");
+    assert!(p.x > 52.0 && p.x < 78.0 && p.y > 420.0 && p.y < 470.0, "{p}");
 }
 
 #[test]
@@ -177,7 +189,8 @@ fn the_saucer_holds_then_kicks_out_exactly() {
             // Kicked out at 900 mm/s along -70°: (307.82, -845.72), then one 1 ms step of
             // rolling gravity (793.2 mm/s²): (307.82, -846.52).
             let want = Vec2::new(307.818, -845.723 - 0.7932);
-            assert!((c.velocity - want).length() < 0.05, "{} vs {want}", c.velocity);
+            // To the half unit of the figures' last digit (f32 rounding is 1e-4 here).
+            assert!((c.velocity - want).length() < 0.005, "{} vs {want}", c.velocity);
             break;
         }
         let q = app.world().get::<Transform>(b).unwrap().translation.truncate();
@@ -246,6 +259,8 @@ fn ball_save_serves_the_ball_again() {
     assert_eq!(game.ball_number, 1, "still ball 1");
     assert_eq!(stats.served, 2, "served again");
     assert!(stats.ball_times.is_empty(), "the ball did not end");
+    // 1.5 s of play: no ball search, and the audit found no ball inside a surface.
+    assert_no_trouble(&app);
 }
 
 #[test]
@@ -302,6 +317,8 @@ fn tilt_kills_the_flippers_and_ends_the_ball_without_bonus() {
     assert!(bumper_kick > 0.0);
     let live = kicks(&mut app);
     assert_eq!(live.iter().filter(|s| **s == bumper_kick).count(), 3, "{live:?}");
+    // About 1.6 s of play: no ball search, and the audit found no ball inside a surface.
+    assert_no_trouble(&app);
 }
 
 /// Knock down the bank's last drop target with a ball shot up at it (the other two set
@@ -354,19 +371,38 @@ fn two_locks_start_multiball_and_no_lock_lights_during_it() {
     knock_down_the_bank(&mut app);
     assert_eq!(progress(&app), (false, 0, true));
     assert!(app.world().resource::<Game>().targets_down.iter().all(|d| !d));
+    // About 3.2 s of play (three 60-step shots at the bank, two 1,500-step locks).
+    assert_no_trouble(&app);
 }
 
 #[test]
 fn a_ball_pinched_between_both_rising_tips_is_squeezed_out_never_through_a_bat() {
     // Starfall's bats: the tips leave 35.8 mm at rest but only 25.6 mm raised, less than
     // the 27 mm ball, so a ball between them as both flip is squeezed. Whatever way it
-    // leaves, it must never be inside either bat.
+    // leaves, it must never be inside either bat. By hand: pivots 169.2 mm apart, the tip
+    // circles (radius 6.5) centred 76 − 6.5 = 69.5 mm out, at −30° at rest and +20° raised:
+    // 169.2 − 2·69.5·cos 30° − 13 = 35.8, 169.2 − 2·69.5·cos 20° − 13 = 25.6.
     let mut app = app();
+    let def = app.world().resource::<game::Table>().def.clone();
+    let (l, r) = (&def.flippers[0], &def.flippers[1]);
+    let tip_gap = |degrees: f32| {
+        let out = l.length - 0.5 * l.tip();
+        r.pivot.0 - l.pivot.0 - 2.0 * out * degrees.to_radians().cos() - l.tip()
+    };
+    let (at_rest, raised) = (
+        tip_gap(l.rest_degrees),
+        tip_gap(l.rest_degrees + l.stroke_degrees),
+    );
+    assert!(
+        (at_rest - 35.8).abs() <= 0.05 && (raised - 25.6).abs() <= 0.05,
+        "{at_rest} {raised}"
+    );
+    assert!(raised < 2.0 * def.ball_radius);
     start_game(&mut app);
     let b = ball(&mut app, Vec2::new(238.0, 150.0), Vec2::ZERO);
     let radius = app.world().get::<MovingCircle>(b).unwrap().radius;
     let mut worst = f32::INFINITY;
-    let (mut fastest, mut most_bounces) = (0.0f32, 0);
+    let mut fastest = 0.0f32;
     for _ in 0..300 {
         {
             let mut c = app.world_mut().resource_mut::<Controls>();
@@ -378,7 +414,6 @@ fn a_ball_pinched_between_both_rising_tips_is_squeezed_out_never_through_a_bat()
         let v = app.world().get::<MovingCircle>(b).unwrap().velocity;
         assert!(p.is_finite() && v.is_finite(), "{p} {v}");
         fastest = fastest.max(v.length());
-        most_bounces = most_bounces.max(app.world().resource::<CcdStats>().max_bounces_per_circle);
         let mut q = app
             .world_mut()
             .query::<(&crate::parts::Flipper, &crate::flipper_shape::BatShape)>();
@@ -389,11 +424,13 @@ fn a_ball_pinched_between_both_rising_tips_is_squeezed_out_never_through_a_bat()
             worst = worst.min(gap);
         }
     }
-    // The face height is the chord of the taper (0.1 mm from the true face, see
-    // `flipper_shape`), and contacts are kept a hair apart: 0.2 mm is well inside a bat's
-    // 6.5 mm tip radius.
-    println!("closest {worst} mm, fastest {fastest} mm/s, most bounces in a step {most_bounces}");
-    assert!(worst > -0.2, "the ball went {} mm into a bat", -worst);
-    // It was squeezed: the tips move at up to 5.8 m/s, and it left far faster than it fell.
+    // `outline()` is the collision shape itself: the blade's segments, and chords inside
+    // the exact pillar at the pivot (a ball outside the pillar is outside its chords). So
+    // the only allowance is the audit's: a thousandth of the radius (0.0135 mm).
+    println!("closest {worst} mm, fastest {fastest} mm/s");
+    let slop = bevy_circle_ccd::ccd_core::PENETRATION_SLOP_REL * radius;
+    assert!(worst >= -slop, "the ball went {} mm into a bat", -worst);
+    // It was squeezed: the tip circles' centres move at up to 83.1 rad/s · 69.5 mm = 5.8 m/s,
+    // and it left far faster than it fell.
     assert!(fastest > 1000.0, "{fastest}");
 }

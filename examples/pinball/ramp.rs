@@ -134,10 +134,12 @@ pub fn ramp_place(ramp: &RampDef, ring: &[Vec2], p: Vec2, radius: f32) -> RampPl
 
 /// The invariant of the layers: a ball on the ramp's layer is in the ramp's channel or
 /// its mouth. One that rolled back out of the mouth is on the playfield again; one found
-/// anywhere else (it cannot pass the wires, so only by a rules bug) is put back on the
-/// playfield with a warning, rather than falling through every wall.
+/// anywhere else (it cannot pass the wires, so only by a bug) is put back on the
+/// playfield rather than falling through every wall, and the repair is a fault: counted
+/// in [`RunStats::repairs`](crate::stats::RunStats), printed, and failing a headless run.
 pub fn keep_ramp_balls_on_ramp(
     table: Res<crate::game::Table>,
+    mut stats: ResMut<crate::stats::RunStats>,
     mut balls: Query<(Entity, &MovingCircle, &mut CollisionLayers, &mut Transform)>,
     mut ring: Local<Option<Vec<Vec2>>>,
 ) {
@@ -154,7 +156,11 @@ pub fn keep_ramp_balls_on_ramp(
             RampPlace::Channel | RampPlace::Mouth => continue,
             RampPlace::BelowMouth => {}
             RampPlace::Elsewhere => {
-                eprintln!("ball {e} on the ramp's layer outside the ramp at {p}: back on the playfield");
+                stats.repairs += 1;
+                eprintln!(
+                    "fault (repaired) at {:.3} s: ball {e} on the ramp's layer outside the ramp at {p}: put back on the playfield",
+                    stats.simulated
+                );
             }
         }
         *layers = ON_PLAYFIELD;

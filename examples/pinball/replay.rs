@@ -4,19 +4,30 @@
 //! numbers (the autoplayer varies its plunger pulls by the score), so the inputs alone
 //! reproduce a game: the same score and the same ball positions, bit for bit.
 //!
-//! The file is RON: the table's name, the fixed rate, the steps recorded, and the inputs.
+//! The file is RON: the table's name and its file's fingerprint, the version of the code
+//! that recorded it, the fixed rate, the steps recorded, and the inputs. A replay is
+//! refused, with a message saying why, on another table, on the same table's file once
+//! changed, and by another version.
 
 use crate::game::{Controls, Table};
 use crate::rules::Requests;
+use crate::table::TableDef;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// A recorded game.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
 pub struct Replay {
     /// The table it was played on (a replay on another table is refused).
     pub table: String,
+    /// The table file's fingerprint ([`crate::table::fingerprint`]), as 16 hex digits: a
+    /// replay on the same table's file once edited is refused too.
+    pub table_fingerprint: String,
+    /// The version of the code that recorded it (`CARGO_PKG_VERSION`): another version
+    /// may play the same inputs differently.
+    pub version: String,
     /// The fixed physics rate, Hz.
     pub hz: f64,
     /// Fixed steps recorded.
@@ -28,6 +39,7 @@ pub struct Replay {
 /// The inputs in force from fixed step `step` on (counting from 1), and the one-shot
 /// requests made on that step.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[serde(deny_unknown_fields)]
 pub struct InputAt {
     pub step: u64,
     pub left: bool,
@@ -68,6 +80,22 @@ pub enum ReplayError {
         recorded: String,
         loaded: String,
     },
+    /// Recorded on another version of the same table's file.
+    TableFile {
+        table: String,
+        recorded: String,
+        loaded: String,
+    },
+    /// Recorded by another version of the code.
+    Version {
+        recorded: String,
+        running: String,
+    },
+}
+
+/// A fingerprint as the replay file writes it.
+fn hex(fingerprint: u64) -> String {
+    format!("{fingerprint:016x}")
 }
 
 impl std::fmt::Display for ReplayError {
@@ -77,6 +105,20 @@ impl std::fmt::Display for ReplayError {
             Self::Parse(p, e) => write!(f, "replay file {} does not parse: {e}", p.display()),
             Self::Table { recorded, loaded } => {
                 write!(f, "the replay was recorded on table `{recorded}`, not `{loaded}`")
+            }
+            Self::TableFile {
+                table,
+                recorded,
+                loaded,
+            } => write!(
+                f,
+                "the replay was recorded on another version of table `{table}`'s file (fingerprint {recorded}, this file's is {loaded})"
+            ),
+            Self::Version { recorded, running } => {
+                write!(
+                    f,
+                    "the replay was recorded by version {recorded}, this is {running}"
+                )
             }
         }
     }
@@ -95,15 +137,29 @@ impl Replay {
         std::fs::write(path, text).map_err(|e| ReplayError::Io(path.into(), e))
     }
 
-    /// Read one from `path`, for the table `table`.
-    pub fn load(path: &Path, table: &str) -> Result<Self, ReplayError> {
+    /// Read one from `path`, for the table `table`: refused if recorded on another table,
+    /// on another version of its file, or by another version of the code.
+    pub fn load(path: &Path, table: &TableDef) -> Result<Self, ReplayError> {
         let text = std::fs::read_to_string(path).map_err(|e| ReplayError::Io(path.into(), e))?;
         let replay: Self =
             ron::from_str(&text).map_err(|e| ReplayError::Parse(path.into(), e.to_string()))?;
-        if replay.table != table {
+        if replay.table != table.name {
             return Err(ReplayError::Table {
                 recorded: replay.table,
-                loaded: table.into(),
+                loaded: table.name.clone(),
+            });
+        }
+        if replay.table_fingerprint != hex(table.fingerprint) {
+            return Err(ReplayError::TableFile {
+                table: table.name.clone(),
+                recorded: replay.table_fingerprint,
+                loaded: hex(table.fingerprint),
+            });
+        }
+        if replay.version != env!("CARGO_PKG_VERSION") {
+            return Err(ReplayError::Version {
+                recorded: replay.version,
+                running: env!("CARGO_PKG_VERSION").to_owned(),
             });
         }
         Ok(replay)
@@ -129,6 +185,8 @@ impl Tape {
         Self::Record {
             replay: Replay {
                 table: table.def.name.clone(),
+                table_fingerprint: hex(table.def.fingerprint),
+                version: env!("CARGO_PKG_VERSION").to_owned(),
                 hz,
                 steps: 0,
                 inputs: Vec::new(),
@@ -295,24 +353,64 @@ mod tests {
     fn a_bad_replay_file_is_refused_with_a_clear_error() {
         let dir = std::env::temp_dir().join(format!("pinball-replay-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
+        let classic = table::parse(CLASSIC).unwrap();
         let corrupt = dir.join("corrupt.ron");
         std::fs::write(&corrupt, "(table: 3").unwrap();
-        let e = Replay::load(&corrupt, "Classic").unwrap_err().to_string();
+        let e = Replay::load(&corrupt, &classic).unwrap_err().to_string();
         assert!(e.contains("corrupt.ron") && e.contains("does not parse"), "{e}");
-        let other = dir.join("other.ron");
-        let replay = Replay {
-            table: "Another".into(),
+        let good = Replay {
+            table: classic.name.clone(),
+            table_fingerprint: hex(classic.fingerprint),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
             hz: 1000.0,
             steps: 1,
             inputs: Vec::new(),
         };
-        replay.save(&other).unwrap();
-        let e = Replay::load(&other, "Classic").unwrap_err().to_string();
-        assert!(e.contains("Another") && e.contains("Classic"), "{e}");
-        let e = Replay::load(&dir.join("missing.ron"), "Classic")
+        let path = dir.join("replay.ron");
+        let refusal = |replay: &Replay, table: &TableDef| {
+            replay.save(&path).unwrap();
+            Replay::load(&path, table).err().map(|e| e.to_string())
+        };
+        assert_eq!(refusal(&good, &classic), None);
+        let other = Replay {
+            table: "Another".into(),
+            ..good.clone()
+        };
+        let e = refusal(&other, &classic).unwrap();
+        assert!(e.contains("Another") && e.contains(&classic.name), "{e}");
+        // The same table's file with one number changed: same name, another fingerprint.
+        let edited = table::parse(&CLASSIC.replace("ball_radius: 13.5", "ball_radius: 13.0")).unwrap();
+        assert_eq!(edited.name, classic.name);
+        let e = refusal(&good, &edited).unwrap();
+        assert!(
+            e.contains("another version of table") && e.contains(&hex(classic.fingerprint)),
+            "{e}"
+        );
+        let old = Replay {
+            version: "0.0.1".into(),
+            ..good.clone()
+        };
+        let e = refusal(&old, &classic).unwrap();
+        assert!(
+            e.contains("0.0.1") && e.contains(env!("CARGO_PKG_VERSION")),
+            "{e}"
+        );
+        // A replay from before fingerprints (no such fields) does not parse, and says so.
+        std::fs::write(&path, "(table: \"Classic\", hz: 1000.0, steps: 1, inputs: [])").unwrap();
+        let e = Replay::load(&path, &classic).unwrap_err().to_string();
+        assert!(e.contains("table_fingerprint"), "{e}");
+        let e = Replay::load(&dir.join("missing.ron"), &classic)
             .unwrap_err()
             .to_string();
         assert!(e.contains("missing.ron"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_fingerprint_is_fnv_1a() {
+        // FNV-1a 64 of the empty input is its offset basis, and of "a" the published
+        // test vector.
+        assert_eq!(table::fingerprint(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(table::fingerprint(b"a"), 0xaf63_dc4c_8601_ec8c);
     }
 }

@@ -39,6 +39,12 @@ pub struct GameState {
     /// Balls served and drained since the start (run statistics).
     pub balls_served: u32,
     pub balls_drained: u32,
+    /// Escapes, NaN, faults the plugin's audit found, and ramp repairs since the start:
+    /// each must be 0.
+    pub escapes: u32,
+    pub nan: u32,
+    pub faults: u64,
+    pub repairs: u32,
     pub flippers: Vec<FlipperState>,
     /// Whether the plunger button is held.
     pub plunger_held: bool,
@@ -102,6 +108,10 @@ impl StateView<'_, '_> {
             balls_in_plunger_lane: count(in_lane),
             balls_served: self.stats.served,
             balls_drained: self.stats.drained,
+            escapes: self.stats.escapes,
+            nan: self.stats.nan,
+            faults: self.stats.faults,
+            repairs: self.stats.repairs,
             flippers,
             plunger_held: self.controls.plunger,
             plunger_pull: self.plunger.as_ref().map_or(0.0, |p| p.0),

@@ -2,10 +2,12 @@
 //! the balls: escapes, NaN, and the ball search for a stuck ball.
 
 use crate::game::Table;
+use crate::rules::Part;
 use crate::spawn::Ball;
 use crate::table::{TableDef, inside};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
+use bevy_circle_ccd::{CcdFaults, MAX_FAULT_WARNINGS};
 use std::collections::VecDeque;
 
 /// A ball that moves less than this (mm) for [`STUCK_SECONDS`] gets a ball-search nudge.
@@ -35,6 +37,14 @@ pub struct RunStats {
     pub micros_sum: f64,
     pub escapes: u32,
     pub nan: u32,
+    /// Faults the plugin's audit found: a ball inside a solid surface on its layer (wall,
+    /// post, flipper, gate, ramp wire) or across a one-way part backwards.
+    pub faults: u64,
+    /// The deepest a ball sat inside a surface, mm.
+    pub deepest: f32,
+    /// Balls the rules had to put back where they belong (a ball on the ramp's layer
+    /// found outside the ramp): each is a fault too, printed when it happens.
+    pub repairs: u32,
     pub ball_searches: u32,
     pub multiballs: u32,
     /// Richer-table counts: jackpots, top lanes rolled, kickbacks fired, extra balls won,
@@ -109,6 +119,12 @@ impl RunStats {
         Some((median, t.iter().sum::<f32>() / n as f32))
     }
 
+    /// Whether the run has failed: a ball escaped the table, a NaN appeared, the audit
+    /// found a ball inside a surface, or the rules had to repair a ball's place.
+    pub fn failed(&self) -> bool {
+        self.escapes > 0 || self.nan > 0 || self.faults > 0 || self.repairs > 0
+    }
+
     pub fn mean_micros(&self) -> f64 {
         if self.steps == 0 {
             0.0
@@ -154,6 +170,29 @@ pub fn watch_balls(
             stats.ball_searches += 1;
         }
     }
+}
+
+/// Turns the plugin's audit on: every step checks every ball against every surface.
+pub fn audit_every_step(mut settings: ResMut<CcdSettings>) {
+    settings.audit = true;
+}
+
+/// Copies the audit's figures into the run's and prints each new fault (the first
+/// [`MAX_FAULT_WARNINGS`] of a run in full, then the count).
+pub fn watch_faults(faults: Res<CcdFaults>, parts: Query<&Part>, mut stats: ResMut<RunStats>) {
+    if faults.count > stats.faults
+        && let Some(f) = faults.last
+    {
+        if stats.faults < MAX_FAULT_WARNINGS {
+            let part = parts.get(f.obstacle).ok();
+            eprintln!(
+                "fault at {:.3} s: ball {} at {} {:?} obstacle {} ({part:?}; {} this step)",
+                stats.simulated, f.circle, f.center, f.kind, f.obstacle, faults.last_step
+            );
+        }
+        stats.faults = faults.count;
+    }
+    stats.deepest = faults.deepest;
 }
 
 pub fn collect_stats(

@@ -19,6 +19,7 @@ const PLUNGER_LANE_HALF_WIDTH: f32 = 20.0;
 
 /// A whole table, as written in `assets/tables/*.ron`.
 #[derive(Deserialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
 pub struct TableDef {
     pub name: String,
     pub size: P,
@@ -43,10 +44,27 @@ pub struct TableDef {
     /// The richer table's parts and rules (none on a plain table).
     #[serde(default)]
     pub playfield: crate::playfield::Playfield,
+    /// The table file's fingerprint ([`fingerprint`] of its text), set when it is parsed:
+    /// a replay keeps it, and is refused on a table whose file differs.
+    #[serde(skip)]
+    pub fingerprint: u64,
+}
+
+/// A 64-bit FNV-1a hash of `bytes`: stable across builds, platforms and Rust versions (the
+/// standard library's hasher is not), which a fingerprint kept in a file needs.
+#[must_use]
+pub fn fingerprint(bytes: &[u8]) -> u64 {
+    /// FNV-1a's 64-bit offset basis and prime.
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    bytes
+        .iter()
+        .fold(OFFSET, |h, &b| (h ^ u64::from(b)).wrapping_mul(PRIME))
 }
 
 /// A run of wall segments.
 #[derive(Deserialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
 pub enum Piece {
     /// A polyline through these points.
     Line(Vec<P>),
@@ -64,6 +82,7 @@ pub enum Piece {
 /// stop, that swings open by up to `open_degrees` one way only (clockwise when
 /// `clockwise`), and springs back.
 #[derive(Deserialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
 pub struct GateDef {
     pub pivot: P,
     pub tip: P,
@@ -75,6 +94,7 @@ pub struct GateDef {
 /// (on a lane's wall, reaching into the lane), scoring `points_per_turn` for every whole
 /// turn.
 #[derive(Deserialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
 pub struct SpinnerDef {
     pub center: P,
     pub half_length: f32,
@@ -82,6 +102,7 @@ pub struct SpinnerDef {
 }
 
 #[derive(Deserialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
 pub struct PlungerDef {
     /// Where a served ball waits.
     pub ball_at: P,
@@ -95,12 +116,14 @@ pub struct PlungerDef {
 }
 
 #[derive(Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
 pub enum Side {
     Left,
     Right,
 }
 
 #[derive(Deserialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
 pub struct FlipperDef {
     pub side: Side,
     pub pivot: P,
@@ -135,6 +158,7 @@ impl FlipperDef {
 }
 
 #[derive(Deserialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
 pub struct SlingDef {
     pub a: P,
     pub b: P,
@@ -142,12 +166,14 @@ pub struct SlingDef {
 }
 
 #[derive(Deserialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
 pub struct BumperDef {
     pub center: P,
     pub radius: f32,
 }
 
 #[derive(Deserialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
 pub struct RolloverDef {
     pub a: P,
     pub b: P,
@@ -156,6 +182,7 @@ pub struct RolloverDef {
 
 /// Materials and kicks; the panel edits a copy of these live.
 #[derive(Deserialize, serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
 pub struct Tuning {
     pub ball_restitution: f32,
     pub ball_friction: f32,
@@ -216,8 +243,9 @@ pub fn load(path: &Path) -> Result<TableDef, TableError> {
 
 /// Parse and validate a table from RON text.
 pub fn parse(text: &str) -> Result<TableDef, TableError> {
-    let def: TableDef = ron::from_str(text).map_err(|e| TableError::Parse(e.to_string()))?;
+    let mut def: TableDef = ron::from_str(text).map_err(|e| TableError::Parse(e.to_string()))?;
     def.validate()?;
+    def.fingerprint = fingerprint(text.as_bytes());
     Ok(def)
 }
 

@@ -189,7 +189,8 @@ impl TableDef {
         }
         segment("drain", self.drain)?;
         self.playfield.validate()?;
-        self.tuning.validate()
+        self.tuning.validate()?;
+        crate::layout_check::check(self)
     }
 }
 

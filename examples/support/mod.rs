@@ -7,9 +7,12 @@
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::winit::WinitSettings;
+use bevy_circle_ccd::CcdFaults;
+use bevy_circle_ccd::prelude::CcdSettings;
 use std::path::PathBuf;
 
-/// Plays `frames` frames, saves a PNG of the window to `path`, then exits with code 0.
+/// Plays `frames` frames, saves a PNG of the window to `path`, then exits: with code 0, or
+/// with an error if the plugin's audit (turned on here) found a ball inside a surface.
 /// An example that waits for a moment of play inserts a closed [`SmokeGate`] and opens it
 /// when the moment comes; the picture is taken at the first frame past `frames` with the
 /// gate open.
@@ -40,6 +43,7 @@ impl Plugin for SmokeScreenshotPlugin {
                 frames: self.frames,
                 requested: false,
             })
+            .add_systems(Startup, audit_every_step)
             .add_systems(Last, take_screenshot);
     }
 }
@@ -63,7 +67,37 @@ fn take_screenshot(
     commands
         .spawn(Screenshot::primary_window())
         .observe(save_to_disk(target.path.clone()))
-        .observe(|_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
-            exit.write(AppExit::Success);
-        });
+        .observe(
+            |_: On<ScreenshotCaptured>, faults: Option<Res<CcdFaults>>, mut exit: MessageWriter<AppExit>| {
+                exit.write(verdict(faults.as_deref()));
+            },
+        );
+}
+
+/// The smoke run audits every step.
+fn audit_every_step(settings: Option<ResMut<CcdSettings>>) {
+    if let Some(mut settings) = settings {
+        settings.audit = true;
+    }
+}
+
+/// Success, or an error (after saying why) if the audit found a fault.
+fn verdict(faults: Option<&CcdFaults>) -> AppExit {
+    match faults {
+        Some(f) if f.count > 0 => {
+            error!(
+                "smoke: {} faults (deepest inside a surface {}; the last: {:?})",
+                f.count, f.deepest, f.last
+            );
+            AppExit::error()
+        }
+        Some(f) => {
+            info!(
+                "smoke: {} steps audited, no fault (deepest inside a surface {})",
+                f.steps, f.deepest
+            );
+            AppExit::Success
+        }
+        None => AppExit::Success,
+    }
 }

@@ -185,7 +185,14 @@ impl CcdMaterial {
         ShapeError::non_negative("CcdMaterial.restitution", self.restitution)?;
         ShapeError::non_negative("CcdMaterial.friction", self.friction)?;
         ShapeError::non_negative("CcdMaterial.falloff", self.falloff)?;
-        ShapeError::non_negative("CcdMaterial.falloff_speed", self.falloff_speed)
+        ShapeError::non_negative("CcdMaterial.falloff_speed", self.falloff_speed)?;
+        if self.falloff > 0.0 && !(self.falloff_speed > 0.0) {
+            return Err(ShapeError::OutOfRange {
+                field: "CcdMaterial.falloff_speed",
+                range: "above 0 when `falloff` is set (the falloff is per falloff_speed of impact)",
+            });
+        }
+        Ok(())
     }
 }
 
@@ -437,7 +444,26 @@ impl Kinematic {
 }
 
 /// The mass of a [`MovingCircle`] for ball–ball impulses. Without it, a ball's mass is its
-/// area, `π r²` (so equal balls have equal mass). Must be positive and finite.
+/// area, `π r²` (so equal balls have equal mass). Must be positive and finite, and large
+/// enough that `1 / mass` is finite (a subnormal mass is refused).
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
 pub struct CcdMass(pub f32);
+
+/// The range a mass (a [`CcdMass`], or the area `π r²` that stands for it) must lie in.
+pub(crate) const MASS_RANGE: &str = "positive and finite, with a finite inverse (1 / value)";
+
+/// `Ok` when `mass` is in [`MASS_RANGE`].
+pub(crate) fn check_mass(field: &'static str, mass: f32) -> Result<(), ShapeError> {
+    if !mass.is_finite() {
+        return Err(ShapeError::NonFinite { field });
+    }
+    if mass > 0.0 && (1.0 / mass).is_finite() {
+        Ok(())
+    } else {
+        Err(ShapeError::OutOfRange {
+            field,
+            range: MASS_RANGE,
+        })
+    }
+}

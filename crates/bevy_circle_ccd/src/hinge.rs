@@ -145,8 +145,11 @@ impl Hinge {
         self
     }
 
-    /// `Ok`, or the field at fault: a non-positive or non-finite inertia, a negative
-    /// damping, stops with `max < min`, anything not finite.
+    /// `Ok`, or the field at fault: an inertia that is not positive and finite with a finite
+    /// inverse, a negative
+    /// damping or spring stiffness, stops with `max < min` or a stop restitution outside
+    /// `0..=1`, anything not finite. (A spring too stiff for the fixed step is refused
+    /// when the step's length is known: see [`MAX_SPRING_OMEGA_DT`].)
     pub fn validate(&self) -> Result<(), (&'static str, ShapeError)> {
         let finite = |field: &'static str, v: f32| {
             if v.is_finite() {
@@ -155,19 +158,22 @@ impl Hinge {
                 Err((field, ShapeError::NonFinite { field }))
             }
         };
-        if !(self.inertia > 0.0) || !self.inertia.is_finite() {
-            let error = if self.inertia.is_finite() {
-                ShapeError::NegativeRadius { field: "inertia" }
-            } else {
-                ShapeError::NonFinite { field: "inertia" }
-            };
-            return Err(("Hinge.inertia", error));
-        }
+        crate::components::check_mass("inertia", self.inertia).map_err(|e| ("Hinge.inertia", e))?;
         finite("Hinge.angular_velocity", self.angular_velocity)?;
         finite("Hinge.angle", self.angle)?;
         ShapeError::non_negative("damping", self.damping).map_err(|e| ("Hinge.damping", e))?;
         if let Some(s) = self.spring {
             finite("Hinge.spring", s.rest_angle + s.stiffness)?;
+            ShapeError::non_negative("spring.stiffness", s.stiffness).map_err(|e| ("Hinge.spring", e))?;
+        }
+        if let Some(s) = self.stops
+            && !(0.0..=1.0).contains(&s.restitution)
+        {
+            let error = ShapeError::OutOfRange {
+                field: "stops.restitution",
+                range: "in 0..=1 (above 1 a stop would add energy)",
+            };
+            return Err(("Hinge.stops", error));
         }
         if let Some(m) = self.motor {
             finite("Hinge.motor", m.target_speed + m.max_torque)?;
@@ -201,6 +207,27 @@ impl Hinge {
                 max_torque: m.max_torque,
             }),
         }
+    }
+}
+
+/// The spring's stability bound. The spring is applied once per step (semi-implicit
+/// Euler), which is stable only while `ω·dt < 2`, with `ω = √(stiffness / inertia)` the
+/// spring's angular frequency; at or past it every step adds energy and the body swings
+/// ever wider. A hinge whose spring reaches it for the current fixed step is refused with
+/// a warning naming `Hinge.spring`.
+pub const MAX_SPRING_OMEGA_DT: f32 = 2.0;
+
+/// `Ok` when `hinge`'s spring, if any, is stable for steps of `dt` seconds.
+fn check_spring_step(hinge: &Hinge, dt: f32) -> Result<(), (&'static str, ShapeError)> {
+    match hinge.spring {
+        Some(s) if (s.stiffness / hinge.inertia).sqrt() * dt >= MAX_SPRING_OMEGA_DT => Err((
+            "Hinge.spring",
+            ShapeError::OutOfRange {
+                field: "spring.stiffness",
+                range: "below 4·inertia/dt² for the fixed step dt (ω·dt < 2, or the spring adds energy every step)",
+            },
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -260,13 +287,23 @@ pub(crate) fn prepare_hinges(
     for run in list.chunk_by(|x, y| x.0 == y.0) {
         let body_entity = run[0].0;
         let Ok((_, mut hinge, transform, parented, invalid)) = bodies.get_mut(body_entity) else {
+            // Parts pointing at an entity without a Hinge: they would be ghost walls.
+            for &(_, part) in run {
+                if let Ok((_, p, _)) = parts.get(part) {
+                    let error = ShapeError::OutOfRange {
+                        field: "HingePart",
+                        range: "an entity that has a Hinge",
+                    };
+                    crate::mark_invalid(&mut commands, part, p.invalid, "HingePart", error);
+                }
+            }
             continue;
         };
         if parented {
             crate::mark_invalid(&mut commands, body_entity, invalid, "ChildOf", crate::PARENTED);
             continue;
         }
-        if let Err((field, error)) = hinge.validate() {
+        if let Err((field, error)) = hinge.validate().and_then(|()| check_spring_step(&hinge, dt)) {
             crate::mark_invalid(&mut commands, body_entity, invalid, field, error);
             continue;
         }
@@ -299,7 +336,12 @@ pub(crate) fn prepare_hinges(
                 );
                 continue;
             }
-            match p.build(|local| pose.place(local, scale), pose.translation, "Transform") {
+            match p.build(
+                |local| pose.place(local, scale),
+                pose.translation,
+                "Transform",
+                scale.x * scale.y < 0.0,
+            ) {
                 Some(Ok(obstacle)) => {
                     if p.invalid {
                         commands.entity(part).try_remove::<CcdInvalid>();

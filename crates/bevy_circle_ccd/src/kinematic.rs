@@ -3,7 +3,7 @@
 //! `Transform` ends at the target.
 
 use crate::query::ObstacleParts;
-use crate::{CcdInvalid, Kinematic};
+use crate::{CcdInvalid, Hinge, HingePart, Kinematic};
 use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
 use ccd_core::{MovingObstacle, SegmentMotion, ShapeError};
@@ -57,7 +57,19 @@ impl Kinematics {
 
 /// What a kinematic obstacle is read by: its motion, its own pose, its CCD components,
 /// and whether it has a parent (it must not: its `Transform` is its pose in the world).
-type KinematicParts<'a> = (Entity, &'a Kinematic, &'a Transform, ObstacleParts, Has<ChildOf>);
+type KinematicParts<'a> = (
+    Entity,
+    &'a Kinematic,
+    &'a Transform,
+    ObstacleParts,
+    Has<ChildOf>,
+    Has<Hinge>,
+    Has<HingePart>,
+);
+
+/// Why an entity that is both kinematic and hinged is skipped.
+const KINEMATIC_AND_HINGED: &str =
+    "an entity is Kinematic (its motion given) or hinged (pushed by the balls), not both: remove one";
 
 /// Turn `delta` into the equivalent turn in (−π, π].
 pub(crate) fn shortest_turn(delta: f32) -> f32 {
@@ -84,9 +96,19 @@ pub(crate) fn prepare_kinematics(
     order.sort_unstable();
     k.previous.retain(|e, _| query.contains(*e));
     for &entity in order.iter() {
-        let Ok((_, kinematic, transform, parts, parented)) = query.get(entity) else {
+        let Ok((_, kinematic, transform, parts, parented, hinge, hinge_part)) = query.get(entity) else {
             continue;
         };
+        if hinge || hinge_part {
+            crate::mark_invalid(
+                &mut commands,
+                entity,
+                parts.invalid,
+                "Kinematic",
+                KINEMATIC_AND_HINGED,
+            );
+            continue;
+        }
         if parented {
             // The rule: what the plugin moves is simulated in world space, from its own
             // `Transform`; a child's would be read as world space and be wrong.
@@ -97,7 +119,7 @@ pub(crate) fn prepare_kinematics(
         let (start, end, turn) = poses(*kinematic, current, k.previous.get(&entity).copied(), dt);
         let scale = transform.scale.truncate();
         let place = |local: Vec2| start.place(local, scale);
-        let built = match parts.build(place, start.translation, "Transform") {
+        let built = match parts.build(place, start.translation, "Transform", scale.x * scale.y < 0.0) {
             Some(built) => built,
             None => continue,
         };

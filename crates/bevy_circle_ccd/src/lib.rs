@@ -46,6 +46,7 @@
 //! | global settings and per-step statistics | [`CcdSettings`], [`CcdStats`] (`settings.rs`) |
 //! | the broadphase, kept in sync incrementally | [`CcdWorld`] (`world.rs`) |
 //! | the fixed step (one path for every circle) and its report | `step.rs` |
+//! | the audit: did any circle end inside a surface? | [`CcdFaults`] (`audit.rs`) |
 //! | what is read of a circle or an obstacle, and the one obstacle builder | `query.rs` |
 //! | kinematic obstacles (flippers) | [`Kinematic`] (`kinematic.rs`) |
 //! | hinged bodies the balls push (spinners, gates, motorised flippers) | [`Hinge`], [`HingePart`] (`hinge.rs`) |
@@ -61,6 +62,7 @@
 //! Avian uses the same one, so mixed projects ease one way.
 #![warn(missing_docs)]
 
+mod audit;
 mod components;
 #[cfg(feature = "debug-draw")]
 mod debug;
@@ -73,6 +75,7 @@ mod settings;
 mod step;
 mod world;
 
+pub use audit::{CcdFault, CcdFaults, FaultKind, MAX_FAULT_WARNINGS};
 pub use ccd_core;
 pub use components::{
     CcdInvalid, CcdMass, CcdMaterial, CircleResponse, CollisionLayers, CombineRule, Kicker, Kinematic,
@@ -91,10 +94,10 @@ pub mod prelude {
     #[cfg(feature = "debug-draw")]
     pub use crate::{CcdDebugPlugin, CcdGizmos};
     pub use crate::{
-        CcdInvalid, CcdMass, CcdMaterial, CcdSettings, CcdStats, CcdWorld, CircleCcdPlugin, CircleCcdSystems,
-        CircleHit, CircleHitEvent, CircleResponse, CollisionLayers, CombineRule, Hinge, HingeMotor,
-        HingePart, HingeSpring, HingeStops, Kicker, Kinematic, MovingCircle, OneSided, Pillar, PredictPath,
-        Sensor, StaticSegment,
+        CcdFaults, CcdInvalid, CcdMass, CcdMaterial, CcdSettings, CcdStats, CcdWorld, CircleCcdPlugin,
+        CircleCcdSystems, CircleHit, CircleHitEvent, CircleResponse, CollisionLayers, CombineRule, Hinge,
+        HingeMotor, HingePart, HingeSpring, HingeStops, Kicker, Kinematic, MovingCircle, OneSided, Pillar,
+        PredictPath, Sensor, StaticSegment,
     };
     pub use bevy_transform_interpolation::prelude::TransformInterpolation;
 }

@@ -1,5 +1,6 @@
 //! [`CircleCcdPlugin`] and the [`CircleCcdSystems`] sets.
 
+use crate::audit::{AuditStarts, audit_step, note_starts};
 use crate::hinge::{Hinges, finish_hinges, prepare_hinges};
 use crate::kinematic::{Kinematics, finish_kinematics, prepare_kinematics};
 use crate::step::{StepHits, report_hits, step_circles};
@@ -55,7 +56,8 @@ pub enum CircleCcdSystems {
     /// Bring the broadphase up to date with added, changed and removed obstacles.
     Prepare,
     /// Move every circle (gravity, then the multi-bounce or event-driven sweep), then put
-    /// every kinematic obstacle at its end-of-step pose.
+    /// every kinematic obstacle at its end-of-step pose, then audit the result when
+    /// [`CcdSettings::audit`] is on ([`CcdFaults`]).
     Step,
     /// Write [`CircleHit`] messages and trigger [`CircleHitEvent`]s.
     Report,
@@ -76,7 +78,7 @@ impl Plugin for CircleCcdPlugin {
                 Hinge,
                 HingePart,
             )>()
-            .register_type::<(CcdSettings, CcdStats, CcdWorld, CircleHit)>()
+            .register_type::<(CcdSettings, CcdStats, CcdWorld, CircleHit, CcdFaults)>()
             .init_resource::<CcdSettings>()
             .init_resource::<CcdStats>()
             .init_resource::<CcdWorld>()
@@ -84,6 +86,8 @@ impl Plugin for CircleCcdPlugin {
             .init_resource::<PendingRemovals>()
             .init_resource::<Kinematics>()
             .init_resource::<Hinges>()
+            .init_resource::<CcdFaults>()
+            .init_resource::<AuditStarts>()
             .add_observer(note_removal::<Hinge>)
             .add_observer(note_removal::<HingePart>)
             .add_observer(note_removal::<Kinematic>)
@@ -107,10 +111,10 @@ impl Plugin for CircleCcdPlugin {
             .add_systems(
                 self.schedule,
                 (
-                    (sync_world, prepare_kinematics, prepare_hinges)
+                    (sync_world, prepare_kinematics, prepare_hinges, note_starts)
                         .chain()
                         .in_set(CircleCcdSystems::Prepare),
-                    (step_circles, finish_kinematics, finish_hinges)
+                    (step_circles, finish_kinematics, finish_hinges, audit_step)
                         .chain()
                         .in_set(CircleCcdSystems::Step),
                     report_hits.in_set(CircleCcdSystems::Report),

@@ -30,13 +30,23 @@ impl ObstaclePartsItem<'_, '_> {
     /// The world-space obstacle these components describe, its local points placed by
     /// `place` (a segment's end points) and its centre at `center` (a pillar); `None` when
     /// the entity is neither a segment nor a pillar. `place_field` names what placed it,
-    /// for a transform that turns good local points bad (NaN, or scale 0).
+    /// for a transform that turns good local points bad (NaN, or scale 0); `mirrored` says
+    /// that it mirrors (a negative scale on one axis), which would swap a one-sided
+    /// segment's sides.
     pub(crate) fn build(
         &self,
         place: impl Fn(Vec2) -> Vec2,
         center: Vec2,
         place_field: &'static str,
+        mirrored: bool,
     ) -> Option<Result<Obstacle, Fault>> {
+        if mirrored && self.one_sided && self.segment.is_some() {
+            let error = ShapeError::OutOfRange {
+                field: "scale",
+                range: "unmirrored on a OneSided part (a mirror swaps its sides: swap the segment's ends instead)",
+            };
+            return Some(Err((place_field, error)));
+        }
         let shape = match (self.segment, self.pillar) {
             (Some(s), _) => segment(s, place, place_field),
             (None, Some(p)) => pillar(p, center, place_field),

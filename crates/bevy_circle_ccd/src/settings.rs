@@ -7,7 +7,8 @@ use bevy::prelude::*;
 #[reflect(Resource, Default, Debug, PartialEq)]
 pub struct CcdSettings {
     /// Acceleration applied to every [`MovingCircle`](crate::MovingCircle) each step, in
-    /// world units per second². Default `Vec2::ZERO`.
+    /// world units per second². Default `Vec2::ZERO`. A non-finite value is refused with a
+    /// warning naming this field, and the step runs without gravity until it is fixed.
     pub gravity: Vec2,
     /// Contacts one circle may resolve in one step; past it the circle waits at its last
     /// contact until the next step (against a moving obstacle it rides along with it).
@@ -48,6 +49,13 @@ pub struct CcdSettings {
     /// `multi_threaded` feature (one of Bevy's default features); without it every
     /// chunk runs in turn on the calling thread, with the same results.
     pub threads: usize,
+    /// Whether every step is audited: each circle is checked against every solid surface
+    /// on its layers (static, kinematic and hinged, at their poses at the step's end) and
+    /// every one-way segment it might have crossed, and each fault is counted in
+    /// [`CcdFaults`](crate::CcdFaults). Default `false`: the CCD promises there are none,
+    /// and the audit costs about one broadphase query per circle. Turn it on in tests,
+    /// benches and soak runs.
+    pub audit: bool,
 }
 
 impl Default for CcdSettings {
@@ -61,6 +69,7 @@ impl Default for CcdSettings {
             ball_ball: true,
             max_events: 0,
             threads: 0,
+            audit: false,
         }
     }
 }

@@ -2,6 +2,7 @@
 //! `ccd_core::step_balls_parallel` (which sweeps each circle on its own unless it can meet
 //! another or a moving obstacle, see its docs), write back, and report the contacts.
 
+use crate::components::check_mass;
 use crate::kinematic::Kinematics;
 use crate::query::{CircleParts, CirclePartsReadOnlyItem};
 use crate::{CcdInvalid, CcdSettings, CcdStats, CcdWorld, CircleHit, CircleHitEvent};
@@ -74,10 +75,21 @@ fn check_circle(parts: &CirclePartsReadOnlyItem) -> Result<(), (&'static str, St
             ShapeError::NonFinite { field: "translation" }.to_string(),
         ));
     }
-    if let Some(m) = parts.mass
-        && !(m.0.is_finite() && m.0 > 0.0)
-    {
-        return Err(("CcdMass", "must be positive and finite".to_owned()));
+    match parts.mass {
+        Some(m) => check_mass("CcdMass", m.0).map_err(|e| ("CcdMass", e.to_string()))?,
+        // Without a mass the area stands for it; a point (radius 0) has none, and the core
+        // gives it unit mass.
+        None if parts.circle.radius > 0.0 => {
+            let area = core::f32::consts::PI * parts.circle.radius * parts.circle.radius;
+            check_mass("MovingCircle.radius", area).map_err(|_| {
+                let e = ShapeError::OutOfRange {
+                    field: "MovingCircle.radius",
+                    range: "0, or such that its area π r² (its mass, without a CcdMass) and 1 / area are finite",
+                };
+                ("MovingCircle.radius", e.to_string())
+            })?;
+        }
+        None => {}
     }
     if let Some(Err(e)) = parts.material.map(|m| m.validate()) {
         return Err((e.field(), e.to_string()));
@@ -100,6 +112,7 @@ pub(crate) fn step_circles(
     mut stats: ResMut<CcdStats>,
     mut kinematics: ResMut<Kinematics>,
     mut buffers: Local<StepBuffers>,
+    mut warned: Local<Option<Vec2>>,
     mut commands: Commands,
 ) {
     let dt = time.delta_secs();
@@ -110,6 +123,15 @@ pub(crate) fn step_circles(
     let gravity = if settings.gravity.is_finite() {
         settings.gravity
     } else {
+        // Refused, and said once per bad value (NaN never equals itself: compare bits).
+        let bits = |v: Option<Vec2>| v.map(|v| (v.x.to_bits(), v.y.to_bits()));
+        if bits(*warned) != bits(Some(settings.gravity)) {
+            *warned = Some(settings.gravity);
+            tracing::warn!(
+                "bevy_circle_ccd: `CcdSettings.gravity` is {} (not finite): refused, the step runs without gravity until it is fixed",
+                settings.gravity
+            );
+        }
         Vec2::ZERO
     };
     let mut step = CcdStats {

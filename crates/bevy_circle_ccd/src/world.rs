@@ -165,7 +165,9 @@ pub(crate) fn sync_world(
         };
         let place = |local: Vec2| transform.transform_point(local.extend(0.0)).truncate();
         let center = transform.translation().truncate();
-        let Some(built) = p.build(place, center, "GlobalTransform") else {
+        let m = transform.affine().matrix3;
+        let mirrored = m.x_axis.x * m.y_axis.y - m.x_axis.y * m.y_axis.x < 0.0;
+        let Some(built) = p.build(place, center, "GlobalTransform", mirrored) else {
             world.remove(entity);
             continue;
         };

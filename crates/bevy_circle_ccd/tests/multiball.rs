@@ -182,14 +182,17 @@ fn flipper_bats_a_resting_ball_at_one_plus_e_omega_l() {
     assert_eq!(hits.len(), 1, "{hits:?}");
     assert_eq!((hits[0].circle, hits[0].other), (b, f));
     // The normal at contact is the flipper's, turned by 0.002 rad: about +y.
+    // To 0.1 %: turned by 0.002 rad, the line's foot under the ball is at
+    // 50·cos 0.002 + 13.6·sin 0.002 = 50.027, 0.05 % further out than L.
+    const REL: f32 = 1e-3;
     let normal_speed = velocity(&app, b).dot(hits[0].normal);
     assert!(
-        (normal_speed / want - 1.0).abs() < 0.05,
+        (normal_speed / want - 1.0).abs() < REL,
         "normal speed {normal_speed}, want {want}"
     );
-    assert!((velocity(&app, b).length() / want - 1.0).abs() < 0.05);
+    assert!((velocity(&app, b).length() / want - 1.0).abs() < REL);
     assert!(
-        (hits[0].speed - OMEGA * l).abs() < 0.05 * OMEGA * l,
+        (hits[0].speed - OMEGA * l).abs() < REL * OMEGA * l,
         "approach {}",
         hits[0].speed
     );

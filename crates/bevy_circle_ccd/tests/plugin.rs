@@ -506,3 +506,59 @@ fn bad_materials_are_named_and_skipped() {
     assert_eq!(app.world().resource::<CcdWorld>().len(), 1);
     assert_eq!(position(&app, b), Vec2::new(1.0, 20.0));
 }
+
+#[test]
+fn a_kick_patched_after_the_step_lands_half_a_step_late() {
+    // The README: a ball that meets a 1,100 mm/s bumper halfway through a 1 kHz step ends
+    // that step 0.55 mm from where it should be if the kick is patched onto the velocity
+    // after the step (9.2 mm at 60 Hz); with `Kicker` it ends where the hand puts it.
+    // By hand: a dead post (e = 0) of radius 22 at the origin, `Kicker::new(100, 1100, 0)`,
+    // and a ball (r = 13.5) below it rising at 200 mm/s, placed to touch (centre 35.5 from
+    // the origin) after half a step. Kicked, it leaves at max(0·200, 1,100) + 0 = 1,100 and
+    // ends the step 1,100·dt/2 below the contact; unkicked, it stops at the contact, where
+    // a patched kick would find it: 1,100 mm/s · 0.5 ms = 0.55 mm, · 8.33 ms = 9.17 mm.
+    const KICK: f32 = 1100.0;
+    const CONTACT: f32 = 22.0 + 13.5;
+    let speed = 200.0;
+    for (hz, readme, half_unit) in [(1000.0, 0.55, 0.005), (60.0, 9.2, 0.05)] {
+        let dt = (1.0 / hz) as f32;
+        let end = |kicker: bool| {
+            let mut app = app(hz);
+            let post = app
+                .world_mut()
+                .spawn((
+                    Pillar::new(22.0),
+                    CcdMaterial::new(0.0, 0.0),
+                    Transform::default(),
+                ))
+                .id();
+            if kicker {
+                app.world_mut()
+                    .entity_mut(post)
+                    .insert(Kicker::new(100.0, KICK, 0.0));
+            }
+            let start = Vec2::new(0.0, -CONTACT - speed * dt / 2.0);
+            let b = ball(&mut app, 13.5, start, Vec2::new(0.0, speed));
+            steps(&mut app, 1);
+            (position(&app, b), velocity(&app, b))
+        };
+        let (kicked, kicked_v) = end(true);
+        let (patched, patched_v) = end(false);
+        // Kicked: out at 1,100 at the contact, half a step of it (f32 rounding near 35 mm
+        // is 4e-6).
+        let want = Vec2::new(0.0, -CONTACT - KICK * dt / 2.0);
+        assert!(
+            close(kicked, want, 1e-4),
+            "{hz} Hz: kicked to {kicked}, want {want}"
+        );
+        assert!(close(kicked_v, Vec2::new(0.0, -KICK), 1e-3), "{kicked_v}");
+        // Unkicked on the dead post: stopped at the contact.
+        assert!(close(patched, Vec2::new(0.0, -CONTACT), 1e-4), "{patched}");
+        assert!(patched_v.length() < 1e-3, "{patched_v}");
+        let late = patched.distance(kicked);
+        assert!(
+            (late - readme).abs() <= half_unit,
+            "{hz} Hz: {late} mm, the README says {readme}"
+        );
+    }
+}

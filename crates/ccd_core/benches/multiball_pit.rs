@@ -6,7 +6,10 @@
 //! cargo bench -p ccd_core --bench multiball_pit -- --ball-ball false
 //! ```
 //!
-//! Prints µs per step, events per step, µs per event and the energy ratio at the end.
+//! Prints µs per step, events per step, µs per event, escapes, the audit's faults (a ball
+//! inside the outline, a baffle or a pillar by more than `penetration_slop` of its radius,
+//! checked after every step, outside the timing) and the deepest any ball sat inside a
+//! surface, and the energy ratio at the end; exits 1 on any escape or fault.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -59,6 +62,7 @@ fn main() {
         ..MultiballSettings::default()
     };
     let (mut events, mut escapes, mut rounds) = (0_u64, 0_usize, 0_u64);
+    let (mut faults, mut deepest) = (0_usize, 0.0_f32);
     let mut times = Vec::with_capacity(steps);
     for _ in 0..steps {
         let started = Instant::now();
@@ -79,6 +83,9 @@ fn main() {
             .iter()
             .filter(|b| pit::clearance(b.center) < b.radius - 1e-2)
             .count();
+        let (step_faults, inside) = pit::audit(&grid, &state);
+        faults += step_faults;
+        deepest = deepest.max(inside);
     }
     times.sort_by(f64::total_cmp);
     let median = times[times.len() / 2];
@@ -86,9 +93,13 @@ fn main() {
     println!(
         "{balls} balls, {steps} steps, {threads} thread(s): median {median:.1} µs/step, \
          {per_step:.0} events/step, {:.3} µs/event, {:.1} balls pulled in/step, escapes {escapes}, \
-         energy ratio {:.9}",
+         faults {faults} (deepest inside a surface {deepest:.2e}), energy ratio {:.9}",
         median / per_step.max(1.0),
         rounds as f64 / steps as f64,
         energy(&state) / e0
     );
+    if escapes > 0 || faults > 0 {
+        eprintln!("FAILED: {escapes} escapes, {faults} faults");
+        std::process::exit(1);
+    }
 }

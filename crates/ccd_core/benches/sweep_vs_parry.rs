@@ -13,6 +13,12 @@
 //!
 //! Criterion reports the time for all 10 000 queries and the throughput; ns per query is
 //! `1000 / (Melem/s)`.
+//!
+//! Before timing, the bench checks the figures the README states for these cases and
+//! panics (so exits non-zero) if one is off: the two agree on hit or miss in every case,
+//! and the largest error of the reported first contact against the exact f64 reference
+//! rounds to the README's figure, for ccd_core ([`CCD_WORST_ERROR`]) and for parry2d
+//! ([`PARRY_WORST_ERROR`]).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -29,6 +35,17 @@ use std::hint::black_box;
 use std::time::Duration;
 
 const CASES: usize = 10_000;
+
+/// The README's figure (two significant digits) for ccd_core's largest error, units along
+/// the motion: the measured value must round to it, within [`CCD_WORST_ERROR_HALF_DIGIT`].
+const CCD_WORST_ERROR: f64 = 2.3e-5;
+/// Half a unit in the last stated digit of [`CCD_WORST_ERROR`].
+const CCD_WORST_ERROR_HALF_DIGIT: f64 = 0.05e-5;
+/// The README's figure (two significant digits) for parry2d's largest error, units along
+/// the motion (parry2d is pinned to one version, so it is deterministic here too).
+const PARRY_WORST_ERROR: f64 = 0.64;
+/// Half a unit in the last stated digit of [`PARRY_WORST_ERROR`].
+const PARRY_WORST_ERROR_HALF_DIGIT: f64 = 0.005;
 
 /// xorshift64*: a tiny deterministic generator, enough for benchmark inputs.
 struct Rng(u64);
@@ -125,9 +142,19 @@ fn parry(case: &Case, options: ShapeCastOptions) -> Option<f32> {
     .map(|h| h.time_of_impact)
 }
 
+/// What [`agreement`] measured.
+struct Agreement {
+    /// Cases where both report a hit or both a miss.
+    agree: usize,
+    /// The largest distance along the motion between ccd_core's toi and the exact one.
+    worst_ccd: f64,
+    /// The same for parry2d.
+    worst_parry: f64,
+}
+
 /// Untimed: how often the two agree on hit or miss, and how far each toi is from the
 /// exact first contact (the f64 reference of the property tests), along the motion.
-fn agreement(cases: &[Case]) {
+fn agreement(cases: &[Case]) -> Agreement {
     let options = options();
     let (mut agree, mut hits, mut near_grazing) = (0, 0, 0);
     let (mut worst_ccd, mut worst_parry) = (0.0_f64, (0.0_f64, 0));
@@ -184,11 +211,34 @@ fn agreement(cases: &[Case]) {
          ccd_core {worst_ccd:.3e}, parry2d {:.3e} (circle {:?}, motion {:?}, segment {:?})",
         worst_parry.0, c.circle, c.motion, c.segment
     );
+    Agreement {
+        agree,
+        worst_ccd,
+        worst_parry: worst_parry.0,
+    }
+}
+
+/// The README's figures for these cases, checked: a panic if one is off.
+fn check_readme_figures(a: &Agreement) {
+    assert_eq!(
+        a.agree, CASES,
+        "README: both agree on hit or miss in all {CASES} cases"
+    );
+    assert!(
+        (a.worst_ccd - CCD_WORST_ERROR).abs() < CCD_WORST_ERROR_HALF_DIGIT,
+        "README: ccd_core's largest error is {CCD_WORST_ERROR:e}; measured {:e}",
+        a.worst_ccd
+    );
+    assert!(
+        (a.worst_parry - PARRY_WORST_ERROR).abs() < PARRY_WORST_ERROR_HALF_DIGIT,
+        "README: parry2d's largest error is {PARRY_WORST_ERROR}; measured {}",
+        a.worst_parry
+    );
 }
 
 fn bench(c: &mut Criterion) {
     let cases = cases();
-    agreement(&cases);
+    check_readme_figures(&agreement(&cases));
     let options = options();
     let mut group = c.benchmark_group("sweep_circle_segment_10k");
     group.throughput(Throughput::Elements(CASES as u64));

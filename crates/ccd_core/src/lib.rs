@@ -20,6 +20,7 @@
 //! | hinged bodies the ball pushes: spinners, gates, motorised flippers | [`HingeBody`], [`hinge_impulse`], [`HingeDrive`] (`hinge/`) |
 //! | move through a whole step, bouncing | [`sweep_bounces`] (`bounce.rs`) |
 //! | many balls, flippers and ball–ball, event by event | [`step_balls`] (`multiball/`) |
+//! | did a ball end up inside a wall, or cross a one-way part backwards? (the audit) | [`penetration`], [`crossed_one_way`] (`penetration.rs`) |
 //! | where will the ball go? | [`predict_path`] (`predict.rs`) |
 //! | which obstacles are near? | [`Grid`] (`broadphase.rs`; its cell arithmetic in `broadphase/cells.rs`, its growth in `broadphase/growth.rs`) |
 //! | every tolerance and cap, with its units and reason | [`tolerance`] |
@@ -44,6 +45,7 @@ mod kick;
 mod material;
 mod multiball;
 mod obstacle;
+mod penetration;
 mod predict;
 mod ray;
 mod response;
@@ -65,6 +67,7 @@ pub use multiball::{
     OneThread, Parallel, Threads, step_balls, step_balls_parallel,
 };
 pub use obstacle::{Layers, Obstacle, ObstacleId, ObstacleShape, Obstacles};
+pub use penetration::{Penetration, crossed_one_way, penetration, penetration_slop};
 pub use predict::{PredictSettings, Prediction, predict_path};
 pub use ray::ray_circle_toi;
 pub use response::{ResponseMode, reflect, respond, slide};
@@ -79,6 +82,6 @@ pub use tolerance::{
     MAX_CORRECTION_SLIDES, MAX_GRID_CELLS, MAX_HINGE_LIMIT_HITS, MAX_MOVING_SEGMENT_ITERATIONS,
     MAX_MOVING_SEGMENT_RESTARTS, MAX_PREDICT_STEPS, MAX_SENSOR_HITS_PER_LEG, MAX_SIMULTANEOUS_PASSES,
     MAX_WEDGE_BOUNCES, MIN_EVENT_BUDGET, MIN_ITEMS_PER_THREAD, MOVING_SEGMENT_TOLERANCE_REL,
-    OVERLAP_CORRECTION_FRACTION, OVERLAP_CORRECTION_ITERATIONS, RESTING_EVENT_FRACTION, RESTING_ITERATIONS,
-    SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL,
+    OVERLAP_CORRECTION_FRACTION, OVERLAP_CORRECTION_ITERATIONS, PENETRATION_SLOP_REL, RESTING_EVENT_FRACTION,
+    RESTING_ITERATIONS, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL,
 };

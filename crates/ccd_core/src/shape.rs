@@ -21,6 +21,14 @@ pub enum ShapeError {
         /// The field's name.
         field: &'static str,
     },
+    /// The named value is finite but outside the range it must lie in (a restitution above
+    /// 1, a mass so small its inverse is infinite, a spring too stiff for the step).
+    OutOfRange {
+        /// The field's name.
+        field: &'static str,
+        /// What it must be, as a phrase: "in 0..=1".
+        range: &'static str,
+    },
 }
 
 impl ShapeError {
@@ -52,7 +60,10 @@ impl ShapeError {
     #[must_use]
     pub const fn field(&self) -> &'static str {
         match self {
-            Self::NonFinite { field } | Self::NegativeRadius { field } | Self::ZeroLength { field } => field,
+            Self::NonFinite { field }
+            | Self::NegativeRadius { field }
+            | Self::ZeroLength { field }
+            | Self::OutOfRange { field, .. } => field,
         }
     }
 }
@@ -63,6 +74,7 @@ impl core::fmt::Display for ShapeError {
             Self::NonFinite { field } => write!(f, "`{field}` is not finite (NaN or infinity)"),
             Self::NegativeRadius { field } => write!(f, "`{field}` is negative"),
             Self::ZeroLength { field } => write!(f, "`{field}` has zero length (a == b)"),
+            Self::OutOfRange { field, range } => write!(f, "`{field}` is out of range: it must be {range}"),
         }
     }
 }

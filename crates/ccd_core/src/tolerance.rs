@@ -16,6 +16,7 @@
 //! | broadphases | | [`MAX_CELLS_PER_OBSTACLE`], [`MAX_GRID_CELLS`], [`MAX_BALL_GRID_CELLS_PER_AXIS`] |
 //! | prediction | | [`MAX_PREDICT_STEPS`] |
 //! | hinged bodies | [`HINGE_LIMIT_SLOP`] | [`MAX_HINGE_LIMIT_HITS`] |
+//! | the audit (after a step) | [`PENETRATION_SLOP_REL`] | |
 
 /// Dimensionless. A length whose magnitude is below this fraction of the query's
 /// coordinate scale is rounding noise, so a direction taken from it is meaningless.
@@ -58,8 +59,14 @@ pub const MAX_MOVING_SEGMENT_ITERATIONS: u32 = 256;
 /// Hard cap on the times [`sweep_circle_moving_segment`](crate::sweep_circle_moving_segment) goes on searching past a time
 /// where the shapes touch without closing in: a graze, or a ball that starts the leg a
 /// hair outside the segment (right after bouncing off it) while still separating. Each
-/// restart lowers the level it looks for by the tolerance, so a later real press is
-/// always found; more than two in one query takes a path that grazes again and again.
+/// restart searches on from that time, with a level set afresh from the gap `g` there
+/// (not lowered step by step from the last level): in touch (`g` within
+/// [`MOVING_SEGMENT_ACCEPT_BAND`] tolerances) it looks for a new press, the gap coming
+/// down to `min(g, 0)` minus two tolerances, and stops within one tolerance above that
+/// level, so on a press one to two tolerances deeper than `min(g, 0)`; otherwise (a search
+/// that stopped short at f32 time resolution) it looks for the ordinary contact level
+/// again. When the search after the last allowed restart also ends on a time that does
+/// not close in, the query reports no contact, so a press later in that step is missed.
 pub const MAX_MOVING_SEGMENT_RESTARTS: u32 = 4;
 
 // --- Bounces -------------------------------------------------------------------------------
@@ -222,3 +229,16 @@ pub const HINGE_LIMIT_SLOP: f32 = 1e-4;
 /// cap it stops at the limit it reached. Real parts hit a limit once or twice per step.
 /// The count is reported in [`MultiballReport::hinge_limit_hits`](crate::MultiballReport::hinge_limit_hits).
 pub const MAX_HINGE_LIMIT_HITS: u32 = 16;
+
+// --- The audit ---------------------------------------------------------------------------
+
+/// Dimensionless. A circle may sit inside a solid surface by this fraction of its radius
+/// before the audit calls it a fault.
+///
+/// A contact leaves the centre at distance `r` from the surface up to the rounding of f32
+/// positions (about 1e-7 of the coordinates, 6e-5 units at coordinates near 1,000: the
+/// ball pit's closest centre was 3.99994 for radius 4), and the ball–ball position
+/// correction leaves overlaps below [`ALLOWED_OVERLAP_REL`]
+/// (a thousandth of the contact distance) alone. A thousandth of the radius is above both
+/// and far below anything visible; a ball that tunnels sits a whole radius deep or more.
+pub const PENETRATION_SLOP_REL: f32 = 1e-3;

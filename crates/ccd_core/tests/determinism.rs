@@ -9,8 +9,8 @@
 mod pit;
 
 use ccd_core::{
-    Ball, Contact, MovingObstacle, MultiballScratch, MultiballSettings, Obstacle, ObstacleShape, Parallel,
-    Segment, SegmentMotion, Threads, Vec2, step_balls_parallel,
+    Ball, Contact, ContactWith, MovingObstacle, MultiballScratch, MultiballSettings, Obstacle, ObstacleShape,
+    Parallel, Segment, SegmentMotion, Threads, Vec2, step_balls_parallel,
 };
 
 /// Balls in the pit for the whole test.
@@ -24,7 +24,7 @@ const PADDLE_TURN: f32 = 0.5;
 #[derive(Debug, PartialEq, Eq)]
 struct Trace {
     balls: Vec<[u32; 4]>,
-    contacts: Vec<(usize, u32, [u32; 2], bool)>,
+    contacts: Vec<ContactBits>,
     events: u64,
     /// The most balls swept on their own, and through the event machinery, in one step.
     most_solo: u32,
@@ -35,13 +35,23 @@ fn bits(b: &Ball) -> [u32; 4] {
     [b.center.x, b.center.y, b.velocity.x, b.velocity.y].map(f32::to_bits)
 }
 
-fn contact_bits(c: &Contact) -> (usize, u32, [u32; 2], bool) {
-    (
-        c.ball,
-        c.time.to_bits(),
-        c.hit.center.to_array().map(f32::to_bits),
-        c.sensor,
-    )
+/// Every field of a contact, floats as their bits.
+type ContactBits = (usize, ContactWith, bool, [u32; 10]);
+
+fn contact_bits(c: &Contact) -> ContactBits {
+    let floats = [
+        c.time,
+        c.hit.toi,
+        c.hit.center.x,
+        c.hit.center.y,
+        c.hit.point.x,
+        c.hit.point.y,
+        c.hit.normal.x,
+        c.hit.normal.y,
+        c.approach_speed,
+        c.kick,
+    ];
+    (c.ball, c.with, c.sensor, floats.map(f32::to_bits))
 }
 
 fn run(pool: &impl Parallel, ball_ball: bool) -> Trace {

@@ -4,10 +4,15 @@
 //!
 //! Contract checked for both: a reported toi is never later than the true first contact
 //! (beyond a small tolerance) and the shapes touch there; a contact is never missed unless
-//! it is a graze (the deepest press stays within the tolerance).
+//! it is a graze (the deepest press stays within the tolerance). For the turning segment
+//! the tolerance is the one its docs promise, [`MOVING_SEGMENT_TOLERANCE_REL`] of the
+//! query's scale: no press deeper than that before the reported toi, the gap there at most
+//! [`MOVING_SEGMENT_ACCEPT_BAND`] tolerances, and no miss deeper than one.
 
+use ccd_core::tolerance::MOVING_SEGMENT_ACCEPT_BAND;
 use ccd_core::{
-    Circle, Segment, SegmentMotion, Vec2, sweep_circle_moving_circle, sweep_circle_moving_segment,
+    Circle, MOVING_SEGMENT_TOLERANCE_REL, Segment, SegmentMotion, Vec2, sweep_circle_moving_circle,
+    sweep_circle_moving_segment,
 };
 use glam::DVec2;
 use proptest::prelude::*;
@@ -18,14 +23,35 @@ use proptest::test_runner::FileFailurePersistence;
 const SAMPLES: usize = 20_000;
 /// Bisection rounds after the first sampled contact (2^-60 of a sample: exact in f64).
 const BISECTIONS: usize = 60;
-/// How much later than the truth a toi may be, as a fraction of the step.
+/// Moving circles (an exact ray in f64, no documented tolerance): how much later than the
+/// truth a toi may be, as a fraction of the step.
 const TOI_TOLERANCE: f64 = 1e-4;
-/// Gap allowed at a reported contact, and press depth a miss may have, in world units
-/// (scenes are about 100 units across).
+/// Moving circles: gap allowed at a reported contact, and press depth a miss may have, in
+/// world units (scenes are about 100 units across).
 const GAP_TOLERANCE: f64 = 1e-2;
-/// How far a segment presses into a ball before the press is clear, in world units: a
-/// thousand tolerances of these scenes, and a hundredth of the smallest radius.
-const PRESS: f64 = 1e-2;
+/// The f64 reference against the query's f32 evaluation of the gap, in tolerances: the
+/// tolerance is ten times that noise (see [`MOVING_SEGMENT_TOLERANCE_REL`]), so half a
+/// tolerance covers it five times over.
+const NOISE: f64 = 0.5;
+
+/// The contact tolerance of `sweep_circle_moving_segment` for these inputs, world units:
+/// [`MOVING_SEGMENT_TOLERANCE_REL`] of the largest of the coordinates of the centre and of
+/// the end points, the radius, and the bound on the relative speed (the motion, plus the
+/// turn times the longer lever from the pivot, plus the pivot's motion), at least 1.
+fn segment_tolerance(circle: Circle, motion: Vec2, segment: Segment, m: SegmentMotion) -> f64 {
+    let lever = (segment.a - m.pivot).length().max((segment.b - m.pivot).length());
+    let bound = motion.length() + m.angle.abs() * lever + m.pivot_motion.length();
+    let scale = [
+        circle.center.abs().max_element(),
+        segment.a.abs().max_element(),
+        segment.b.abs().max_element(),
+        circle.radius,
+        bound,
+    ]
+    .into_iter()
+    .fold(1.0_f32, f32::max);
+    f64::from(MOVING_SEGMENT_TOLERANCE_REL * scale)
+}
 
 /// The first time in [0, 1] where `gap` ≤ 0.
 fn brute_first_contact(gap: impl Fn(f64) -> f64) -> Option<f64> {
@@ -58,7 +84,7 @@ fn deepest(gap: impl Fn(f64) -> f64) -> f64 {
         .fold(f64::MAX, f64::min)
 }
 
-/// Compare a query's answer with the reference for the gap function `gap`.
+/// Compare a moving-circle query's answer with the reference for the gap function `gap`.
 fn check(toi: Option<f32>, gap: impl Fn(f64) -> f64) -> Result<(), TestCaseError> {
     match (toi, brute_first_contact(&gap)) {
         (Some(toi), Some(truth)) => {
@@ -78,6 +104,37 @@ fn check(toi: Option<f32>, gap: impl Fn(f64) -> f64) -> Result<(), TestCaseError
             prop_assert!(gap(toi) < GAP_TOLERANCE, "phantom hit at {toi}, gap {}", gap(toi));
         }
         (None, None) => {}
+    }
+    Ok(())
+}
+
+/// Compare a turning-segment query's answer with the reference, at the query's own
+/// tolerance `tol`, for a start clear of the segment: never later than the first press
+/// deeper than `tol`, touching there (a gap from −`tol` to the accept band), and a miss
+/// only of a graze no deeper than `tol`.
+fn check_segment(toi: Option<f32>, gap: impl Fn(f64) -> f64, tol: f64) -> Result<(), TestCaseError> {
+    let noise = NOISE * tol;
+    let first_press = brute_first_contact(|t| gap(t) + tol + noise);
+    match toi {
+        Some(toi) => {
+            let toi = f64::from(toi);
+            prop_assert!(
+                first_press.is_none_or(|press| toi <= press),
+                "late: toi {toi}, pressed in by more than the tolerance {tol} from {first_press:?}"
+            );
+            let at = gap(toi);
+            prop_assert!(
+                at >= -tol - noise && at <= f64::from(MOVING_SEGMENT_ACCEPT_BAND) * tol + noise,
+                "gap {at} at toi {toi}, tolerance {tol}"
+            );
+        }
+        None => {
+            let press = deepest(&gap);
+            prop_assert!(
+                press > -tol - noise,
+                "missed a press of {press} (tolerance {tol}), first deeper than it at {first_press:?}"
+            );
+        }
     }
     Ok(())
 }
@@ -124,11 +181,11 @@ proptest! {
     }
 
     /// A ball that has just bounced off a moving segment starts the next leg a hair
-    /// outside it (−1 to +3 tolerances), leaving it (or sliding along it) no faster than
-    /// the surface under it moves. Whenever the segment catches up with it later in the
-    /// step and presses in clearly (more than `PRESS` into it), the sweep reports a contact
-    /// no later than that, and not deep inside; when the segment never presses in clearly,
-    /// a reported contact is a touch.
+    /// outside it (−1 to +3 of the query's tolerances), leaving it (or sliding along it) no
+    /// faster than the surface under it moves. Whenever the segment catches up with it
+    /// later in the step and presses in by more than the tolerance (beyond the start's
+    /// overlap, if any), the sweep reports a contact no later than that, and not deeper
+    /// than one more tolerance; when it never does, a reported contact is a touch.
     #[test]
     fn a_ball_that_just_left_a_moving_segment_is_caught_again(
         length in 20.0_f32..100.0,
@@ -147,17 +204,20 @@ proptest! {
         let a = pivot + offset;
         let b = a + Vec2::from_angle(heading) * length;
         let m = SegmentMotion { pivot, angle, pivot_motion };
+        let segment = Segment::new(a, b);
         let point = a.lerp(b, along);
         let face = (b - a).perp().normalize() * if side { 1.0 } else { -1.0 };
-        // The query's tolerance: 1e-6 of its largest coordinate, motion or reach.
         let surface = m.point_motion(point, 0.0);
-        let scale = [a.abs().max_element(), b.abs().max_element(), point.abs().max_element() + radius, 150.0]
-            .into_iter()
-            .fold(1.0_f32, f32::max);
-        let tol = 1e-6 * scale;
-        let center = point + face * (radius + hair * tol);
         let speed = surface.length().max(1.0);
         let motion = surface + face * (leaving * speed) + (b - a).normalize() * (sliding * speed);
+        // The query's tolerance, from the centre at exact touch (the hair moves it by a
+        // few tolerances, which changes the scale by nothing visible).
+        let touching = Circle::new(point + face * radius, radius);
+        let hair_tol = segment_tolerance(touching, motion, segment, m) as f32;
+        let circle = Circle::new(point + face * (radius + hair * hair_tol), radius);
+        let tol = segment_tolerance(circle, motion, segment, m);
+        let noise = NOISE * tol;
+        let center = circle.center;
         let gap = |t: f64| {
             let c = center.as_dvec2() + motion.as_dvec2() * t;
             let (sin, cos) = (f64::from(angle) * t).sin_cos();
@@ -170,27 +230,31 @@ proptest! {
             let s = ((c - pa).dot(d) / d.length_squared()).clamp(0.0, 1.0);
             (c - (pa + d * s)).length() - f64::from(radius)
         };
-        let hit = sweep_circle_moving_segment(Circle::new(center, radius), motion, Segment::new(a, b), m);
-        // The first clear press, by dense sampling then bisection.
-        let pressed = |t: f64| gap(t) <= -PRESS;
-        let first_press = (0..=SAMPLES).map(|i| i as f64 / SAMPLES as f64).position(pressed).map(|i| {
-            let (mut lo, mut hi) = (i.saturating_sub(1) as f64 / SAMPLES as f64, i as f64 / SAMPLES as f64);
-            for _ in 0..BISECTIONS {
-                let mid = 0.5 * (lo + hi);
-                if pressed(mid) { hi = mid } else { lo = mid }
-            }
-            hi
-        });
+        let hit = sweep_circle_moving_segment(circle, motion, segment, m);
+        // Pressed in by more than twice the tolerance beyond where it started (0 if
+        // outside): the search accepts a gap within one tolerance of a level two below the
+        // start, so a press of one to two tolerances may pass for the same touch.
+        let start = gap(0.0).min(0.0);
+        let first_press = brute_first_contact(|t| gap(t) - start + 2.0 * tol + noise);
+        let band = f64::from(MOVING_SEGMENT_ACCEPT_BAND) * tol + noise;
         match (hit, first_press) {
             (Some(h), Some(press)) => {
                 let toi = f64::from(h.hit.toi);
-                prop_assert!(toi <= press, "late: toi {toi}, clear press from {press}");
-                prop_assert!(gap(toi) > -PRESS, "deep: gap {} at toi {toi}", gap(toi));
+                prop_assert!(toi <= press, "late: toi {toi}, pressed in from {press} (tolerance {tol})");
+                prop_assert!(
+                    gap(toi) >= start - 2.0 * tol - noise,
+                    "deep: gap {} at toi {toi} (tolerance {tol})",
+                    gap(toi)
+                );
             }
-            (None, Some(press)) => prop_assert!(false, "missed: pressed in from {press}"),
+            (None, Some(press)) => prop_assert!(false, "missed: pressed in from {press} (tolerance {tol})"),
             (Some(h), None) => {
                 let toi = f64::from(h.hit.toi);
-                prop_assert!(gap(toi).abs() < PRESS, "phantom hit at {toi}, gap {}", gap(toi));
+                let at = gap(toi);
+                prop_assert!(
+                    at >= start - 2.0 * tol - noise && at <= band,
+                    "phantom hit at {toi}, gap {at} (tolerance {tol})"
+                );
             }
             (None, None) => {}
         }
@@ -222,7 +286,9 @@ proptest! {
             (c - (pa + d * s)).length() - f64::from(radius)
         };
         prop_assume!(gap(0.0) > 0.0);
-        let hit = sweep_circle_moving_segment(Circle::new(center, radius), motion, Segment::new(a, b), m);
-        check(hit.map(|h| h.hit.toi), gap)?;
+        let (circle, segment) = (Circle::new(center, radius), Segment::new(a, b));
+        let tol = segment_tolerance(circle, motion, segment, m);
+        let hit = sweep_circle_moving_segment(circle, motion, segment, m);
+        check_segment(hit.map(|h| h.hit.toi), gap, tol)?;
     }
 }

@@ -5,7 +5,7 @@
 #[path = "../../../../benches/pit_scene.rs"]
 mod scene;
 
-use ccd_core::{Ball, Circle, Grid, Obstacle, Segment};
+use ccd_core::{Ball, Circle, Grid, Layers, Obstacle, Obstacles, Segment, penetration, penetration_slop};
 #[allow(unused_imports, reason = "each user takes what it needs")]
 pub use scene::{HZ, clearance};
 
@@ -26,4 +26,24 @@ pub fn build(balls: usize, seed: u64) -> (Grid, Vec<Ball>) {
         .map(|b| Ball::new(b.position, b.velocity, scene::BALL_RADIUS))
         .collect();
     (grid, balls)
+}
+
+/// The audit of a step's end: how many balls sit inside a wall, a baffle or a pillar by
+/// more than [`penetration_slop`] of their radius (faults), and the deepest any ball sits
+/// inside one, faults or not.
+#[allow(dead_code, reason = "each user takes what it needs")]
+pub fn audit(grid: &Grid, balls: &[Ball]) -> (usize, f32) {
+    let (mut faults, mut deepest) = (0, 0.0_f32);
+    for b in balls {
+        let circle = Circle::new(b.center, b.radius);
+        let mut inside = false;
+        grid.query(circle.aabb(), |_, obstacle| {
+            if let Some(p) = penetration(circle, Layers::ALL, obstacle) {
+                deepest = deepest.max(p.depth);
+                inside |= p.depth > penetration_slop(b.radius);
+            }
+        });
+        faults += usize::from(inside);
+    }
+    (faults, deepest)
 }

@@ -6,7 +6,7 @@ use super::sim::Sim;
 use crate::bounce::corner_bounces;
 use crate::hit::Hit;
 use crate::material::Material;
-use crate::obstacle::Obstacles;
+use crate::obstacle::{ObstacleShape, Obstacles};
 use crate::response::{ResponseMode, Surface, TwoSurfaces, respond, two_surfaces};
 use crate::tolerance::MAX_WEDGE_BOUNCES;
 use glam::Vec2;
@@ -36,11 +36,16 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let WallHit {
             with,
             material,
-            hit,
+            mut hit,
             surface_velocity,
         } = contact;
         self.flush_sensors(i, time, on_contact);
         let ball = self.balls[i];
+        if let ContactWith::Moving(index) = with
+            && matches!(self.moving[index].obstacle.shape, ObstacleShape::Segment(_))
+        {
+            hit.center = touching_center(hit, ball.radius);
+        }
         let approach_speed = -(ball.velocity - surface_velocity).dot(hit.normal);
         self.balls[i].center = hit.center;
         let this = Surface {
@@ -171,5 +176,19 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             surface_velocity: this.velocity,
             time,
         });
+    }
+}
+
+/// Where a ball that met a moving segment at `hit` touches it. The moving segment's search
+/// finds a contact to within its tolerance, and may report it up to one tolerance inside
+/// the segment; the next contact with the same part is then searched from there, so a
+/// ball in sustained contact with one (pushing a spring-loaded gate open, several
+/// contacts a step) would sink by up to a tolerance per contact. Put back at the contact
+/// distance along the contact normal, it starts every contact from the surface.
+fn touching_center(hit: Hit, radius: f32) -> Vec2 {
+    if hit.center.distance(hit.point) < radius {
+        hit.point + hit.normal * radius
+    } else {
+        hit.center
     }
 }

@@ -88,17 +88,20 @@ pub struct MovingHit {
 /// rounded end caps). Then `g` cannot come down to the contact level before the first root
 /// of `g(t) + g'(t)·δ − M·δ²/2`, nor before `(g(t) − level)/L`: the search jumps by the
 /// larger of the two, and so never skips the first contact. Far from the segment the
-/// jumps are long; near a crossing they become Newton steps. It never reports a contact
-/// later than the true one by more than the tolerance ([`MOVING_SEGMENT_TOLERANCE_REL`] of
-/// the query's scale).
+/// jumps are long; near a crossing they become Newton steps. For a circle that starts
+/// clear of the segment it never reports a contact later than the true one by more than
+/// the tolerance ([`MOVING_SEGMENT_TOLERANCE_REL`] of the query's scale): the gap at the
+/// reported contact is at most [`MOVING_SEGMENT_ACCEPT_BAND`] tolerances and never below
+/// minus one (`tests/moving_properties.rs`).
 ///
 /// Same contract as [`sweep_circle_segment`](crate::sweep_circle_segment): `None` when there
 /// is no approached contact in `[0, 1]`; `toi == 0` for a circle that starts touching while
 /// the relative motion at the contact point closes in. A circle that starts touching but
 /// separating (after a bounce) is hit again when the segment catches up with it later in
-/// the step and presses in by more than the tolerance; a touch that does not close in (a
-/// graze) never ends the search, which goes on after it (at most
-/// [`MAX_MOVING_SEGMENT_RESTARTS`] times).
+/// the step and presses in by more than twice the tolerance (beyond the start's overlap,
+/// if any), reported by the time it does (a press of one to two tolerances may pass for
+/// the same touch); a touch that does not close in (a graze) never ends the search, which
+/// goes on after it (at most [`MAX_MOVING_SEGMENT_RESTARTS`] times).
 ///
 /// ```
 /// use ccd_core::{sweep_circle_moving_segment, Circle, Segment, SegmentMotion, Vec2};

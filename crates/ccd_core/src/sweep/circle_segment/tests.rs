@@ -220,6 +220,22 @@ fn large_coordinates_stay_accurate() {
     let hit = sweep_circle_segment(Circle::new(start, 2.0), -n * 96.0, wall).unwrap();
     // Gap 48 of 96: toi 0.5. The tolerance at S = 10⁴ is 1e-4 + 1e-2.
     assert!((hit.toi - 0.5).abs() < 1e-4);
+    // "No digit is lost at coordinates of 10⁴": the toi is the exact one for the f32
+    // inputs as given (the face's line in f64), to one f32 ulp.
+    let (a, b, c, m) = (
+        wall.a.as_dvec2(),
+        wall.b.as_dvec2(),
+        start.as_dvec2(),
+        (-n * 96.0).as_dvec2(),
+    );
+    let d = b - a;
+    let (side, closing) = (d.perp_dot(c - a) / d.length(), d.perp_dot(m) / d.length());
+    let exact = (side.abs() - 2.0) / (-closing * side.signum());
+    assert!(
+        (f64::from(hit.toi) - exact).abs() <= exact * f64::from(f32::EPSILON),
+        "toi {} against the exact {exact}",
+        hit.toi
+    );
     let exact = (hit.center.as_dvec2() - base.as_dvec2()).dot(n.as_dvec2());
     assert!((exact - 2.0).abs() < 1e-2, "distance {exact}");
     assert!((hit.normal - n).length() < 1e-3);

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The fault drill: shows that each smoke step of .ci/run fails on a planted fault and
+# passes without it. Run after a CI build (the binaries in target/debug must exist):
+#
+#   bash .ci/fault_drill.sh
+#
+# Each fault is planted with stand-ins for the example binaries (CI_EXAMPLES points the
+# smoke runs at them) or, for a ball inside a wall, with a table file whose served ball
+# sits in the plunger lane's floor: the code under test is never edited. Prints one line
+# per case, PASS when the step did what it must, and exits non-zero if any case did not.
+# (The ball pit's checks are drilled by hand: see the CHANGELOG.)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+REAL=$PWD/target/debug/examples
+DRILL=$PWD/target/fault-drill
+rm -rf "$DRILL"
+mkdir -p "$DRILL"
+FAILED=0
+
+# stand_in NAME BODY: an executable $DRILL/<case>/NAME running BODY (with $REAL set).
+stand_in() {
+  local dir=$1 name=$2 body=$3
+  mkdir -p "$dir"
+  printf '#!/usr/bin/env bash\nREAL=%q\n%s\n' "$REAL" "$body" >"$dir/$name"
+  chmod +x "$dir/$name"
+}
+
+# expect WANT CASE STEP [ENV...]: run `.ci/run STEP` with ENV, and check that it failed
+# (WANT=fail) or passed (WANT=pass).
+expect() {
+  local want=$1 case=$2 step=$3
+  shift 3
+  local log=$DRILL/$case.log status=0
+  env "$@" bash .ci/run "$step" >"$log" 2>&1 || status=$?
+  if { [ "$want" = fail ] && [ "$status" -ne 0 ]; } || { [ "$want" = pass ] && [ "$status" -eq 0 ]; }; then
+    printf 'PASS  %-44s %s: exit %s\n' "$case" "$step" "$status"
+  else
+    printf 'FAIL  %-44s %s: exit %s, wanted %s (log: %s)\n' "$case" "$step" "$status" "$want" "$log"
+    FAILED=1
+  fi
+}
+
+# 1. The program exits 1 (after doing its work).
+for name in trajectory bounce_lab pinball; do
+  stand_in "$DRILL/exit1" "$name" '"$REAL/'"$name"'" "$@"; exit 1'
+done
+expect fail "trajectory exits 1" smoke_trajectory CI_EXAMPLES="$DRILL/exit1"
+expect fail "bounce_lab exits 1 after its screenshot" smoke_bounce_lab CI_EXAMPLES="$DRILL/exit1"
+expect fail "pinball headless exits 1" smoke_pinball_headless CI_EXAMPLES="$DRILL/exit1"
+expect fail "pinball exits 1 after its screenshot" smoke_pinball_screenshot CI_EXAMPLES="$DRILL/exit1"
+
+# 2. A ball inside a wall: the served ball 3.5 mm above the plunger lane's floor (its
+#    radius is 13.5), so the audit finds it 10 mm deep.
+sed 's/ball_at: (493.0, 60.0)/ball_at: (493.0, 50.0)/' assets/tables/starfall.ron >"$DRILL/buried.ron"
+grep -q 'ball_at: (493.0, 50.0)' "$DRILL/buried.ron"
+stand_in "$DRILL/buried" pinball 'exec "$REAL/pinball" --table '"$DRILL/buried.ron"' "$@"'
+expect fail "pinball: a served ball inside a wall" smoke_pinball_headless CI_EXAMPLES="$DRILL/buried"
+
+# 3. The replay differs: the replayed run reports one more point.
+stand_in "$DRILL/replay" pinball 'case " $* " in
+  *" --replay "*) "$REAL/pinball" "$@" | awk '"'"'/^  score:/ { sub(/[0-9]+$/, $NF + 1) } { print }'"'"' ;;
+  *) exec "$REAL/pinball" "$@" ;;
+esac'
+expect fail "pinball: the replay ends one point apart" smoke_pinball_headless CI_EXAMPLES="$DRILL/replay"
+
+# 4. A blank frame: the screenshot replaced by one of the clear colour alone.
+for name in bounce_lab pinball; do
+  stand_in "$DRILL/blank" "$name" 'shot=""; prev=""
+for a in "$@"; do [ "$prev" = --screenshot ] && shot=$a; prev=$a; done
+"$REAL/../screenshot_check" blank "$shot" --size 1280x720 --fill 080910'
+done
+expect fail "bounce_lab: a blank frame" smoke_bounce_lab CI_EXAMPLES="$DRILL/blank"
+expect fail "pinball: a blank frame" smoke_pinball_screenshot CI_EXAMPLES="$DRILL/blank"
+
+# 5. Without a fault, each step passes.
+expect pass "trajectory, no fault" smoke_trajectory
+expect pass "bounce_lab, no fault" smoke_bounce_lab
+expect pass "pinball headless, no fault" smoke_pinball_headless
+expect pass "pinball screenshot, no fault" smoke_pinball_screenshot
+
+exit "$FAILED"

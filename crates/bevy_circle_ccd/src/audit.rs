@@ -1,0 +1,231 @@
+//! [`CcdFaults`]: the audit after each step, on when [`CcdSettings::audit`] is. A circle
+//! found inside a solid surface on its layers (deeper than
+//! [`penetration_slop`](ccd_core::penetration_slop) of its radius), or across a one-way
+//! segment it may not cross, is a fault: counted, warned about with both entities named,
+//! and kept if it is the run's deepest. The CCD promises there are none; the audit is the
+//! check that can fail.
+
+use crate::kinematic::Pose;
+use crate::query::ObstacleParts;
+use crate::{
+    CcdInvalid, CcdSettings, CcdStats, CcdWorld, CollisionLayers, Hinge, HingePart, Kinematic, MovingCircle,
+};
+use bevy::ecs::entity::EntityHashMap;
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use ccd_core::{
+    Aabb, Circle, Layers, Obstacle, ObstacleShape, Obstacles, crossed_one_way, penetration, penetration_slop,
+};
+
+/// Faults warned about one by one; past this many in a run they are only counted (the
+/// count and the deepest stay exact), so a broken scene cannot flood the log.
+pub const MAX_FAULT_WARNINGS: u64 = 32;
+
+/// What the audit found over the run. Read it in a test, a bench or a debug overlay; it
+/// stays at its default while [`CcdSettings::audit`] is off.
+#[derive(Resource, Reflect, Clone, Debug, Default, PartialEq)]
+#[reflect(Resource, Default, Debug, PartialEq)]
+pub struct CcdFaults {
+    /// Steps audited.
+    pub steps: u64,
+    /// Faults over the run: one per circle, obstacle and step.
+    pub count: u64,
+    /// Faults in the last audited step.
+    pub last_step: u32,
+    /// The deepest any circle sat inside a solid surface over the run, world units, faults
+    /// or not (0 with none): how close the run came to a fault.
+    pub deepest: f32,
+    /// The most recent fault.
+    pub last: Option<CcdFault>,
+}
+
+/// One fault.
+#[derive(Reflect, Clone, Copy, Debug, PartialEq)]
+pub struct CcdFault {
+    /// The step it was found after ([`CcdStats::steps`]).
+    pub step: u64,
+    /// The circle.
+    pub circle: Entity,
+    /// The obstacle it is inside or crossed.
+    pub obstacle: Entity,
+    /// The circle's centre.
+    pub center: Vec2,
+    /// What was wrong.
+    pub kind: FaultKind,
+}
+
+/// What a fault is.
+#[derive(Reflect, Clone, Copy, Debug, PartialEq)]
+pub enum FaultKind {
+    /// Inside a solid surface by `depth` world units.
+    Inside {
+        /// Radius (plus a pillar's) less the distance from the centre to the surface.
+        depth: f32,
+    },
+    /// Across a one-way segment, from its front to its back, during the step.
+    CrossedOneWay,
+}
+
+/// Each circle's centre at the start of the step, for the one-way check. Filled in
+/// [`CircleCcdSystems::Prepare`](crate::CircleCcdSystems::Prepare) while auditing.
+#[derive(Resource, Default, Debug)]
+pub(crate) struct AuditStarts(EntityHashMap<Vec2>);
+
+/// A circle as the audit reads it.
+type AuditedCircle<'a> = (
+    Entity,
+    &'a MovingCircle,
+    &'a Transform,
+    Option<&'a CollisionLayers>,
+);
+
+/// Circles the step moved (not skipped as invalid or parented).
+type Stepped = (Without<CcdInvalid>, Without<ChildOf>);
+
+/// Obstacles that move (kinematic, hinged, or a hinge's part): not in the grid.
+type Moves = Or<(With<Kinematic>, With<Hinge>, With<HingePart>)>;
+
+/// Note where every circle starts the step.
+pub(crate) fn note_starts(
+    settings: Res<CcdSettings>,
+    mut starts: ResMut<AuditStarts>,
+    circles: Query<(Entity, &Transform), (With<MovingCircle>, Stepped)>,
+) {
+    starts.0.clear();
+    if settings.audit {
+        starts
+            .0
+            .extend(circles.iter().map(|(e, t)| (e, t.translation.truncate())));
+    }
+}
+
+/// What the audit reads of the step: whether it is on, which step it was, the static
+/// obstacles, and where the circles started.
+#[derive(SystemParam)]
+pub(crate) struct StepRead<'w> {
+    settings: Res<'w, CcdSettings>,
+    stats: Res<'w, CcdStats>,
+    world: Res<'w, CcdWorld>,
+    starts: Res<'w, AuditStarts>,
+}
+
+/// Audit every circle against the static grid and every moving obstacle at its pose at the
+/// step's end. Runs at the end of [`CircleCcdSystems::Step`](crate::CircleCcdSystems::Step).
+pub(crate) fn audit_step(
+    step: StepRead,
+    mut faults: ResMut<CcdFaults>,
+    circles: Query<AuditedCircle, Stepped>,
+    moving: Query<(Entity, ObstacleParts, &Transform), (Moves, Without<CcdInvalid>)>,
+    mut placed: Local<Vec<(Entity, Obstacle)>>,
+) {
+    let StepRead {
+        settings,
+        stats,
+        world,
+        starts,
+    } = step;
+    if !settings.audit {
+        return;
+    }
+    placed.clear();
+    placed.extend(moving.iter().filter_map(|(entity, parts, transform)| {
+        let pose = Pose::of(transform);
+        let scale = transform.scale.truncate();
+        let built = parts.build(
+            |local| pose.place(local, scale),
+            pose.translation,
+            "Transform",
+            scale.x * scale.y < 0.0,
+        )?;
+        built.ok().map(|o| (entity, o))
+    }));
+    let mut audit = Audit {
+        step: stats.steps,
+        faults: &mut faults,
+        found: 0,
+    };
+    for (entity, circle, transform, layers) in &circles {
+        let ball = Circle::new(transform.translation.truncate(), circle.radius);
+        let layers: Layers = layers.copied().unwrap_or_default().into();
+        let start = starts.0.get(&entity).copied();
+        // The box the straight path from the start swept, for the one-way check.
+        let bounds = start.map_or(ball.aabb(), |from| {
+            Aabb::swept(from, ball.center - from, ball.radius)
+        });
+        world.grid().query(bounds, |id, obstacle| {
+            if let Some(wall) = world.entity(id) {
+                audit.check(entity, ball, layers, start, wall, obstacle);
+            }
+        });
+        for (wall, obstacle) in placed.iter() {
+            audit.check(entity, ball, layers, None, *wall, obstacle);
+        }
+    }
+    let found = audit.found;
+    faults.steps += 1;
+    faults.last_step = found;
+}
+
+/// One step's audit in progress.
+struct Audit<'a> {
+    step: u64,
+    faults: &'a mut CcdFaults,
+    found: u32,
+}
+
+impl Audit<'_> {
+    /// Check `ball` (which started the step at `start`, if known) against one obstacle.
+    /// A moving obstacle gets no one-way check: its start pose is not kept.
+    fn check(
+        &mut self,
+        circle: Entity,
+        ball: Circle,
+        layers: Layers,
+        start: Option<Vec2>,
+        obstacle_entity: Entity,
+        obstacle: &Obstacle,
+    ) {
+        if let Some(p) = penetration(ball, layers, obstacle) {
+            self.faults.deepest = self.faults.deepest.max(p.depth);
+            if p.depth > penetration_slop(ball.radius) {
+                self.record(
+                    circle,
+                    obstacle_entity,
+                    ball.center,
+                    FaultKind::Inside { depth: p.depth },
+                );
+            }
+        }
+        if let (ObstacleShape::Segment(segment), true, false, Some(from)) =
+            (obstacle.shape, obstacle.one_sided, obstacle.sensor, start)
+            && obstacle.layers.interacts(layers)
+            && crossed_one_way(segment, ball.radius, from, ball.center)
+        {
+            self.record(circle, obstacle_entity, ball.center, FaultKind::CrossedOneWay);
+        }
+    }
+
+    fn record(&mut self, circle: Entity, obstacle: Entity, center: Vec2, kind: FaultKind) {
+        let fault = CcdFault {
+            step: self.step,
+            circle,
+            obstacle,
+            center,
+            kind,
+        };
+        self.found += 1;
+        self.faults.count += 1;
+        self.faults.last = Some(fault);
+        if self.faults.count <= MAX_FAULT_WARNINGS {
+            tracing::warn!(
+                "bevy_circle_ccd: audit: circle {circle} at {center} after step {}: {kind:?} obstacle {obstacle}{}",
+                self.step,
+                if self.faults.count == MAX_FAULT_WARNINGS {
+                    " (further faults are counted, not printed)"
+                } else {
+                    ""
+                }
+            );
+        }
+    }
+}
