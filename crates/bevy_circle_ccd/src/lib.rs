@@ -84,7 +84,7 @@ pub use components::{
 #[cfg(feature = "debug-draw")]
 pub use debug::{CcdDebugPlugin, CcdGizmos, LastStepPaths};
 pub use events::{CircleHit, CircleHitEvent};
-pub use hinge::{Hinge, HingeMotor, HingePart, HingeSpring, HingeStops};
+pub use hinge::{Hinge, HingeMotor, HingePart, HingeSpring, HingeStops, MAX_SPRING_OMEGA_DT};
 pub use plugin::{CircleCcdPlugin, CircleCcdSystems};
 pub use settings::{CcdSettings, CcdStats};
 pub use world::CcdWorld;
