@@ -6,6 +6,7 @@
 use crate::table::{P, Piece, TableDef, inside, v};
 use crate::table_check::{TableError, invalid};
 use bevy::prelude::*;
+use bevy_circle_ccd::ccd_core::Segment;
 
 /// Millimetres. A part's point may lie this far outside the outline: a guide or a lane
 /// wall that starts on the outer wall ends on it up to the rounding of its written
@@ -116,33 +117,23 @@ fn circles(def: &TableDef) -> Vec<(String, Vec2, f32)> {
 
 /// The solid walls a round part must keep clear of: the outline and the inner walls.
 fn walls(def: &TableDef) -> Vec<(String, Vec<Vec2>)> {
-    let outline = def
-        .outline
-        .iter()
-        .enumerate()
-        .map(|(k, p)| (format!("outline[{k}]"), Piece::points(p)));
-    let inner = def
-        .walls
-        .iter()
-        .enumerate()
-        .map(|(k, p)| (format!("walls[{k}]"), Piece::points(p)));
-    outline.chain(inner).collect()
+    let named = |field: &'static str, pieces: &[Piece]| {
+        pieces
+            .iter()
+            .enumerate()
+            .map(move |(k, p)| (format!("{field}[{k}]"), p.points()))
+            .collect::<Vec<_>>()
+    };
+    let mut out = named("outline", &def.outline);
+    out.extend(named("walls", &def.walls));
+    out
 }
 
 /// The distance from `p` to the nearest point of the chain of segments through `points`.
 fn distance_to_chain(points: &[Vec2], p: Vec2) -> f32 {
     points
         .windows(2)
-        .map(|w| {
-            let (a, b) = (w[0], w[1]);
-            let d = b - a;
-            let t = if d.length_squared() > 0.0 {
-                ((p - a).dot(d) / d.length_squared()).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            p.distance(a + d * t)
-        })
+        .map(|w| p.distance(Segment::new(w[0], w[1]).closest_point(p)))
         .fold(f32::INFINITY, f32::min)
 }
 

@@ -73,8 +73,8 @@ pub use ray::ray_circle_toi;
 pub use response::{ResponseMode, reflect, respond, slide};
 pub use shape::{Aabb, Circle, Segment, ShapeError};
 pub use sweep::{
-    MovingHit, SegmentMotion, sweep_circle_circle, sweep_circle_moving_circle, sweep_circle_moving_segment,
-    sweep_circle_segment,
+    MovingHit, SegmentMotion, moving_segment_tolerance, sweep_circle_circle, sweep_circle_moving_circle,
+    sweep_circle_moving_segment, sweep_circle_segment,
 };
 pub use tolerance::{
     ALLOWED_OVERLAP_REL, CLEARLY_APART_MARGIN, CONTACT_SOLVE_TOLERANCE, CROWDED_FRACTION,

@@ -11,7 +11,7 @@
 
 use ccd_core::tolerance::MOVING_SEGMENT_ACCEPT_BAND;
 use ccd_core::{
-    Circle, MOVING_SEGMENT_TOLERANCE_REL, Segment, SegmentMotion, Vec2, sweep_circle_moving_circle,
+    Circle, Segment, SegmentMotion, Vec2, moving_segment_tolerance, sweep_circle_moving_circle,
     sweep_circle_moving_segment,
 };
 use glam::DVec2;
@@ -34,23 +34,10 @@ const GAP_TOLERANCE: f64 = 1e-2;
 /// tolerance covers it five times over.
 const NOISE: f64 = 0.5;
 
-/// The contact tolerance of `sweep_circle_moving_segment` for these inputs, world units:
-/// [`MOVING_SEGMENT_TOLERANCE_REL`] of the largest of the coordinates of the centre and of
-/// the end points, the radius, and the bound on the relative speed (the motion, plus the
-/// turn times the longer lever from the pivot, plus the pivot's motion), at least 1.
+/// The contact tolerance of `sweep_circle_moving_segment` for these inputs, world units
+/// (the crate's own [`moving_segment_tolerance`]: the contract is stated in it).
 fn segment_tolerance(circle: Circle, motion: Vec2, segment: Segment, m: SegmentMotion) -> f64 {
-    let lever = (segment.a - m.pivot).length().max((segment.b - m.pivot).length());
-    let bound = motion.length() + m.angle.abs() * lever + m.pivot_motion.length();
-    let scale = [
-        circle.center.abs().max_element(),
-        segment.a.abs().max_element(),
-        segment.b.abs().max_element(),
-        circle.radius,
-        bound,
-    ]
-    .into_iter()
-    .fold(1.0_f32, f32::max);
-    f64::from(MOVING_SEGMENT_TOLERANCE_REL * scale)
+    f64::from(moving_segment_tolerance(circle, motion, segment, m))
 }
 
 /// The first time in [0, 1] where `gap` ≤ 0.

@@ -20,7 +20,7 @@ pub use circle_segment::sweep_circle_segment;
 pub(crate) use circle_segment::sweep_circle_segment_ordered;
 pub(crate) use moving_circle::moving_circles_toi;
 pub use moving_circle::sweep_circle_moving_circle;
-pub use moving_segment::{MovingHit, SegmentMotion, sweep_circle_moving_segment};
+pub use moving_segment::{MovingHit, SegmentMotion, moving_segment_tolerance, sweep_circle_moving_segment};
 
 use crate::shape::Circle;
 use glam::Vec2;

@@ -190,6 +190,46 @@ struct Query {
     tol: f32,
 }
 
+/// The contact tolerance of [`sweep_circle_moving_segment`] for these inputs, world units:
+/// [`MOVING_SEGMENT_TOLERANCE_REL`] of the query's scale, the largest of the coordinates of
+/// the centre and of the end points, the radius, and the bound on the relative speed (the
+/// motion, plus the turn times the longer lever from the pivot, plus the pivot's motion),
+/// at least 1. A reported contact's gap lies within −1 and
+/// [`MOVING_SEGMENT_ACCEPT_BAND`](crate::tolerance::MOVING_SEGMENT_ACCEPT_BAND) of it.
+///
+/// ```
+/// use ccd_core::{moving_segment_tolerance, Circle, Segment, SegmentMotion, Vec2};
+/// // Coordinates up to 100 and a motion of 10: the scale is 100, the tolerance 1e-6 of it.
+/// let tol = moving_segment_tolerance(
+///     Circle::new(Vec2::new(0.0, 5.0), 1.0),
+///     Vec2::new(10.0, 0.0),
+///     Segment::new(Vec2::ZERO, Vec2::new(100.0, 0.0)),
+///     SegmentMotion::default(),
+/// );
+/// assert_eq!(tol, 1e-6 * 100.0);
+/// ```
+#[must_use]
+pub fn moving_segment_tolerance(circle: Circle, motion: Vec2, segment: Segment, m: SegmentMotion) -> f32 {
+    speed_bound_and_tolerance(circle, motion, segment, m).1
+}
+
+/// A bound on the centre's speed relative to the segment's farthest point (per unit toi),
+/// and the query's contact tolerance.
+fn speed_bound_and_tolerance(circle: Circle, motion: Vec2, segment: Segment, m: SegmentMotion) -> (f32, f32) {
+    let lever = (segment.a - m.pivot).length().max((segment.b - m.pivot).length());
+    let bound = motion.length() + m.angle.abs() * lever + m.pivot_motion.length();
+    let scale = [
+        circle.center.abs().max_element(),
+        segment.a.abs().max_element(),
+        segment.b.abs().max_element(),
+        circle.radius,
+        bound,
+    ]
+    .into_iter()
+    .fold(1.0_f32, f32::max);
+    (bound, MOVING_SEGMENT_TOLERANCE_REL * scale)
+}
+
 impl Query {
     fn new(circle: Circle, motion: Vec2, segment: Segment, m: SegmentMotion) -> Option<Self> {
         if !usable(circle, motion)
@@ -201,20 +241,10 @@ impl Query {
         {
             return None;
         }
-        let lever = (segment.a - m.pivot).length().max((segment.b - m.pivot).length());
-        let bound = motion.length() + m.angle.abs() * lever + m.pivot_motion.length();
+        let (bound, tol) = speed_bound_and_tolerance(circle, motion, segment, m);
         if !(bound > 0.0) || !bound.is_finite() {
             return None;
         }
-        let scale = [
-            circle.center.abs().max_element(),
-            segment.a.abs().max_element(),
-            segment.b.abs().max_element(),
-            circle.radius,
-            bound,
-        ]
-        .into_iter()
-        .fold(1.0_f32, f32::max);
         Some(Self {
             circle,
             motion,
@@ -222,7 +252,7 @@ impl Query {
             m,
             relative: motion - m.pivot_motion,
             bound,
-            tol: MOVING_SEGMENT_TOLERANCE_REL * scale,
+            tol,
         })
     }
 
