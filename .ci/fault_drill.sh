@@ -69,6 +69,8 @@ expect fail "pinball: the replay ends one point apart" smoke_pinball_headless CI
 #     reports a fault.
 stand_in "$DRILL/quiet" pinball '"$REAL/pinball" "$@" | grep -v "^  faults:"'
 expect fail "pinball: a summary without its faults line" smoke_pinball_headless CI_EXAMPLES="$DRILL/quiet"
+stand_in "$DRILL/capped" pinball '"$REAL/pinball" "$@" | sed "s/^  capped steps: *0 /  capped steps:          1 /"'
+expect fail "pinball: a step at the bounce cap" smoke_pinball_headless CI_EXAMPLES="$DRILL/capped"
 stand_in "$DRILL/statefault" pinball 'out=""; prev=""
 for a in "$@"; do [ "$prev" = --state-out ] && out=$a; prev=$a; done
 "$REAL/pinball" "$@"; status=$?

@@ -417,6 +417,10 @@ fn print_headless_summary(world: &World, hz: f64, steps: Option<u64>, started: s
         "  max bounces in a step: {} (one ball: {})",
         stats.max_bounces_step, stats.max_bounces_circle
     );
+    println!(
+        "  capped steps:          {} ({:.3e} ball-seconds lost)",
+        stats.capped_steps, stats.lost_time
+    );
     println!("  max ball speed:        {:.0} mm/s", stats.max_speed);
     println!("  CCD µs per step:       {:.2}", stats.mean_micros());
     println!("  ball searches:         {}", stats.ball_searches);

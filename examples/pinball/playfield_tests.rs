@@ -142,6 +142,37 @@ fn a_ball_on_the_ramp_touches_only_the_ramp_and_leaves_by_its_exit() {
 }
 
 #[test]
+fn a_ball_falling_back_out_of_the_mouth_lands_beyond_the_post_beside_it() {
+    let mut app = app();
+    // Found by a 600 s soak: a ball in the ramp's mouth, on the ramp's layer, bounced off
+    // the left wire's end down and left, over the rubber post at (345, 614) (radius 6),
+    // which sits beside the mouth on the playfield's layer. Landing on the playfield there
+    // would leave it inside the post; it stays on the ramp's lip until clear of it.
+    let b = ball(&mut app, Vec2::new(357.12, 607.39), Vec2::new(-1747.0, -2424.0));
+    *app.world_mut().get_mut::<CollisionLayers>(b).unwrap() = ON_RAMP;
+    let table = app.world().resource::<game::Table>().clone();
+    let post = &table.def.playfield.posts[0];
+    assert_eq!(
+        (post.center, post.radius),
+        ((345.0, 614.0), 6.0),
+        "the table's left mouth post"
+    );
+    let (post, reach) = (Vec2::new(345.0, 614.0), post.radius + table.def.ball_radius);
+    let mut landed = false;
+    for _ in 0..60 {
+        step_hits(&mut app, b);
+        let layers = *app.world().get::<CollisionLayers>(b).unwrap();
+        let p = app.world().get::<Transform>(b).unwrap().translation.truncate();
+        if layers == ON_PLAYFIELD {
+            landed = true;
+            assert!(p.distance(post) >= reach, "landed inside the post at {p}");
+        }
+    }
+    assert!(landed, "it never landed on the playfield");
+    assert_no_trouble(&app);
+}
+
+#[test]
 fn a_ball_on_the_playfield_passes_under_the_ramp() {
     let mut app = app();
     // Left along y = 650 from x = 330: under the ramp's return leg (x ≈ 100–130 there),

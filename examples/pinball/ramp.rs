@@ -100,6 +100,35 @@ pub fn switch_layers(
     }
 }
 
+/// How far the ramp's lip reaches from the mouth's line, in ball radii. A ball overlapping
+/// a post beside the mouth (its centre within a radius and the post's of the post, which
+/// stands at most a post's radius below the line) is within about 1.5 radii of the line;
+/// the lip reaches 3, so that a ball that clears the post during a step (a few mm at
+/// 1 kHz) is still on the lip when it does, and lands.
+const LIP_REACH_RADII: f32 = 3.0;
+
+/// Whether the centre `p` of a ball of `radius` is on the ramp's lip: below the mouth's
+/// line, within [`LIP_REACH_RADII`] of it.
+fn on_lip(ramp: &RampDef, p: Vec2, radius: f32) -> bool {
+    let (a, b) = (v(ramp.entry.0), v(ramp.entry.1));
+    let up = (b - a).perp().normalize_or_zero();
+    let t = ((p - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
+    (p - a).dot(up) < 0.0 && p.distance(a + (b - a) * t) <= LIP_REACH_RADII * radius
+}
+
+/// Whether a ball of `radius` at `p` would sit inside a solid part of the playfield's layer.
+fn overlaps_playfield(world: &CcdWorld, p: Vec2, radius: f32) -> bool {
+    use bevy_circle_ccd::ccd_core::{Aabb, Circle, Obstacles, penetration};
+    let circle = Circle::new(p, radius);
+    let mut inside = false;
+    world
+        .grid()
+        .query(Aabb::new(p, p).inflated(radius), |_, obstacle| {
+            inside |= penetration(circle, ON_PLAYFIELD.into(), obstacle).is_some();
+        });
+    inside
+}
+
 /// Where a ball on the ramp's layer is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RampPlace {
@@ -133,12 +162,14 @@ pub fn ramp_place(ramp: &RampDef, ring: &[Vec2], p: Vec2, radius: f32) -> RampPl
 }
 
 /// The invariant of the layers: a ball on the ramp's layer is in the ramp's channel or
-/// its mouth. One that rolled back out of the mouth is on the playfield again; one found
+/// its mouth. One that rolled back out of the mouth (below it, or on its lip beside it) is
+/// on the playfield again as soon as it is clear of the playfield's parts; one found
 /// anywhere else (it cannot pass the wires, so only by a bug) is put back on the
 /// playfield rather than falling through every wall, and the repair is a fault: counted
 /// in [`RunStats::repairs`](crate::stats::RunStats), printed, and failing a headless run.
 pub fn keep_ramp_balls_on_ramp(
     table: Res<crate::game::Table>,
+    world: Res<CcdWorld>,
     mut stats: ResMut<crate::stats::RunStats>,
     mut balls: Query<(Entity, &MovingCircle, &mut CollisionLayers, &mut Transform)>,
     mut ring: Local<Option<Vec<Vec2>>>,
@@ -152,8 +183,17 @@ pub fn keep_ramp_balls_on_ramp(
             continue;
         }
         let p = tf.translation.truncate();
-        match ramp_place(ramp, ring, p, c.radius) {
+        // Beside the mouth, below its line, a ball that rolled back out is on the lip.
+        let place = match ramp_place(ramp, ring, p, c.radius) {
+            RampPlace::Elsewhere if on_lip(ramp, p, c.radius) => RampPlace::BelowMouth,
+            place => place,
+        };
+        match place {
             RampPlace::Channel | RampPlace::Mouth => continue,
+            // It lands on the playfield where it is clear of the playfield's parts (one
+            // that fell back out past a post beside the mouth lands beyond it): landing
+            // inside one would leave it there.
+            RampPlace::BelowMouth if overlaps_playfield(&world, p, c.radius) => continue,
             RampPlace::BelowMouth => {}
             RampPlace::Elsewhere => {
                 stats.repairs += 1;

@@ -32,6 +32,10 @@ pub struct RunStats {
     pub drained: u32,
     pub bounces: u64,
     pub max_bounces_step: u32,
+    /// Steps in which a ball reached the bounce cap or the event budget ran out.
+    pub capped_steps: u64,
+    /// Ball-seconds those caps lost.
+    pub lost_time: f64,
     pub max_bounces_circle: u32,
     pub max_speed: f32,
     pub micros_sum: f64,
@@ -215,6 +219,8 @@ pub fn collect_stats(
         );
     }
     stats.max_bounces_step = stats.max_bounces_step.max(ccd.bounces);
+    stats.capped_steps = ccd.capped_steps;
+    stats.lost_time = ccd.total_lost_time;
     stats.max_bounces_circle = stats.max_bounces_circle.max(ccd.max_bounces_per_circle);
     stats.micros_sum += f64::from(ccd.step_micros);
     let fastest = balls.iter().map(|(_, c)| c.velocity.length()).fold(0.0, f32::max);

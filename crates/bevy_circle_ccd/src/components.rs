@@ -48,7 +48,14 @@ impl Default for MovingCircle {
 }
 
 /// A wall from `a` to `b`, in the entity's local space, placed in the world by its
-/// [`GlobalTransform`]. A whole table can be a parent with child walls, moved or rotated.
+/// `Transform` and its ancestors' (the pose its [`GlobalTransform`] gets). A whole table
+/// can be a parent with child walls, moved or rotated.
+///
+/// The pose is composed from the `Transform`s as they are when the step runs, not read
+/// from the `GlobalTransform`, which Bevy updates only later in the frame: a wall spawned,
+/// moved or re-parented in `FixedUpdate` before
+/// [`CircleCcdSystems::Prepare`](crate::CircleCcdSystems::Prepare) is swept where it is
+/// in that very step.
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Default, Debug, PartialEq)]
 #[require(Transform)]
@@ -75,8 +82,9 @@ impl Default for StaticSegment {
     }
 }
 
-/// A static circle (post, bumper) centred on its entity's global translation. The radius
-/// is in world units and is not scaled by the transform.
+/// A static circle (post, bumper) centred on its entity's global translation (from its
+/// `Transform` and its ancestors' at the time of the step, as for [`StaticSegment`]). The
+/// radius is in world units and is not scaled by the transform.
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Default, Debug, PartialEq)]
 #[require(Transform)]
@@ -403,6 +411,12 @@ pub struct CcdInvalid {
 /// A kinematic obstacle uses its own [`Transform`] as its pose in the world, so spawn it
 /// as a root entity (no parent). Its segment end points are in its local space, and it
 /// turns about its origin.
+///
+/// The motion belongs to the body, not to its shape: a `Kinematic` entity without a
+/// [`StaticSegment`] or [`Pillar`] at the moment is still moved every step (with
+/// `Velocity`) or followed (its pose remembered, with `FollowTransform`), so a gate whose
+/// segment is taken off for a while comes back where it would have been, and a followed
+/// one is not swept over the distance it moved while it had no shape.
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Default, Debug, PartialEq)]
 #[require(Transform)]

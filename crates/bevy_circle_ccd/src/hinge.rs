@@ -310,10 +310,14 @@ pub(crate) fn prepare_hinges(
         let pose = Pose::of(transform);
         hinge.angle += shortest_turn(pose.angle - hinge.angle);
         let id = done.len() as u32;
-        let body = hinge.body(id, hinge.angle);
-        hinge.angular_velocity = hinge
-            .drive()
-            .angular_velocity_after(&body, hinge.angular_velocity, dt);
+        let drive = hinge.drive();
+        let mut body = hinge.body(id, hinge.angle);
+        // Hits on a stop slower than the drive's push of a step rest there (no chatter).
+        let resting = drive.resting_speed(&body, dt);
+        if let Some(limits) = &mut body.limits {
+            limits.resting_speed = resting;
+        }
+        hinge.angular_velocity = drive.angular_velocity_after(&body, hinge.angular_velocity, dt);
         let motion = SegmentMotion {
             pivot: pose.translation,
             angle: hinge.angular_velocity * dt,

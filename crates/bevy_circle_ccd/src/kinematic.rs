@@ -1,6 +1,8 @@
 //! Kinematic obstacles: each step, every [`Kinematic`] segment or pillar becomes a
 //! [`MovingObstacle`] from its pose at the step's start to its pose at the end, and its
-//! `Transform` ends at the target.
+//! `Transform` ends at the target. A `Kinematic` entity with neither shape at the moment
+//! is moved all the same (and a followed one's pose remembered), so that it comes back
+//! where it would have been when it gets a shape again.
 
 use crate::query::ObstacleParts;
 use crate::{CcdInvalid, Hinge, HingePart, Kinematic};
@@ -38,6 +40,10 @@ pub(crate) struct Kinematics {
     pub(crate) entities: Vec<Entity>,
     /// Their poses at the step's end.
     end_poses: Vec<Pose>,
+    /// Kinematic entities without a shape this step, with their poses at the step's end:
+    /// nothing to sweep, but they move all the same (a gate whose segment is off for a
+    /// while comes back where it would have been).
+    shapeless: Vec<(Entity, Pose)>,
     /// Pose at the end of the last step, for [`Kinematic::FollowTransform`].
     previous: EntityHashMap<Pose>,
 }
@@ -91,6 +97,7 @@ pub(crate) fn prepare_kinematics(
     k.moving.clear();
     k.entities.clear();
     k.end_poses.clear();
+    k.shapeless.clear();
     order.clear();
     order.extend(query.iter().map(|p| p.0));
     order.sort_unstable();
@@ -119,33 +126,42 @@ pub(crate) fn prepare_kinematics(
         let (start, end, turn) = poses(*kinematic, current, k.previous.get(&entity).copied(), dt);
         let scale = transform.scale.truncate();
         let place = |local: Vec2| start.place(local, scale);
-        let built = match parts.build(place, start.translation, "Transform", scale.x * scale.y < 0.0) {
-            Some(built) => built,
-            None => continue,
-        };
         let motion = SegmentMotion {
             pivot: start.translation,
             angle: turn,
             pivot_motion: end.translation - start.translation,
         };
-        let obstacle = match built {
-            Ok(o) if motion.pivot_motion.is_finite() && turn.is_finite() => o,
-            Ok(_) => {
-                let error = ShapeError::NonFinite { field: "velocity" };
-                crate::mark_invalid(&mut commands, entity, parts.invalid, "Kinematic", error);
-                continue;
-            }
-            Err((field, error)) => {
+        let finite = motion.pivot_motion.is_finite() && turn.is_finite();
+        let obstacle = match parts.build(place, start.translation, "Transform", scale.x * scale.y < 0.0) {
+            Some(Err((field, error))) => {
                 crate::mark_invalid(&mut commands, entity, parts.invalid, field, error);
                 continue;
             }
+            _ if !finite => {
+                // With a shape, a bad Transform was named above; without one, name it here.
+                let (field, error) = if current.translation.is_finite() && current.angle.is_finite() {
+                    ("Kinematic", ShapeError::NonFinite { field: "velocity" })
+                } else {
+                    ("Transform", ShapeError::NonFinite { field: "translation" })
+                };
+                crate::mark_invalid(&mut commands, entity, parts.invalid, field, error);
+                continue;
+            }
+            Some(Ok(o)) => Some(o),
+            // No segment or pillar now: nothing to sweep, but the motion goes on.
+            None => None,
         };
         if parts.invalid {
             commands.entity(entity).try_remove::<CcdInvalid>();
         }
-        k.moving.push(MovingObstacle::new(obstacle, motion));
-        k.entities.push(entity);
-        k.end_poses.push(end);
+        match obstacle {
+            Some(obstacle) => {
+                k.moving.push(MovingObstacle::new(obstacle, motion));
+                k.entities.push(entity);
+                k.end_poses.push(end);
+            }
+            None => k.shapeless.push((entity, end)),
+        }
     }
 }
 
@@ -170,14 +186,15 @@ fn poses(kinematic: Kinematic, current: Pose, previous: Option<Pose>, dt: f32) -
     }
 }
 
-/// Put every kinematic obstacle at its end-of-step pose. Runs right after the step.
+/// Put every kinematic body at its end-of-step pose, with a shape or without one. Runs
+/// right after the step.
 pub(crate) fn finish_kinematics(
     mut kinematics: ResMut<Kinematics>,
     mut transforms: Query<(&Kinematic, &mut Transform)>,
 ) {
     let k = &mut *kinematics;
-    for (index, &entity) in k.entities.iter().enumerate() {
-        let end = k.end_poses[index];
+    let swept = k.entities.iter().copied().zip(k.end_poses.iter().copied());
+    for (entity, end) in swept.chain(k.shapeless.iter().copied()) {
         let Ok((kinematic, mut transform)) = transforms.get_mut(entity) else {
             continue;
         };

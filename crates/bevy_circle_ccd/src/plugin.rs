@@ -4,7 +4,7 @@ use crate::audit::{AuditStarts, audit_step, note_starts};
 use crate::hinge::{Hinges, finish_hinges, prepare_hinges};
 use crate::kinematic::{Kinematics, finish_kinematics, prepare_kinematics};
 use crate::step::{StepHits, report_hits, step_circles};
-use crate::world::{PendingRemovals, note_removal, sync_world};
+use crate::world::{LetGo, PendingRemovals, note_let_go, note_removal, sync_world};
 use crate::*;
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
@@ -53,7 +53,9 @@ impl CircleCcdPlugin {
 /// The plugin's system sets, in the order they run, for ordering your own systems.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CircleCcdSystems {
-    /// Bring the broadphase up to date with added, changed and removed obstacles.
+    /// Bring the broadphase up to date with added, changed and removed obstacles, each
+    /// placed by its `Transform` and its ancestors' as they are now. Run the systems that
+    /// spawn, move or re-parent obstacles before this set for the step to see it.
     Prepare,
     /// Move every circle (gravity, then the multi-bounce or event-driven sweep), then put
     /// every kinematic obstacle at its end-of-step pose, then audit the result when
@@ -84,6 +86,7 @@ impl Plugin for CircleCcdPlugin {
             .init_resource::<CcdWorld>()
             .init_resource::<StepHits>()
             .init_resource::<PendingRemovals>()
+            .init_resource::<LetGo>()
             .init_resource::<Kinematics>()
             .init_resource::<Hinges>()
             .init_resource::<CcdFaults>()
@@ -98,6 +101,7 @@ impl Plugin for CircleCcdPlugin {
             .add_observer(note_removal::<CcdMaterial>)
             .add_observer(note_removal::<Kicker>)
             .add_observer(note_removal::<CollisionLayers>)
+            .add_observer(note_let_go)
             .add_message::<CircleHit>()
             .configure_sets(
                 self.schedule,

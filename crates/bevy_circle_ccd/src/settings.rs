@@ -106,6 +106,16 @@ pub struct CcdStats {
     /// Circles that reached the bounce cap (`max_bounces`, raised in corners) in the last
     /// step.
     pub capped: u32,
+    /// Circle-seconds lost to caps in the last step: a circle at its bounce cap waits at
+    /// its last contact for the rest of the step, and when the event budget runs out every
+    /// circle does. 0 when no cap was reached.
+    pub lost_time: f32,
+    /// Steps since the app started in which a cap was reached (bounces or events). Each
+    /// time it reaches a power of two the plugin warns, with the lost time: never silent,
+    /// never a flood.
+    pub capped_steps: u64,
+    /// Circle-seconds lost to caps since the app started.
+    pub total_lost_time: f64,
     /// Sensor contacts in the last step.
     pub sensor_hits: u32,
     /// Circles skipped in the last step because of a bad value.

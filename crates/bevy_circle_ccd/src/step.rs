@@ -139,6 +139,8 @@ pub(crate) fn step_circles(
         obstacles: world.len() as u32,
         total_hits: stats.total_hits,
         kinematic: kinematics.moving.len() as u32,
+        capped_steps: stats.capped_steps,
+        total_lost_time: stats.total_lost_time,
         ..default()
     };
     hits.0.clear();
@@ -170,6 +172,26 @@ pub(crate) fn step_circles(
     step.bounces = report.bounces;
     step.max_bounces_per_circle = report.max_bounces_per_ball;
     step.capped = report.capped_balls;
+    step.lost_time = report.lost_time;
+    if report.capped_balls > 0 || report.event_budget_hit {
+        step.capped_steps += 1;
+        step.total_lost_time += f64::from(report.lost_time);
+        if step.capped_steps.is_power_of_two() {
+            tracing::warn!(
+                "bevy_circle_ccd: step {} reached a cap ({} circles at the bounce cap, event budget {}): {:.3e} circle-seconds lost; {} capped steps, {:.3e} circle-seconds lost since the start",
+                step.steps,
+                report.capped_balls,
+                if report.event_budget_hit {
+                    "spent"
+                } else {
+                    "not spent"
+                },
+                report.lost_time,
+                step.capped_steps,
+                step.total_lost_time,
+            );
+        }
+    }
     step.event_circles = report.event_balls;
     step.sensor_hits = hits.0.iter().filter(|h| h.sensor).count() as u32;
     step.total_hits += hits.0.len() as u64;

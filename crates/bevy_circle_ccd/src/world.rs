@@ -1,5 +1,10 @@
 //! [`CcdWorld`]: the static obstacles in a [`Grid`] broadphase, kept in sync with the ECS
 //! incrementally (only added, changed and removed entities are touched).
+//!
+//! An obstacle is placed where its `Transform` and its ancestors' put it at the time of the
+//! step, composed here, not read from its `GlobalTransform`: Bevy propagates that only
+//! later in the frame (in `PostUpdate`), so a wall spawned, moved or re-parented inside
+//! `FixedUpdate` would be swept one step late, or at the origin on its first step.
 
 use crate::query::ObstacleParts;
 use crate::{
@@ -7,6 +12,7 @@ use crate::{
     StaticSegment,
 };
 use bevy::ecs::entity::EntityHashMap;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use ccd_core::{Circle, Grid, Obstacle, ObstacleId, PredictSettings, Prediction, ShapeError, predict_path};
 
@@ -99,23 +105,33 @@ impl CcdWorld {
     }
 }
 
-/// An obstacle's parts, its pose, and whether it moves (kinematic, a hinge or a hinge's
-/// part: then it is not in the grid).
-type StaticParts<'a> = (
-    ObstacleParts,
-    &'a GlobalTransform,
-    Has<Kinematic>,
-    Has<Hinge>,
-    Has<HingePart>,
-);
+/// An obstacle's parts, and whether it moves (kinematic, a hinge or a hinge's part: then
+/// it is not in the grid).
+type StaticParts = (ObstacleParts, Has<Kinematic>, Has<Hinge>, Has<HingePart>);
 
 /// Static segments and pillars.
 type IsObstacle = Or<(With<StaticSegment>, With<Pillar>)>;
 
+/// What places an entity in the world: its own `Transform` and its parent, with their
+/// change ticks. Both optional, so that an ancestor without a `Transform` is found (and
+/// refused) rather than skipped.
+type Placement<'a> = (Option<Ref<'a, Transform>>, Option<Ref<'a, ChildOf>>);
+
+/// The most ancestors an obstacle's pose is composed over: far more than any real scene
+/// nests, so a longer chain is a loop of `ChildOf`s (which has no pose) or a mistake.
+const MAX_ANCESTORS: usize = 1_024;
+
+/// Why an obstacle's ancestors give it no pose.
+const NO_PLACEMENT: ShapeError = ShapeError::OutOfRange {
+    field: "ChildOf",
+    range: "a chain of ancestors that ends at a root (no loop), each with a Transform",
+};
+
 type ObstacleChanged = Or<(
     Changed<StaticSegment>,
     Changed<Pillar>,
-    Changed<GlobalTransform>,
+    Changed<Transform>,
+    Changed<ChildOf>,
     Changed<CcdMaterial>,
     Changed<Kicker>,
     Changed<CollisionLayers>,
@@ -137,12 +153,77 @@ pub(crate) fn note_removal<T: Component>(event: On<Remove, T>, mut pending: ResM
     pending.0.push(event.entity);
 }
 
+/// Entities that lost their parent since the last sync: each, and every obstacle below
+/// it, is now placed without that parent, though no `Transform` changed.
+#[derive(Resource, Default, Debug)]
+pub(crate) struct LetGo(Vec<Entity>);
+
+/// Observer: remember that an entity lost its parent.
+pub(crate) fn note_let_go(event: On<Remove, ChildOf>, mut let_go: ResMut<LetGo>) {
+    let_go.0.push(event.entity);
+}
+
+/// Whether `entity`'s place in the world may have changed since the last sync: its own or
+/// an ancestor's `Transform` or parent changed (a re-parented ancestor's `ChildOf`
+/// changes). A chain that cannot be followed to its root counts as changed, so that the
+/// sync refuses it.
+fn placement_changed(entity: Entity, placements: &Query<Placement<'static>>) -> bool {
+    let mut next = entity;
+    for _ in 0..=MAX_ANCESTORS {
+        let Ok((transform, parent)) = placements.get(next) else {
+            return true;
+        };
+        if transform.is_none_or(|t| t.is_changed()) || parent.as_ref().is_some_and(|p| p.is_changed()) {
+            return true;
+        }
+        match parent {
+            Some(p) => next = p.parent(),
+            None => return false,
+        }
+    }
+    true
+}
+
+/// `entity`'s pose in the world, composed from its own `Transform` and its ancestors', as
+/// Bevy's propagation will set its `GlobalTransform` later in the frame.
+fn world_transform(
+    entity: Entity,
+    placements: &Query<Placement<'static>>,
+) -> Result<GlobalTransform, ShapeError> {
+    let mut global = GlobalTransform::IDENTITY;
+    let mut next = entity;
+    for _ in 0..=MAX_ANCESTORS {
+        let Ok((Some(transform), parent)) = placements.get(next) else {
+            return Err(NO_PLACEMENT);
+        };
+        global = *transform * global;
+        match parent {
+            Some(p) => next = p.parent(),
+            None => return Ok(global),
+        }
+    }
+    Err(NO_PLACEMENT)
+}
+
+/// Where obstacles are in the hierarchy: those with a parent, each entity's placement, and
+/// the children to search below an entity that lost its parent.
+#[derive(SystemParam)]
+pub(crate) struct Hierarchy<'w, 's> {
+    parented: Query<'w, 's, Entity, (IsObstacle, With<ChildOf>)>,
+    placements: Query<'w, 's, Placement<'static>>,
+    children: Query<'w, 's, &'static Children>,
+    obstacles: Query<'w, 's, (), IsObstacle>,
+    let_go: ResMut<'w, LetGo>,
+}
+
 /// Bring [`CcdWorld`] up to date with the entities added, changed or removed since the
-/// last run. Runs in [`CircleCcdSystems::Prepare`](crate::CircleCcdSystems::Prepare).
+/// last run, each placed by its `Transform` and its ancestors' as they are now (see the
+/// module's note). Runs in [`CircleCcdSystems::Prepare`](crate::CircleCcdSystems::Prepare).
 pub(crate) fn sync_world(
     mut world: ResMut<CcdWorld>,
     changed: Query<Entity, (IsObstacle, ObstacleChanged)>,
     parts: Query<StaticParts>,
+    mut hierarchy: Hierarchy,
     mut removed: ResMut<PendingRemovals>,
     mut dirty: Local<Vec<Entity>>,
     mut commands: Commands,
@@ -150,6 +231,15 @@ pub(crate) fn sync_world(
     dirty.clear();
     dirty.extend(changed.iter());
     dirty.append(&mut removed.0);
+    // A child moves with its ancestors: walk each parented obstacle's chain (a pinball
+    // table's walls on one table entity: one or two links each).
+    let h = &mut hierarchy;
+    dirty.extend(h.parented.iter().filter(|&e| placement_changed(e, &h.placements)));
+    // An entity let go of its parent carries every obstacle below it along.
+    for let_go in h.let_go.0.drain(..) {
+        let below = core::iter::once(let_go).chain(h.children.iter_descendants(let_go));
+        dirty.extend(below.filter(|&e| h.obstacles.contains(e)));
+    }
     if dirty.is_empty() {
         return;
     }
@@ -159,9 +249,17 @@ pub(crate) fn sync_world(
     for &entity in dirty.iter() {
         // Kinematic and hinged obstacles move every step: they live in `Kinematics`, not
         // the grid.
-        let Ok((p, transform, false, false, false)) = parts.get(entity) else {
+        let Ok((p, false, false, false)) = parts.get(entity) else {
             world.remove(entity);
             continue;
+        };
+        let transform = match world_transform(entity, &hierarchy.placements) {
+            Ok(transform) => transform,
+            Err(error) => {
+                world.remove(entity);
+                crate::mark_invalid(&mut commands, entity, p.invalid, "ChildOf", error);
+                continue;
+            }
         };
         let place = |local: Vec2| transform.transform_point(local.extend(0.0)).truncate();
         let center = transform.translation().truncate();

@@ -4,11 +4,12 @@
 use crate::hit::{ContactOrder, Feature, Hit};
 use crate::material::Material;
 use crate::obstacle::{Layers, ObstacleId, Obstacles};
-use crate::response::{ResponseMode, respond};
-use crate::response::{Surface, TwoSurfaces, two_surfaces};
+use crate::response::{ResponseMode, respond, takes_contact};
+use crate::response::{Surface, TwoSurfaces, contact_restitution, two_surfaces};
 use crate::shape::{Aabb, Circle, ShapeError};
+use crate::sweep::met_again_from_behind;
 use crate::tolerance::{
-    DEFAULT_MAX_BOUNCES, MAX_SENSOR_HITS_PER_LEG, MAX_WEDGE_BOUNCES, SIMULTANEOUS_TIME_REL,
+    DEFAULT_MAX_BOUNCES, MAX_SENSOR_HITS_PER_LEG, MAX_WEDGE_BOUNCES, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL,
 };
 use glam::Vec2;
 
@@ -77,6 +78,9 @@ pub struct SweepOutcome {
     /// Whether the bounce cap was reached (`max_bounces`, raised in corners), holding the
     /// circle at its last contact for the rest of the step.
     pub capped: bool,
+    /// Seconds of the step lost to the cap: the circle waited at its last contact instead
+    /// of moving on (0 unless `capped`).
+    pub lost_time: f32,
 }
 
 /// Move `circle` with `velocity` for `dt` seconds through `obstacles`.
@@ -134,11 +138,12 @@ pub fn sweep_bounces<O: Obstacles + ?Sized>(
         velocity,
         bounces: 0,
         capped: false,
+        lost_time: 0.0,
     };
     let mut elapsed = 0.0_f32;
     let mut allowed = settings.max_bounces;
-    // The previous solid contact: obstacle, normal, time.
-    let mut last: Option<(ObstacleId, Vec2, f32)> = None;
+    // The previous solid contact: obstacle, surface, time.
+    let mut last: Option<(ObstacleId, Surface, f32)> = None;
     // Each pass is one straight leg; every pass but the last resolves a bounce, so the
     // bounce cap (at most `MAX_WEDGE_BOUNCES`) bounds the loop.
     loop {
@@ -148,7 +153,10 @@ pub fn sweep_bounces<O: Obstacles + ?Sized>(
             break;
         }
         let here = circle.at(out.center);
-        let leg = earliest_on_leg(here, motion, obstacles, settings.layers, None);
+        // The wall just met, if the circle's centre lies on it, is met again at once from
+        // the other side: that contact is dropped (see `met_again_from_behind`).
+        let just_met = last.map(|(id, s, _)| (id, s.normal));
+        let leg = earliest_on_leg(here, motion, obstacles, settings.layers, None, just_met);
         for sensor in leg.sensors() {
             if leg.solid.is_none_or(|(_, _, solid)| sensor.1.toi <= solid.toi) {
                 on_hit(&leg_hit(
@@ -169,34 +177,41 @@ pub fn sweep_bounces<O: Obstacles + ?Sized>(
         out.center = hit.center;
         elapsed = event.time;
         out.bounces += 1;
-        // Touching another wall that faces this one (the last contact, a moment ago): a
-        // corner, taken as one contact with both.
-        let corner = last.filter(|&(other, n, t)| {
-            other != id && n.dot(hit.normal) < 0.0 && elapsed - t <= SIMULTANEOUS_TIME_REL * dt
-        });
         let combined = settings.material.combine(material);
-        (out.velocity, event.kick) = contact_velocity(
-            out.velocity,
-            hit.normal,
-            corner.map(|(_, n, _)| n),
-            combined,
-            settings,
-        );
+        let this = Surface {
+            normal: hit.normal,
+            velocity: Vec2::ZERO,
+            restitution: contact_restitution(combined, event.approach_speed, settings.resting_speed),
+        };
+        // Touching another wall that faces this one: the last contact, a moment ago, or
+        // one the ball reaches at this very instant too (straight into a corner). A corner
+        // is one contact with both.
+        let corner = last
+            .filter(|&(other, s, t)| {
+                other != id && s.normal.dot(hit.normal) < 0.0 && elapsed - t <= SIMULTANEOUS_TIME_REL * dt
+            })
+            .map(|(_, s, _)| s)
+            .or_else(|| {
+                let ball = Circle::new(hit.center, circle.radius);
+                approached_touching(obstacles, ball, out.velocity, settings, id, hit.normal)
+            });
+        (out.velocity, event.kick) = contact_velocity(out.velocity, this, corner, combined, settings);
         on_hit(&event);
         if settings.response == ResponseMode::Stop {
             break;
         }
         if out.bounces >= allowed
-            && let Some((other, n, _)) = last
+            && let Some((other, s, _)) = last
             && other != id
         {
-            allowed = allowed.max(out.bounces.saturating_add(corner_bounces(n, hit.normal)));
+            allowed = allowed.max(out.bounces.saturating_add(corner_bounces(s.normal, hit.normal)));
         }
         if out.bounces >= allowed.min(MAX_WEDGE_BOUNCES) {
             out.capped = true;
+            out.lost_time = (dt - elapsed).max(0.0);
             break;
         }
-        last = Some((id, hit.normal, elapsed));
+        last = Some((id, this, elapsed));
     }
     Ok(out)
 }
@@ -216,27 +231,24 @@ fn check_inputs(circle: Circle, velocity: Vec2, dt: f32) -> Result<(), ShapeErro
     Ok(())
 }
 
-/// The velocity after a contact with a static wall of unit `normal` and material
-/// `combined` (ball and wall combined), and the normal speed its kick added: alone, or,
-/// in a corner (a wall facing it touched a moment ago, of normal `corner`), as one
-/// contact with both, where no kick fires.
+/// The velocity after a contact with the static wall `this` (of material `combined`, ball
+/// and wall combined), and the normal speed its kick added: alone, or, in a corner (with a
+/// wall `corner` facing it, touched a moment ago or at this instant), as one contact with
+/// both, where no kick fires.
 fn contact_velocity(
     velocity: Vec2,
-    normal: Vec2,
-    corner: Option<Vec2>,
+    this: Surface,
+    corner: Option<Surface>,
     combined: Material,
     settings: &SweepSettings,
 ) -> (Vec2, f32) {
     let bounce = settings.response == ResponseMode::Bounce;
     if let (Some(other), true) = (corner, bounce) {
-        let wall = |normal| Surface {
-            normal,
-            velocity: Vec2::ZERO,
-        };
-        return match two_surfaces(velocity, wall(normal), wall(other)) {
+        return match two_surfaces(velocity, this, other) {
             TwoSurfaces::Leave(v) | TwoSurfaces::Squeezed { velocity: v, .. } => (v, 0.0),
         };
     }
+    let normal = this.normal;
     let kick = if bounce {
         let approach = -velocity.dot(normal);
         combined.kick.added(approach, combined.restitution_at(approach))
@@ -251,6 +263,48 @@ fn contact_velocity(
         settings.resting_speed,
     );
     (out, kick)
+}
+
+/// A solid obstacle other than `skip` that the circle touches (within [`TOUCH_SLOP_REL`]
+/// of its radius) and moves into at `velocity`, facing the surface of normal `facing` (their
+/// normals more than 90° apart): the most opposed one, as a surface with its restitution.
+/// The other wall of a corner the circle reaches at the same instant as `skip`'s.
+pub(crate) fn approached_touching<O: Obstacles + ?Sized>(
+    obstacles: &O,
+    circle: Circle,
+    velocity: Vec2,
+    settings: &SweepSettings,
+    skip: ObstacleId,
+    facing: Vec2,
+) -> Option<Surface> {
+    let reach = circle.radius * (1.0 + TOUCH_SLOP_REL);
+    let near = Aabb::new(circle.center, circle.center).inflated(reach);
+    let mut best: Option<Surface> = None;
+    obstacles.query(near, |id, obstacle| {
+        if id == skip || obstacle.sensor || !settings.layers.interacts(obstacle.layers) {
+            return;
+        }
+        let Some((point, normal)) = obstacle.closest_to(circle.center) else {
+            return;
+        };
+        let approach = -velocity.dot(normal);
+        let opposed = normal.dot(facing);
+        if (circle.center - point).length() > reach
+            || !(approach > 0.0)
+            || !(opposed < 0.0)
+            || !takes_contact(obstacle, normal)
+            || best.is_some_and(|b| b.normal.dot(facing) <= opposed)
+        {
+            return;
+        }
+        let combined = settings.material.combine(obstacle.material);
+        best = Some(Surface {
+            normal,
+            velocity: Vec2::ZERO,
+            restitution: contact_restitution(combined, approach, settings.resting_speed),
+        });
+    });
+    best
 }
 
 /// The most times an elastic ball can bounce between two walls with these normals before
@@ -335,6 +389,7 @@ pub(crate) fn earliest_on_leg<O: Obstacles + ?Sized>(
     obstacles: &O,
     layers: Layers,
     skip: Option<ObstacleId>,
+    just_met: Option<(ObstacleId, Vec2)>,
 ) -> Leg {
     let placeholder = (
         ObstacleId(u32::MAX),
@@ -354,9 +409,10 @@ pub(crate) fn earliest_on_leg<O: Obstacles + ?Sized>(
         sensors: [placeholder; MAX_SENSOR_HITS_PER_LEG],
         sensor_count: 0,
     };
-    let (solid, order) = earliest_solid_on_leg(circle, motion, obstacles, layers, skip, |id, hit| {
-        leg.push_sensor(id, hit);
-    });
+    let (solid, order) =
+        earliest_solid_on_leg(circle, motion, obstacles, layers, skip, just_met, |id, hit| {
+            leg.push_sensor(id, hit);
+        });
     leg.solid = solid;
     leg.order = order;
     leg
@@ -365,6 +421,11 @@ pub(crate) fn earliest_on_leg<O: Obstacles + ?Sized>(
 /// [`earliest_on_leg`] without the sensor list: the earliest solid contact (and its
 /// order), with every sensor entered passed to `on_sensor` as found (in no time order).
 /// For callers that only count sensors, or keep them their own way: no list to fill.
+///
+/// `skip` is an obstacle to ignore. `just_met` is the solid contact the leg starts from
+/// (obstacle and normal), if any: that obstacle met again at once from the other side is
+/// the same contact (the circle's centre lies on it) and is dropped, so the side the
+/// first contact chose holds (see [`met_again_from_behind`]).
 #[inline]
 pub(crate) fn earliest_solid_on_leg<O: Obstacles + ?Sized>(
     circle: Circle,
@@ -372,6 +433,7 @@ pub(crate) fn earliest_solid_on_leg<O: Obstacles + ?Sized>(
     obstacles: &O,
     layers: Layers,
     skip: Option<ObstacleId>,
+    just_met: Option<(ObstacleId, Vec2)>,
     mut on_sensor: impl FnMut(ObstacleId, Hit),
 ) -> (Option<(ObstacleId, Material, Hit)>, ContactOrder) {
     let mut solid = None;
@@ -393,7 +455,9 @@ pub(crate) fn earliest_solid_on_leg<O: Obstacles + ?Sized>(
                 if hit.toi > 0.0 {
                     on_sensor(id, hit);
                 }
-            } else if order.before(best) {
+            } else if order.before(best)
+                && !just_met.is_some_and(|(met, normal)| met == id && met_again_from_behind(&hit, normal))
+            {
                 solid = Some((id, obstacle.material, hit));
                 best = order;
             }

@@ -18,7 +18,11 @@ pub struct Hit {
 impl Hit {
     /// `Some(self)` when every field is finite and the contact is approached, that is
     /// `motion · normal < 0`; `None` otherwise. Every query ends here, so no NaN, no
-    /// infinity and no receding contact ever leaves the crate.
+    /// infinity and no receding contact ever leaves the crate, with one exception: a
+    /// moving segment's search that reaches its iteration cap reports the earliest time it
+    /// could not prove clear, which need not be approached (its `iterations` equal
+    /// [`MAX_MOVING_SEGMENT_ITERATIONS`](crate::MAX_MOVING_SEGMENT_ITERATIONS); the
+    /// response leaves a velocity that does not approach unchanged).
     #[inline]
     #[must_use]
     pub(crate) fn approached_by(self, motion: Vec2) -> Option<Self> {

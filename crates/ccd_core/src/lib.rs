@@ -16,6 +16,7 @@
 //! | … another moving circle (ball, kinematic pillar)? | [`sweep_circle_moving_circle`] (`sweep/moving_circle.rs`) |
 //! | … a turning, sliding segment (flipper)? | [`sweep_circle_moving_segment`] (`sweep/moving_segment.rs`) |
 //! | what does a contact do to the velocity? | [`reflect`], [`slide`], [`respond`], [`Material`] (`response.rs`) |
+//! | … with several surfaces at once (a corner, a hinge on its stop, a pinch)? | one contact with restitution (`simultaneous.rs`) |
 //! | obstacles with materials, one-sidedness, sensors, layers | [`Obstacle`], [`Obstacles`] (`obstacle.rs`) |
 //! | hinged bodies the ball pushes: spinners, gates, motorised flippers | [`HingeBody`], [`hinge_impulse`], [`HingeDrive`] (`hinge/`) |
 //! | move through a whole step, bouncing | [`sweep_bounces`] (`bounce.rs`) |
@@ -50,6 +51,7 @@ mod predict;
 mod ray;
 mod response;
 mod shape;
+mod simultaneous;
 mod sweep;
 pub mod tolerance;
 
@@ -77,11 +79,12 @@ pub use sweep::{
     sweep_circle_moving_segment, sweep_circle_segment,
 };
 pub use tolerance::{
-    ALLOWED_OVERLAP_REL, CLEARLY_APART_MARGIN, CONTACT_SOLVE_TOLERANCE, CROWDED_FRACTION,
-    DEFAULT_EVENTS_PER_BALL, DEFAULT_MAX_BOUNCES, HINGE_LIMIT_SLOP, MAX_CELLS_PER_OBSTACLE,
-    MAX_CORRECTION_SLIDES, MAX_GRID_CELLS, MAX_HINGE_LIMIT_HITS, MAX_MOVING_SEGMENT_ITERATIONS,
-    MAX_MOVING_SEGMENT_RESTARTS, MAX_PREDICT_STEPS, MAX_SENSOR_HITS_PER_LEG, MAX_SIMULTANEOUS_PASSES,
-    MAX_WEDGE_BOUNCES, MIN_EVENT_BUDGET, MIN_ITEMS_PER_THREAD, MOVING_SEGMENT_TOLERANCE_REL,
-    OVERLAP_CORRECTION_FRACTION, OVERLAP_CORRECTION_ITERATIONS, PENETRATION_SLOP_REL, RESTING_EVENT_FRACTION,
-    RESTING_ITERATIONS, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL,
+    ALLOWED_OVERLAP_REL, CLEARLY_APART_MARGIN, CONTACT_SOLVE_TOLERANCE, CORRECTION_SLIDE_MIN_REL,
+    CROWDED_FRACTION, DEFAULT_EVENTS_PER_BALL, DEFAULT_MAX_BOUNCES, HINGE_LIMIT_SLOP, HINGE_RESTING_PUSHES,
+    MAX_CELLS_PER_OBSTACLE, MAX_CORRECTION_SLIDES, MAX_GRID_CELLS, MAX_HINGE_LIMIT_HITS,
+    MAX_MOVING_SEGMENT_ITERATIONS, MAX_MOVING_SEGMENT_RESTARTS, MAX_PREDICT_STEPS, MAX_SENSOR_HITS_PER_LEG,
+    MAX_SIMULTANEOUS_PASSES, MAX_SIMULTANEOUS_ROUNDS, MAX_WEDGE_BOUNCES, MIN_EVENT_BUDGET,
+    MIN_ITEMS_PER_THREAD, MOVING_SEGMENT_TOLERANCE_REL, OVERLAP_CORRECTION_FRACTION,
+    OVERLAP_CORRECTION_ITERATIONS, PENETRATION_SLOP_REL, RESTING_EVENT_FRACTION, RESTING_ITERATIONS,
+    SIMULTANEOUS_SOLVE_TOLERANCE_REL, SIMULTANEOUS_TIME_REL, SQUEEZE_SPEED_SLACK_REL, TOUCH_SLOP_REL,
 };

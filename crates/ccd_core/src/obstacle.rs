@@ -78,6 +78,17 @@ pub struct Obstacle {
 }
 
 impl Obstacle {
+    /// The point of the obstacle closest to `p` and the unit normal from it towards `p`
+    /// (`None` for `p` on the obstacle itself, where no normal is defined).
+    #[inline]
+    pub(crate) fn closest_to(&self, p: Vec2) -> Option<(Vec2, Vec2)> {
+        let point = match self.shape {
+            ObstacleShape::Segment(s) => s.closest_point(p),
+            ObstacleShape::Circle(c) => c.center + (p - c.center).try_normalize()? * c.radius,
+        };
+        Some((point, (p - point).try_normalize()?))
+    }
+
     /// A solid, two-sided, elastic wall on all layers.
     #[inline]
     #[must_use]

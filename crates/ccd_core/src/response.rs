@@ -10,7 +10,8 @@
 
 use crate::material::{Material, sanitize};
 use crate::obstacle::{Obstacle, ObstacleShape};
-use crate::tolerance::{DEGENERATE_LENGTH_REL, SEPARATION_SPEED_REL};
+use crate::simultaneous::{Inverse, MAX_BODIES, Problem, Row, State};
+use crate::tolerance::{SEPARATION_SPEED_REL, SQUEEZE_SPEED_SLACK_REL};
 use glam::{DVec2, Vec2};
 
 /// What a moving circle does when it meets a surface.
@@ -203,20 +204,33 @@ pub(crate) fn without_approach(velocity: Vec2, normal: Vec2) -> Vec2 {
     }
 }
 
-/// A surface a ball touches: its unit normal (towards the ball) and the velocity of its
-/// material point under the ball (zero for a wall).
+/// A surface a ball touches: its unit normal (towards the ball), the velocity of its
+/// material point under the ball (zero for a wall), and the restitution of the contact
+/// ([`contact_restitution`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Surface {
     pub(crate) normal: Vec2,
     pub(crate) velocity: Vec2,
+    pub(crate) restitution: f32,
+}
+
+/// The restitution of a contact of `material` (ball and surface combined) at `approach`:
+/// the material's at that speed ([`Material::restitution_at`]), or 0 for a resting
+/// contact (slower than `resting_speed`), as [`reflect`] takes it.
+#[inline]
+pub(crate) fn contact_restitution(material: Material, approach: f32, resting_speed: f32) -> f32 {
+    if approach < resting_speed {
+        0.0
+    } else {
+        material.restitution_at(approach)
+    }
 }
 
 /// How a ball touching two surfaces at once leaves them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum TwoSurfaces {
-    /// A corner the ball can leave: the velocity closest to the one it had that leaves (or
-    /// slides along) both. No bounce: a ball bouncing between two surfaces at once would
-    /// do so forever in no time.
+    /// A corner the ball can leave: one contact with both, with restitution
+    /// (`simultaneous.rs`).
     Leave(Vec2),
     /// The two close in on each other across the ball: it is squeezed. Along the axis
     /// between them it takes the slower surface's speed (across it, it keeps its own), and
@@ -227,61 +241,63 @@ pub(crate) enum TwoSurfaces {
 /// A ball at `velocity` touching surfaces `a` and `b` at once (a corner, or a pinch between
 /// a flipper and a wall).
 ///
-/// Two surfaces close in on each other when `a` moves towards `b` along the axis from one
-/// to the other faster than `b` moves away. Then no velocity keeps clear of both without
-/// growing as the gap narrows (bounce after bounce between them would pump the speed
-/// without bound), so the ball takes the slower surface's speed along that axis: it never
-/// leaves faster than a single bounce off the faster surface would throw it. Otherwise the
-/// ball leaves with the velocity nearest its own that does not move into either.
+/// The two are one contact with restitution ([`Problem`]): in a corner at `e = 1` the ball
+/// keeps its energy; straight into a right-angle corner, or into the apex of a symmetric V,
+/// it leaves at `−e·v`; a V closing on it (two flipper tips) throws it out of the V.
+///
+/// Two surfaces can also close in on each other across the ball with no way out (facing
+/// each other, `a` moving towards `b` faster than `b` moves away), or so nearly so that
+/// the way out is faster than any bounce (a wedge narrowing at a shallow angle throws the
+/// ball out at the closing speed over the wedge's sine). Then the ball is squeezed: along
+/// the axis between them it takes the slower surface's speed, it does not move into the
+/// slower one, and the faster one will push it out by position. It never leaves faster
+/// than a single bounce off either surface (with its restitution) would throw it, or than
+/// it came.
 pub(crate) fn two_surfaces(velocity: Vec2, a: Surface, b: Surface) -> TwoSurfaces {
-    let axis = (a.normal - b.normal).normalize_or_zero();
-    let (sa, sb) = (a.velocity.dot(axis), b.velocity.dot(axis));
-    if axis != Vec2::ZERO && sa > sb && a.normal.dot(b.normal) < 0.0 {
-        let (slower, faster_is_b) = if sa.abs() <= sb.abs() {
-            (sa, true)
-        } else {
-            (sb, false)
-        };
-        return TwoSurfaces::Squeezed {
-            velocity: velocity - axis * velocity.dot(axis) + axis * slower,
-            faster_is_b,
-        };
+    // The ball's mass does not matter against walls and kinematic parts.
+    let mut problem = Problem::new(Inverse {
+        mass: 1.0,
+        inertia: [0.0; MAX_BODIES],
+    });
+    for s in [a, b] {
+        problem.push(Row::surface(s.normal, s.velocity).with_restitution(s.restitution));
     }
-    // The velocities that leave both: (v − u_a)·n_a ≥ 0 and (v − u_b)·n_b ≥ 0, an
-    // intersection of two half-planes; the nearest such velocity is v itself, its projection
-    // onto one boundary, or their crossing.
-    // Within rounding of leaving is leaving.
-    let leaves = |v: Vec2, s: Surface| (v - s.velocity).dot(s.normal) >= -DEGENERATE_LENGTH_REL * v.length();
-    let onto = |v: Vec2, s: Surface| v - s.normal * (v - s.velocity).dot(s.normal).min(0.0);
-    if leaves(velocity, a) && leaves(velocity, b) {
-        return TwoSurfaces::Leave(velocity);
+    let before = State {
+        velocity: velocity.as_dvec2(),
+        spin: [0.0; MAX_BODIES],
+    };
+    // A single bounce off `s`, with its restitution.
+    let bounce = |s: Surface| {
+        let material = Material::new(s.restitution, 0.0);
+        (reflect(velocity - s.velocity, s.normal, material, 0.0) + s.velocity).length()
+    };
+    let fastest = velocity.length().max(bounce(a)).max(bounce(b));
+    if let Some(out) = problem.solve(before) {
+        let v = out.state.velocity.as_vec2();
+        // Within the f32 rounding of the speeds compared.
+        if v.length() <= fastest * (1.0 + SQUEEZE_SPEED_SLACK_REL) {
+            return TwoSurfaces::Leave(v);
+        }
     }
-    let candidates = [onto(velocity, a), onto(velocity, b)];
-    let best = candidates
-        .into_iter()
-        .filter(|&v| leaves(v, a) && leaves(v, b))
-        .min_by(|x, y| {
-            (*x - velocity)
-                .length_squared()
-                .total_cmp(&(*y - velocity).length_squared())
-        });
-    TwoSurfaces::Leave(best.unwrap_or_else(|| crossing(a, b).unwrap_or(Vec2::ZERO)))
+    squeeze(velocity, a, b)
 }
 
-/// The velocity that moves exactly with both surfaces along their normals, if they are not
-/// parallel.
-fn crossing(a: Surface, b: Surface) -> Option<Vec2> {
-    let (ca, cb) = (a.velocity.dot(a.normal), b.velocity.dot(b.normal));
-    let det = a.normal.perp_dot(b.normal);
-    if det.abs() <= DEGENERATE_LENGTH_REL {
-        return None;
+/// The ball squeezed between `a` and `b` (see [`two_surfaces`]).
+fn squeeze(velocity: Vec2, a: Surface, b: Surface) -> TwoSurfaces {
+    let axis = (a.normal - b.normal).normalize_or_zero();
+    let (sa, sb) = (a.velocity.dot(axis), b.velocity.dot(axis));
+    let (slower, speed, faster_is_b) = if sa.abs() <= sb.abs() {
+        (a, sa, true)
+    } else {
+        (b, sb, false)
+    };
+    let along = velocity - axis * velocity.dot(axis) + axis * speed;
+    // No approach to the slower surface either.
+    let into = (along - slower.velocity).dot(slower.normal).min(0.0);
+    TwoSurfaces::Squeezed {
+        velocity: along - slower.normal * into,
+        faster_is_b,
     }
-    // Solve v·n_a = ca, v·n_b = cb (Cramer's rule).
-    let v = Vec2::new(
-        ca * b.normal.y - cb * a.normal.y,
-        a.normal.x * cb - b.normal.x * ca,
-    ) / det;
-    v.is_finite().then_some(v)
 }
 
 /// Reduce `tangent` by at most `max_loss` in length, never reversing it.

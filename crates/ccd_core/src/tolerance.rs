@@ -11,11 +11,12 @@
 //! | response | [`DEGENERATE_LENGTH_REL`], [`SEPARATION_SPEED_REL`] | |
 //! | moving segment sweep | [`MOVING_SEGMENT_TOLERANCE_REL`], [`MOVING_SEGMENT_ACCEPT_BAND`] | [`MAX_MOVING_SEGMENT_ITERATIONS`], [`MAX_MOVING_SEGMENT_RESTARTS`] |
 //! | multi-bounce sweep | [`SIMULTANEOUS_TIME_REL`] | [`DEFAULT_MAX_BOUNCES`], [`MAX_WEDGE_BOUNCES`], [`MAX_SENSOR_HITS_PER_LEG`] |
+//! | simultaneous contacts (corners, stops, pinches) | [`SIMULTANEOUS_SOLVE_TOLERANCE_REL`], [`SQUEEZE_SPEED_SLACK_REL`] | [`MAX_SIMULTANEOUS_ROUNDS`] |
 //! | multiball events | [`SIMULTANEOUS_TIME_REL`], [`TOUCH_SLOP_REL`], [`RESTING_EVENT_FRACTION`], [`CONTACT_SOLVE_TOLERANCE`] | [`DEFAULT_EVENTS_PER_BALL`], [`MIN_EVENT_BUDGET`], [`MAX_SIMULTANEOUS_PASSES`] |
-//! | resting contacts and overlaps | [`ALLOWED_OVERLAP_REL`], [`OVERLAP_CORRECTION_FRACTION`] | [`RESTING_ITERATIONS`], [`OVERLAP_CORRECTION_ITERATIONS`], [`MAX_CORRECTION_SLIDES`] |
+//! | resting contacts and overlaps | [`ALLOWED_OVERLAP_REL`], [`OVERLAP_CORRECTION_FRACTION`], [`CORRECTION_SLIDE_MIN_REL`] | [`RESTING_ITERATIONS`], [`OVERLAP_CORRECTION_ITERATIONS`], [`MAX_CORRECTION_SLIDES`] |
 //! | broadphases | | [`MAX_CELLS_PER_OBSTACLE`], [`MAX_GRID_CELLS`], [`MAX_BALL_GRID_CELLS_PER_AXIS`] |
 //! | prediction | | [`MAX_PREDICT_STEPS`] |
-//! | hinged bodies | [`HINGE_LIMIT_SLOP`] | [`MAX_HINGE_LIMIT_HITS`] |
+//! | hinged bodies | [`HINGE_LIMIT_SLOP`], [`HINGE_RESTING_PUSHES`] | [`MAX_HINGE_LIMIT_HITS`] |
 //! | the audit (after a step) | [`PENETRATION_SLOP_REL`] | |
 
 /// Dimensionless. A length whose magnitude is below this fraction of the query's
@@ -101,6 +102,26 @@ pub const MIN_EVENT_BUDGET: u32 = 1024;
 /// (about 1e-7) that makes mirrored contacts differ in their last bit.
 pub const SIMULTANEOUS_TIME_REL: f32 = 1e-6;
 
+/// Dimensionless. A speed of a simultaneous contact (a corner, a hinge on its stop) within
+/// this fraction of the contact's largest speed is zero: touching, neither approaching nor
+/// leaving; and a pivot below this fraction of the largest entry of its matrix is zero
+/// (two rows that say the same thing). 1e-9 is ten million times f64 rounding, so rounding
+/// never decides, and a thousand times below the f32 rounding of the velocities stored.
+pub const SIMULTANEOUS_SOLVE_TOLERANCE_REL: f64 = 1e-9;
+
+/// Dimensionless. A ball between two surfaces leaves them as one contact unless that would
+/// throw it faster than a single elastic bounce off either would (a wedge closing at a
+/// shallow angle); this much faster still counts as no faster: 1e-5 is a hundred times
+/// the f32 rounding of the speeds compared, and far below any speed a player notices.
+pub const SQUEEZE_SPEED_SLACK_REL: f32 = 1e-5;
+
+/// Rounds. Cap on the rounds of one simultaneous contact with several surfaces (see
+/// `simultaneous.rs`). A round is one reflection in no time; a ball that meets one wall of
+/// a V of opening `α` while touching the other takes at most `⌈π/α⌉ + 1` of them (the
+/// bound of [`MAX_WEDGE_BOUNCES`]), so 1024 covers openings down to 0.18°. At the cap a
+/// last round stops every approach with no bounce: energy is lost, never made.
+pub const MAX_SIMULTANEOUS_ROUNDS: u32 = 1024;
+
 /// Passes. Cap on the projected Jacobi passes of the contact solve over one batch of
 /// simultaneous ball–ball contacts (a single pair needs none). Two contacts on one ball
 /// converge to f64 rounding in about 35 passes, a rack of touching balls in about 100;
@@ -180,6 +201,13 @@ pub const OVERLAP_CORRECTION_FRACTION: f32 = 0.5;
 /// Passes of the position correction over the touching pairs at the start of a step.
 pub const OVERLAP_CORRECTION_ITERATIONS: u32 = 16;
 
+/// Dimensionless: a fraction of the position's coordinates. The overlap correction drops a
+/// slide along a wall shorter than this: 1e-6 of the coordinates is about eight f32 ulps,
+/// so such a slide is rounding, and rounded it can carry the ball a hair into the wall it
+/// slides on, a little more each step (a ball in a pile, pressed against a funnel wall,
+/// sank 0.01 units in 3,700 steps that way).
+pub const CORRECTION_SLIDE_MIN_REL: f32 = 1e-6;
+
 /// Slides along a wall allowed to one ball's position correction in one pass (a ball in
 /// a corner slides once along each wall, then stops).
 pub const MAX_CORRECTION_SLIDES: u32 = 2;
@@ -223,6 +251,15 @@ pub const MAX_PREDICT_STEPS: u32 = 10_000;
 /// 1e-4 rad is 7 µm at the tip of a 70 mm flipper, far below anything a player sees, and
 /// a thousand times the f32 rounding of an angle near π.
 pub const HINGE_LIMIT_SLOP: f32 = 1e-4;
+
+/// Dimensionless. [`HingeDrive::resting_speed`](crate::HingeDrive::resting_speed) is this
+/// many times what the drive adds to a body's angular velocity in one step. A body that
+/// its spring holds against a stop arrives there, step after step, slower than one step's
+/// push (`Δ`): bounced with restitution `e` it would leave at `e·(Δ − w)` and come back,
+/// settling on a cycle at `w = e·Δ/(1 + e)` that never ends. Hits that slow are resting
+/// contacts; 1.5 leaves a margin over the rounding of `Δ`, and a body really flung at the
+/// stop arrives many times faster.
+pub const HINGE_RESTING_PUSHES: f32 = 1.5;
 
 /// Hard cap on the limit hits of one hinged body in one step. A body bouncing between
 /// its two limits with restitution near 1 could otherwise hit them without end; at the

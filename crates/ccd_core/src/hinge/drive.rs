@@ -2,6 +2,7 @@
 //! limit, and damping.
 
 use super::HingeBody;
+use crate::tolerance::HINGE_RESTING_PUSHES;
 
 /// A torsion spring towards `rest_angle`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -77,6 +78,41 @@ impl HingeDrive {
             0.0
         } else {
             w
+        }
+    }
+
+    /// The slowest limit hit that should bounce, radians per second: for
+    /// [`HingeLimits::resting_speed`](crate::HingeLimits::resting_speed).
+    /// [`HINGE_RESTING_PUSHES`] times the most the spring and the motor add to the angular
+    /// velocity in one step of `dt` seconds, at either limit, from rest.
+    ///
+    /// ```
+    /// use ccd_core::{HingeBody, HingeDrive, HingeLimits, HingeSpring, HINGE_RESTING_PUSHES};
+    /// // Inertia 1000 on stops 0..1.6, a spring of 9e5 towards −0.2: at the stop at 0 it
+    /// // pushes 9e5 · 0.2 / 1000 · (1/60) = 3 rad/s in a step of 1/60 s (at 1.6, 27).
+    /// let body = HingeBody::new(0, 1000.0, 0.0).with_limits(HingeLimits::new(0.0, 1.6));
+    /// let drive = HingeDrive { spring: Some(HingeSpring { rest_angle: -0.2, stiffness: 9e5 }), ..Default::default() };
+    /// let resting = drive.resting_speed(&body, 1.0 / 60.0);
+    /// assert!((resting - HINGE_RESTING_PUSHES * 27.0).abs() < 1e-3);
+    /// ```
+    #[must_use]
+    pub fn resting_speed(&self, body: &HingeBody, dt: f32) -> f32 {
+        let (Some(limits), true) = (body.limits, dt > 0.0) else {
+            return 0.0;
+        };
+        let inv_i = body.inverse_inertia.max(0.0);
+        let push = |angle: f32| {
+            let spring = self
+                .spring
+                .map_or(0.0, |s| (s.stiffness * (angle - s.rest_angle)).abs());
+            let motor = self.motor.map_or(0.0, |m| m.max_torque.abs());
+            (spring + motor) * inv_i * dt
+        };
+        let most = push(limits.min).max(push(limits.max));
+        if most.is_finite() {
+            HINGE_RESTING_PUSHES * most
+        } else {
+            0.0
         }
     }
 }

@@ -18,7 +18,9 @@
 //! pinball simulator's hit loop does between its ticks.
 //!
 //! A hinge against one of its limits and pushed further into it by a ball is held by the
-//! stop: that contact treats the hinge as immovable. That is what makes a one-way gate.
+//! stop: the stop is part of the same contact as the ball (`simultaneous.rs`), so the
+//! hinge is as solid as a wall there, and neither it nor the ball gains energy. That is
+//! what makes a one-way gate.
 
 mod drive;
 mod impulse;
@@ -40,6 +42,13 @@ pub struct HingeLimits {
     /// The angular velocity after hitting a limit is `−restitution` times the one before
     /// (0: it stops there). Dimensionless, at least 0.
     pub restitution: f32,
+    /// Radians per second, at least 0. A body that reaches a limit slower than this stops
+    /// there instead of bouncing: a resting contact, as a ball's
+    /// [`resting_speed`](crate::MultiballSettings::resting_speed). Set it to what the
+    /// body's spring or motor adds in a step ([`HingeDrive::resting_speed`]): a body held
+    /// against its stop by its drive would otherwise bounce off it, be pushed back in the
+    /// next step, and chatter for ever. Default 0: every hit bounces.
+    pub resting_speed: f32,
 }
 
 impl HingeLimits {
@@ -51,6 +60,7 @@ impl HingeLimits {
             min,
             max,
             restitution: 0.0,
+            resting_speed: 0.0,
         }
     }
 
@@ -59,6 +69,14 @@ impl HingeLimits {
     #[must_use]
     pub const fn with_restitution(mut self, restitution: f32) -> Self {
         self.restitution = restitution;
+        self
+    }
+
+    /// With `resting_speed` radians per second.
+    #[inline]
+    #[must_use]
+    pub const fn with_resting_speed(mut self, resting_speed: f32) -> Self {
+        self.resting_speed = resting_speed;
         self
     }
 
@@ -101,7 +119,8 @@ impl HingeLimits {
         }
         // The range `max − min` must not be negative.
         ShapeError::non_negative("limits (max − min)", self.max - self.min)?;
-        ShapeError::non_negative("limit restitution", self.restitution)
+        ShapeError::non_negative("limit restitution", self.restitution)?;
+        ShapeError::non_negative("limit resting speed", self.resting_speed)
     }
 }
 

@@ -14,15 +14,16 @@
 //! limits ([`finish_hinges`]).
 
 use super::ball::MovingObstacle;
-use super::report::{Contact, MultiballReport};
+use super::report::{Contact, ContactWith, MultiballReport};
 use super::sim::Sim;
 use crate::hinge::{HingeBody, HingeContact, hinge_impulse};
 use crate::hit::Hit;
 use crate::material::Material;
 use crate::obstacle::Obstacles;
-use crate::response::ResponseMode;
+use crate::response::{ResponseMode, Surface};
 use crate::shape::Aabb;
-use crate::tolerance::{MAX_HINGE_LIMIT_HITS, SEPARATION_SPEED_REL};
+use crate::simultaneous::{Inverse, MAX_BODIES, MAX_ROWS, Problem, Row, State};
+use crate::tolerance::{HINGE_LIMIT_SLOP, MAX_HINGE_LIMIT_HITS, SEPARATION_SPEED_REL};
 use glam::Vec2;
 
 /// Per moving obstacle: the step fraction its motion last changed at, and its limit hits
@@ -38,10 +39,13 @@ pub(crate) struct HingeClocks {
     hinged: Vec<bool>,
     /// Whether any moving obstacle is a hinge (nothing here runs otherwise).
     pub(super) any: bool,
+    /// The step, seconds.
+    dt: f32,
 }
 
 impl HingeClocks {
-    pub(super) fn prepare(&mut self, moving: &[MovingObstacle]) {
+    pub(super) fn prepare(&mut self, moving: &[MovingObstacle], dt: f32) {
+        self.dt = dt;
         self.since.clear();
         self.since.resize(moving.len(), 0.0);
         self.limit_hits.clear();
@@ -63,6 +67,21 @@ impl HingeClocks {
             None
         }
     }
+}
+
+/// A ball's contact with a surface, as [`Sim::hinge_contact`] needs it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Touch {
+    /// What the ball met.
+    pub(super) with: ContactWith,
+    /// Its surface there, with the contact's restitution.
+    pub(super) surface: Surface,
+    /// Where.
+    pub(super) hit: Hit,
+    /// The surface's material.
+    pub(super) material: Material,
+    /// The approach speed along the normal, relative to the surface.
+    pub(super) approach: f32,
 }
 
 /// A body's limit reached: by which part, at what fraction, at what limit angle.
@@ -115,13 +134,17 @@ fn turn_body(
 }
 
 /// Resolve `hit`: the body stops at its limit, or turns back with the limit's
-/// restitution (it stops at [`MAX_HINGE_LIMIT_HITS`]). Returns the body's box.
+/// restitution. It stops at [`MAX_HINGE_LIMIT_HITS`], and when it arrives slower than the
+/// limit's [`resting_speed`](crate::HingeLimits::resting_speed): a body its spring or
+/// motor holds against the stop, which bouncing would make chatter for ever. Returns the
+/// body's box.
 fn resolve_limit(moving: &mut [MovingObstacle], clocks: &mut HingeClocks, hit: LimitHit) -> Option<Aabb> {
     let m = moving[hit.part];
     let body = clocks.body(moving, hit.part)?;
     let limits = body.limits?;
     clocks.limit_hits[hit.part] += 1;
-    let turn = if clocks.limit_hits[hit.part] >= MAX_HINGE_LIMIT_HITS {
+    let arriving = (m.motion.angle / clocks.dt).abs();
+    let turn = if clocks.limit_hits[hit.part] >= MAX_HINGE_LIMIT_HITS || !(arriving >= limits.resting_speed) {
         0.0
     } else {
         -limits.restitution * m.motion.angle
@@ -160,6 +183,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             return false;
         };
         report.hinge_limit_hits += 1;
+        self.carry_riders(hit.part, hit.at * self.dt);
         if let Some(near) = resolve_limit(self.moving, &mut self.scratch.hinges, hit) {
             self.predict_near(near, hit.at * self.dt, None, on_contact);
         }
@@ -210,6 +234,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         if body.held(m.angle_at(from), out.angular_velocity - spin) {
             return None;
         }
+        self.carry_riders(index, time);
         let near = turn_body(
             self.moving,
             &mut self.scratch.hinges,
@@ -228,13 +253,156 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let relative = out.ball_velocity - surface;
         let normal_speed = relative.dot(hit.normal);
         let tangent = relative - hit.normal * normal_speed;
-        let least = SEPARATION_SPEED_REL * tangent.length().max(relative.length());
+        // A share of the ball's own speed too: a ball that took no bounce moves with the
+        // surface, and the f32 rounding of its velocity (not of the relative one, which is
+        // nearly zero) would make it approach again, contact after contact.
+        let least = SEPARATION_SPEED_REL
+            * tangent
+                .length()
+                .max(relative.length())
+                .max(out.ball_velocity.length());
         let velocity = if normal_speed < least {
             out.ball_velocity + hit.normal * (least - normal_speed)
         } else {
             out.ball_velocity
         };
         Some((velocity, near))
+    }
+
+    /// Ball `i` meets surface `this` at `time` (with a `second` surface it touches, if
+    /// any), and at least one of them is a part of a hinged body: alone against a free
+    /// hinge, the impulse exchange (with friction, [`Sim::hinge_velocity`]); against a hinge
+    /// its stop holds, or with a second surface, one contact with all of them
+    /// ([`Sim::joint_velocity`]). Returns the ball's new velocity and the box of each body
+    /// turned anew; `None` when no hinge takes part (or none can: a squeeze), and the
+    /// caller's wall response applies.
+    pub(super) fn hinge_contact(
+        &mut self,
+        i: usize,
+        time: f32,
+        touch: Touch,
+        second: Option<(ContactWith, Surface)>,
+    ) -> Option<(Vec2, [Option<Aabb>; MAX_BODIES])> {
+        let Touch {
+            with,
+            surface,
+            hit,
+            material,
+            approach,
+        } = touch;
+        if self.pushable(with).is_none() && second.is_none_or(|(w, _)| self.pushable(w).is_none()) {
+            return None;
+        }
+        if let (ContactWith::Moving(index), None) = (with, second)
+            && let Some((velocity, near)) = self.hinge_velocity(i, time, index, hit, material, approach)
+        {
+            let mut turned = [None; MAX_BODIES];
+            turned[0] = Some(near);
+            return Some((velocity, turned));
+        }
+        self.joint_velocity(i, time, &[Some((with, surface)), second])
+    }
+
+    /// The hinged body a ball can push, if `with` is a part of one.
+    pub(super) fn pushable(&self, with: ContactWith) -> Option<HingeBody> {
+        match with {
+            ContactWith::Moving(index) => self
+                .scratch
+                .hinges
+                .body(self.moving, index)
+                .filter(|b| b.inverse_inertia > 0.0),
+            _ => None,
+        }
+    }
+
+    /// Ball `i` touches `surfaces` at `time`, at least one a part of a hinged body: one
+    /// contact with restitution ([`crate::simultaneous`]) over the surfaces and the stop
+    /// each body rests on, if any. So a hinge its stop holds is as solid as a wall, and a
+    /// ball between two flippers pushes both at once. Returns the ball's new velocity and
+    /// the box of each body turned anew (whose nearby balls must be predicted again);
+    /// `None` when no velocity moves into no surface (the caller squeezes the ball).
+    pub(super) fn joint_velocity(
+        &mut self,
+        i: usize,
+        time: f32,
+        surfaces: &[Option<(ContactWith, Surface)>],
+    ) -> Option<(Vec2, [Option<Aabb>; MAX_BODIES])> {
+        let ball = self.balls[i];
+        let from = time / self.dt;
+        // Each body's slot: its id and one of its parts.
+        let mut slots: [Option<(HingeBody, usize)>; MAX_BODIES] = [None; MAX_BODIES];
+        let mut inverse = Inverse {
+            mass: f64::from(ball.inverse_mass),
+            inertia: [0.0; MAX_BODIES],
+        };
+        let mut before = State {
+            velocity: ball.velocity.as_dvec2(),
+            spin: [0.0; MAX_BODIES],
+        };
+        let mut problem_rows: [Option<Row>; MAX_ROWS] = [None; MAX_ROWS];
+        for (count, &(with, surface)) in surfaces.iter().flatten().enumerate().take(MAX_ROWS) {
+            let point = ball.center - surface.normal * ball.radius;
+            let row = match (with, self.pushable(with)) {
+                (ContactWith::Moving(index), Some(body)) => {
+                    let slot = slots
+                        .iter()
+                        .position(|s| s.is_none_or(|(b, _)| b.id == body.id))?;
+                    if slots[slot].is_none() {
+                        let m = self.moving[index];
+                        slots[slot] = Some((body, index));
+                        inverse.inertia[slot] = f64::from(body.inverse_inertia);
+                        before.spin[slot] = f64::from(m.angular_velocity(self.dt));
+                    }
+                    let m = self.moving[index];
+                    let arm = point - m.motion.pivot_at(from);
+                    Row::hinged(surface.normal, arm, m.motion.pivot_motion / self.dt, slot)
+                }
+                _ => Row::surface(surface.normal, surface.velocity),
+            };
+            problem_rows[count] = Some(row.with_restitution(surface.restitution));
+        }
+        // A ball nothing can push still moves the bodies; against walls alone its mass
+        // would not matter, but at least one body takes part here.
+        let mut problem = Problem::new(inverse);
+        for row in problem_rows.into_iter().flatten() {
+            problem.push(row);
+        }
+        for (slot, entry) in slots.iter().enumerate() {
+            let Some((body, index)) = *entry else { continue };
+            let Some(limits) = body.limits else { continue };
+            let angle = self.moving[index].angle_at(from);
+            // A body arriving slower than the stop's resting speed does not bounce off it.
+            let arriving = before.spin[slot].abs() as f32;
+            let restitution = if arriving >= limits.resting_speed {
+                limits.restitution
+            } else {
+                0.0
+            };
+            for (toward, on) in [
+                (1.0, angle <= limits.min + HINGE_LIMIT_SLOP),
+                (-1.0, angle >= limits.max - HINGE_LIMIT_SLOP),
+            ] {
+                if on && !problem.push(Row::stop(toward, slot).with_restitution(restitution)) {
+                    return None;
+                }
+            }
+        }
+        let out = problem.solve(before)?;
+        let mut turned = [None; MAX_BODIES];
+        for (slot, entry) in slots.iter().enumerate() {
+            let Some((body, index)) = *entry else { continue };
+            self.carry_riders(index, time);
+            let spin = out.state.spin[slot] as f32;
+            turned[slot] = turn_body(
+                self.moving,
+                &mut self.scratch.hinges,
+                body.id,
+                from,
+                spin * self.dt,
+                0.0,
+            );
+        }
+        Some((out.state.velocity.as_vec2(), turned))
     }
 
     /// Every event ball but `skip` whose leg may reach `near`: moved along its leg to

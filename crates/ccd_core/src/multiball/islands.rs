@@ -17,10 +17,9 @@ use super::report::{Contact, ContactWith};
 use super::scratch::Clock;
 use super::settings::MultiballSettings;
 use super::sim::Sim;
-use crate::bounce::{SweepSettings, sweep_bounces};
+use crate::bounce::{SweepOutcome, SweepSettings, sweep_bounces};
 use crate::obstacle::Obstacles;
 use crate::shape::Aabb;
-use glam::Vec2;
 
 /// One ball swept on its own.
 #[derive(Clone, Debug, Default)]
@@ -29,7 +28,7 @@ pub(super) struct Solo {
     pub(super) index: usize,
     pub(super) ball: Option<Ball>,
     /// Where the sweep left it, and how many contacts it resolved (`None`: a bad ball).
-    pub(super) end: Option<(Vec2, Vec2, u32, bool)>,
+    pub(super) end: Option<SweepOutcome>,
     /// The box around its path, inflated by its radius.
     pub(super) bounds: Option<Aabb>,
     /// Its contacts, in time order.
@@ -77,7 +76,7 @@ pub(super) fn sweep_solo<O: Obstacles + ?Sized>(
     });
     if let Ok(out) = result {
         path = path.union(Aabb::new(out.center, out.center));
-        solo.end = Some((out.center, out.velocity, out.bounces, out.capped));
+        solo.end = Some(out);
         solo.bounds = Some(path.inflated(ball.radius));
     }
 }

@@ -6,7 +6,8 @@ use super::sim::Sim;
 use crate::bounce::earliest_on_leg;
 use crate::obstacle::Obstacles;
 use crate::tolerance::{
-    ALLOWED_OVERLAP_REL, MAX_CORRECTION_SLIDES, OVERLAP_CORRECTION_FRACTION, OVERLAP_CORRECTION_ITERATIONS,
+    ALLOWED_OVERLAP_REL, CORRECTION_SLIDE_MIN_REL, MAX_CORRECTION_SLIDES, OVERLAP_CORRECTION_FRACTION,
+    OVERLAP_CORRECTION_ITERATIONS,
 };
 use glam::Vec2;
 
@@ -53,7 +54,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
             let ball = self.balls[k];
             let circle = ball.circle();
-            let mut first = earliest_on_leg(circle, left, self.obstacles, ball.layers, None)
+            let mut first = earliest_on_leg(circle, left, self.obstacles, ball.layers, None, None)
                 .solid
                 .map(|(_, _, hit)| hit);
             for m in self.moving.iter() {
@@ -71,9 +72,15 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 return;
             };
             self.balls[k].center += left * hit.toi;
-            // Keep the part of the rest that runs along the surface.
+            // Keep the part of the rest that runs along the surface, unless it is so short
+            // that the f32 rounding of the centre decides where it goes (it could round
+            // into the surface, a little more each step).
             let rest = left * (1.0 - hit.toi);
             left = rest - hit.normal * rest.dot(hit.normal).min(0.0);
+            let scale = self.balls[k].center.abs().max_element().max(1.0);
+            if left.length() <= CORRECTION_SLIDE_MIN_REL * scale {
+                return;
+            }
         }
     }
 }

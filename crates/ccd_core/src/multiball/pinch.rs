@@ -15,26 +15,21 @@
 //! flipper strikes has no recent contact with the wall).
 
 use super::report::ContactWith;
-use super::scratch::LastContact;
 use super::sim::Sim;
+use crate::hit::Hit;
 use crate::obstacle::{Obstacle, ObstacleShape, Obstacles};
-use crate::response::{Surface, takes_contact};
-use crate::shape::{Aabb, Segment};
+use crate::response::{Surface, contact_restitution, takes_contact};
+use crate::shape::{Aabb, Circle, Segment};
 use crate::tolerance::{DEGENERATE_LENGTH_REL, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
 use glam::Vec2;
-
-/// The point of `obstacle` closest to `p` and the unit normal from it towards `p`.
-fn closest_on(obstacle: &Obstacle, p: Vec2) -> Option<(Vec2, Vec2)> {
-    let point = match obstacle.shape {
-        ObstacleShape::Segment(s) => s.closest_point(p),
-        ObstacleShape::Circle(c) => c.center + (p - c.center).try_normalize()? * c.radius,
-    };
-    Some((point, (p - point).try_normalize()?))
-}
 
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Another surface ball `i` touches at `time` (it has just met `with`, whose surface is
     /// `this`), facing `this` (their normals more than 90° apart): the most opposed one.
+    /// It is the last contact if that was a moment ago; else, where moving obstacles are
+    /// near, any surface within touching distance (a flipper striking a ball that rests on
+    /// a wall); else a wall the ball reaches at this very instant too (straight into a
+    /// corner).
     pub(super) fn second_surface(
         &self,
         i: usize,
@@ -43,84 +38,156 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         this: Surface,
     ) -> Option<(ContactWith, Surface)> {
         let state = &self.scratch.state[i];
-        if let Some(LastContact {
-            with: other,
-            normal,
-            surface_velocity,
-            time: at,
-        }) = state.last
-            && other != with
-            && normal.dot(this.normal) < 0.0
-            && time - at <= SIMULTANEOUS_TIME_REL * self.dt
+        if let Some(last) = state.last
+            && last.with != with
+            && last.normal.dot(this.normal) < 0.0
+            && time - last.time <= SIMULTANEOUS_TIME_REL * self.dt
         {
-            return Some((
-                other,
-                Surface {
-                    normal,
-                    velocity: surface_velocity,
-                },
-            ));
+            let surface = Surface {
+                normal: last.normal,
+                velocity: last.surface_velocity,
+                restitution: last.restitution,
+            };
+            return Some((last.with, surface));
         }
         let ball = self.balls[i];
-        let near = Aabb::new(ball.center, ball.center).inflated(ball.radius * (1.0 + TOUCH_SLOP_REL));
-        let moving_near = self.scratch.moving_boxes.iter().any(|b| b.intersects(&near));
-        if !moving_near {
-            return None;
-        }
         let reach = ball.radius * (1.0 + TOUCH_SLOP_REL);
+        let near = Aabb::new(ball.center, ball.center).inflated(reach);
+        let moving_near = self.scratch.moving_boxes.iter().any(|b| b.intersects(&near));
+        let resting_speed = self.settings.resting_speed;
         let mut best: Option<(ContactWith, Surface)> = None;
         let mut consider = |candidate: ContactWith, obstacle: &Obstacle, velocity: Vec2| {
             if candidate == with || obstacle.sensor || !ball.layers.interacts(obstacle.layers) {
                 return;
             }
-            let Some((point, normal)) = closest_on(obstacle, ball.center) else {
+            let Some((point, normal)) = obstacle.closest_to(ball.center) else {
                 return;
             };
-            if (ball.center - point).length() > reach || !takes_contact(obstacle, normal) {
+            let approach = -(ball.velocity - velocity).dot(normal);
+            // Away from moving parts, only a wall the ball moves into at this instant.
+            if (ball.center - point).length() > reach
+                || !takes_contact(obstacle, normal)
+                || (!moving_near && !(approach > 0.0))
+            {
                 return;
             }
             let facing = normal.dot(this.normal);
             if facing < 0.0 && best.is_none_or(|(_, b)| facing < b.normal.dot(this.normal)) {
-                best = Some((candidate, Surface { normal, velocity }));
+                let combined = ball.material.combine(obstacle.material);
+                let surface = Surface {
+                    normal,
+                    velocity,
+                    restitution: contact_restitution(combined, approach, resting_speed),
+                };
+                best = Some((candidate, surface));
             }
         };
         self.obstacles
             .query(near, |id, o| consider(ContactWith::Obstacle(id), o, Vec2::ZERO));
+        if !moving_near {
+            return best;
+        }
         let toi = time / self.dt;
         for (index, m) in self.moving.iter().enumerate() {
             if !self.scratch.moving_boxes[index].intersects(&near) {
                 continue;
             }
             let (obstacle, _) = m.rest_of_step(toi);
-            let velocity = closest_on(&obstacle, ball.center)
+            let velocity = obstacle
+                .closest_to(ball.center)
                 .map_or(Vec2::ZERO, |(point, _)| m.surface_velocity(point, toi, self.dt));
             consider(ContactWith::Moving(index), &obstacle, velocity);
         }
         best
     }
 
+    /// Whether moving obstacle `index` is `with` or another part moving with it (the same
+    /// motion and hinge: one body, a flipper's faces and tip), so that a squeeze by a body
+    /// ignores all of its parts.
+    pub(super) fn moves_with(&self, with: ContactWith, index: usize) -> bool {
+        let ContactWith::Moving(part) = with else {
+            return false;
+        };
+        let (Some(a), Some(b)) = (self.moving.get(part), self.moving.get(index)) else {
+            return false;
+        };
+        part == index || (a.motion == b.motion && a.hinge.map(|h| h.id) == b.hinge.map(|h| h.id))
+    }
+
     /// A ball that reached the bounce cap against a moving obstacle, carried from its last
     /// contact to the end of the step as the obstacle's material point under it is (turned
     /// and moved with it), with its velocity relative to the surface turned along.
     pub(super) fn ride_to_end(&mut self, k: usize) {
+        self.ride(k, 1.0);
+    }
+
+    /// Every ball riding a part of the body of moving obstacle `part`, carried to `time`
+    /// seconds and let go there: the body's motion is about to change (an impact or a
+    /// limit), and a rider rides only the motion it met.
+    ///
+    /// From `time` on a rider moves on its own velocity, and the caller's
+    /// [`Sim::predict_near`] (after the body turns anew) predicts it again: a body that
+    /// turns back into it meets it in a contact, whose impulse exchange never adds energy,
+    /// and one that turns away leaves it. Carried on by the new motion instead, it would
+    /// take the body's whole change of velocity, as from a body of infinite inertia: a
+    /// hinge that its stop turned back flung it off with up to twice the arm's speed more,
+    /// and energy the hinge never lost.
+    pub(super) fn carry_riders(&mut self, part: usize, time: f32) {
+        for k in 0..self.balls.len() {
+            if let Some(index) = self.scratch.state[k].riding
+                && self.moves_with(ContactWith::Moving(part), index)
+                && self.ride(k, time / self.dt)
+            {
+                self.release(k);
+            }
+        }
+    }
+
+    /// Ball `k`, riding until now, moves on its own again: no longer frozen, its course
+    /// changed (a partner's event with it is stale) and its box moved. At the bounce cap
+    /// still, it rides again from its next contact.
+    fn release(&mut self, k: usize) {
+        self.scratch.state[k].riding = None;
+        let clock = &mut self.scratch.clock[k];
+        clock.frozen = false;
+        clock.version = clock.version.wrapping_add(1);
+        self.moved(k);
+    }
+
+    /// Ball `k`, riding a moving obstacle from its clock's time, carried to fraction `to`
+    /// of the step (its clock and its last contact moved there too). Returns whether it is
+    /// there (it is already when `to` is not after its clock; it is left where it was when
+    /// the carry is not finite).
+    fn ride(&mut self, k: usize, to: f32) -> bool {
         let state = &self.scratch.state[k];
         let (Some(index), Some(last), time) = (state.riding, state.last, self.scratch.clock[k].time) else {
-            return;
+            return false;
         };
         let Some(m) = self.moving.get(index) else {
-            return;
+            return false;
         };
         let from = time / self.dt;
+        if !(to > from) {
+            return true;
+        }
         let motion = m.motion;
-        let turn = Vec2::from_angle(motion.angle * (1.0 - from));
+        let turn = Vec2::from_angle(motion.angle * (to - from));
         let p = self.balls[k].center;
-        let end = motion.pivot_at(1.0) + turn.rotate(p - motion.pivot_at(from));
+        let end = motion.pivot_at(to) + turn.rotate(p - motion.pivot_at(from));
         let relative = turn.rotate(self.balls[k].velocity - last.surface_velocity);
-        let velocity = relative + m.surface_velocity(end, 1.0, self.dt);
+        let surface = m.surface_velocity(end, to, self.dt);
+        let velocity = relative + surface;
         if end.is_finite() && velocity.is_finite() {
             self.balls[k].center = end;
             self.balls[k].velocity = velocity;
+            self.scratch.clock[k].time = to * self.dt;
+            if let Some(last) = &mut self.scratch.state[k].last {
+                last.surface_velocity = surface;
+                last.time = to * self.dt;
+            }
+            return true;
         }
+        false
     }
 
     /// The obstacle a contact was with, where it is at the end of the step (a static one
@@ -188,8 +255,44 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
         };
         if target.is_finite() {
-            self.balls[k].center = target;
+            self.balls[k].center = self.swept_push(k, target, [pinch.faster, pinch.slower]);
         }
+    }
+
+    /// Where ball `k` stops on a straight push to `target` at the end of the step: at the
+    /// first other surface in the way (every static obstacle and every moving one where it
+    /// ends the step, but the two of the pinch, `ignore`, which the push is out of and
+    /// towards), else at `target`. A push out of a pinch never carries a ball into a third
+    /// surface.
+    fn swept_push(&self, k: usize, target: Vec2, ignore: [ContactWith; 2]) -> Vec2 {
+        let ball = self.balls[k];
+        let motion = target - ball.center;
+        let circle = Circle::new(ball.center, ball.radius);
+        let mut first: Option<Hit> = None;
+        let ignored = |with: ContactWith| {
+            ignore.iter().any(|&pinch| match with {
+                ContactWith::Moving(index) => self.moves_with(pinch, index),
+                _ => pinch == with,
+            })
+        };
+        let mut consider = |with: ContactWith, obstacle: &Obstacle| {
+            if ignored(with) || obstacle.sensor || !ball.layers.interacts(obstacle.layers) {
+                return;
+            }
+            if let Some(hit) = obstacle.sweep(circle, motion)
+                && first.is_none_or(|f| hit.toi < f.toi)
+            {
+                first = Some(hit);
+            }
+        };
+        self.obstacles
+            .query(Aabb::swept(ball.center, motion, ball.radius), |id, o| {
+                consider(ContactWith::Obstacle(id), o);
+            });
+        for (index, m) in self.moving.iter().enumerate() {
+            consider(ContactWith::Moving(index), &m.at_end());
+        }
+        first.map_or(target, |hit| hit.center)
     }
 }
 
@@ -205,7 +308,9 @@ fn face_normal(s: Segment, hint: Vec2) -> Option<Vec2> {
 /// end points. `None` if none is clear of both.
 fn nearest_clear(p: Vec2, r: f32, f: Segment, face: Vec2, s: Segment, side: Vec2) -> Option<Vec2> {
     let along = s.direction().try_normalize()?;
-    let origin = s.a + side * r;
+    // The wall's offset line, from its point nearest `p` (not from an end, which on a long
+    // wall is far away: the f32 quadratic below would lose the precision it needs).
+    let origin = s.a + along * along.dot(p - s.a) + side * r;
     let mut candidates = [None; 5];
     candidates[0] = offset_lines_cross(f.a + face * r, face, origin, side);
     for (k, end) in [f.a, f.b].into_iter().enumerate() {

@@ -8,7 +8,7 @@
 use super::pair_contact::earlier;
 use super::queue::{EventKind, Key};
 use super::report::{Contact, ContactWith};
-use super::scratch::Clock;
+use super::scratch::{Clock, LastContact};
 use super::sim::Sim;
 use crate::bounce::{earliest_solid_on_leg, keep_earliest};
 use crate::hit::Hit;
@@ -254,12 +254,24 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             Some(ContactWith::Obstacle(id)) => Some(id),
             _ => None,
         };
+        // The wall this leg starts from, if the ball's centre lies on it, is met again at
+        // once from the other side: that contact is dropped (see `met_again_from_behind`).
+        let just_met = match self.scratch.state[i].last {
+            Some(LastContact {
+                with: ContactWith::Obstacle(id),
+                normal,
+                time,
+                ..
+            }) if time == leg.start => Some((id, normal)),
+            _ => None,
+        };
         let (solid, _) = earliest_solid_on_leg(
             leg.circle,
             leg.motion,
             self.obstacles,
             ball.layers,
             skip,
+            just_met,
             |id, hit| {
                 sensors.add((leg.start + hit.toi * leg.left, ContactWith::Obstacle(id), hit));
             },
@@ -281,7 +293,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         for (index, m) in self.moving.iter().enumerate() {
             if !ball.layers.interacts(m.obstacle.layers)
                 || !self.scratch.moving_boxes[index].intersects(&bounds)
-                || ignored == Some(ContactWith::Moving(index))
+                || ignored.is_some_and(|faster| self.moves_with(faster, index))
             {
                 continue;
             }

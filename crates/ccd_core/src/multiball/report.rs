@@ -46,6 +46,10 @@ pub struct MultiballReport {
     pub max_bounces_per_ball: u32,
     /// Balls that reached `max_bounces` and waited.
     pub capped_balls: u32,
+    /// Ball-seconds lost to caps in the step: a ball at its bounce cap waits at its last
+    /// contact for the rest of the step (or rides with the moving part it met), and when
+    /// the event budget runs out every ball waits. 0 when no cap was reached.
+    pub lost_time: f32,
     /// Whether the event budget ran out (every ball lost the rest of the step).
     pub event_budget_hit: bool,
     /// The most passes the contact solver needed for one batch of simultaneous ball–ball

@@ -18,6 +18,7 @@ use crate::hit::Hit;
 use crate::obstacle::{ObstacleId, ObstacleShape, Obstacles};
 use crate::response::{Accumulated, leave_wall, rest_step, takes_contact, without_approach};
 use crate::shape::{Aabb, Segment};
+use crate::simultaneous::{Inverse, MAX_BODIES, Problem, Row, State};
 use crate::tolerance::{RESTING_ITERATIONS, TOUCH_SLOP_REL};
 use glam::Vec2;
 
@@ -153,9 +154,17 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
         }
         // A wall contact that pushed leaves at the separation bias, so that rounding does
-        // not make the ball's next sweep see it approach again.
-        for c in walls.iter().filter(|c| c.taken.normal > 0.0) {
-            self.balls[c.ball].velocity = leave_wall(self.balls[c.ball].velocity, c.normal);
+        // not make the ball's next sweep see it approach again. A ball against several
+        // walls (in a V) leaves them all as one contact: the sequential solve converges
+        // slowly in a narrow V, and a bias along one wall would turn the ball into the
+        // other.
+        for group in walls.chunk_by(|a, b| a.ball == b.ball) {
+            let k = group[0].ball;
+            if group.len() > 1 {
+                self.leave_walls(k, group);
+            } else if group[0].taken.normal > 0.0 {
+                self.balls[k].velocity = leave_wall(self.balls[k].velocity, group[0].normal);
+            }
         }
         self.propagate_shock(&walls, &mut pairs);
         self.report_resting(&walls, &pairs, report, on_contact);
@@ -166,6 +175,34 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         if self.settings.ball_ball {
             for k in 0..self.balls.len() {
                 self.moved(k);
+            }
+        }
+    }
+
+    /// Ball `k`, touching the walls of `group`, leaving all of them (or sliding along
+    /// them) with the velocity nearest its own, as one inelastic contact
+    /// (`simultaneous.rs`), which also leaves each at the separation bias.
+    fn leave_walls(&mut self, k: usize, group: &[WallContact]) {
+        let velocity = self.balls[k].velocity;
+        if group.iter().all(|c| velocity.dot(c.normal) > 0.0) {
+            return;
+        }
+        // The ball's mass does not matter against walls.
+        let mut problem = Problem::new(Inverse {
+            mass: 1.0,
+            inertia: [0.0; MAX_BODIES],
+        });
+        for c in group {
+            problem.push(Row::surface(c.normal, Vec2::ZERO));
+        }
+        let before = State {
+            velocity: velocity.as_dvec2(),
+            spin: [0.0; MAX_BODIES],
+        };
+        if let Some(out) = problem.solve(before) {
+            let v = out.state.velocity.as_vec2();
+            if v.is_finite() {
+                self.balls[k].velocity = v;
             }
         }
     }

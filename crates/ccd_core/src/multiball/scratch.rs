@@ -105,7 +105,8 @@ pub(super) struct BallState {
     pub(super) pinched: Option<Pinched>,
     /// At the bounce cap against a moving obstacle (by index): instead of waiting where it
     /// is while the obstacle moves on into it, the ball rides along with the obstacle's
-    /// surface for the rest of the step.
+    /// surface for the rest of the step, or until the obstacle's motion changes (an impact
+    /// or a limit), where it is released and predicted again.
     pub(super) riding: Option<usize>,
 }
 
@@ -130,6 +131,8 @@ pub(super) struct LastContact {
     pub(super) with: ContactWith,
     pub(super) normal: Vec2,
     pub(super) surface_velocity: Vec2,
+    /// The contact's restitution ([`contact_restitution`](crate::response::contact_restitution)).
+    pub(super) restitution: f32,
     pub(super) time: f32,
 }
 

@@ -83,7 +83,7 @@ pub fn step_balls_parallel<P: Parallel, O: Obstacles + Sync + ?Sized>(
     if !(dt > 0.0) || !dt.is_finite() {
         return report;
     }
-    scratch.hinges.prepare(moving);
+    scratch.hinges.prepare(moving, dt);
     if balls.is_empty() {
         report.hinge_limit_hits = finish_hinges(moving, &mut scratch.hinges);
         return report;
@@ -113,13 +113,14 @@ pub fn step_balls_parallel<P: Parallel, O: Obstacles + Sync + ?Sized>(
     for (k, s) in solo.iter().enumerate() {
         if scratch.member[k] {
             report.event_balls += 1;
-        } else if let (Some((center, velocity, bounces, capped)), Some(_)) = (s.end, s.ball) {
-            balls[k].center = center;
-            balls[k].velocity = velocity;
+        } else if let (Some(end), Some(_)) = (s.end, s.ball) {
+            balls[k].center = end.center;
+            balls[k].velocity = end.velocity;
             report.solo_balls += 1;
             report.bounces += s.contacts.iter().filter(|c| !c.sensor).count() as u32;
-            report.max_bounces_per_ball = report.max_bounces_per_ball.max(bounces);
-            report.capped_balls += u32::from(capped);
+            report.max_bounces_per_ball = report.max_bounces_per_ball.max(end.bounces);
+            report.capped_balls += u32::from(end.capped);
+            report.lost_time += end.lost_time;
             s.contacts.iter().for_each(&mut on_contact);
         }
     }
@@ -430,8 +431,12 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
             self.squeeze_out(k);
             let s = &self.scratch.state[k];
             report.max_bounces_per_ball = report.max_bounces_per_ball.max(s.bounces);
-            let valid = self.scratch.clock[k].valid;
-            report.capped_balls += u32::from(valid && s.bounces >= s.allowed.min(MAX_WEDGE_BOUNCES));
+            let clock = self.scratch.clock[k];
+            let capped = clock.valid && s.bounces >= s.allowed.min(MAX_WEDGE_BOUNCES);
+            report.capped_balls += u32::from(capped);
+            if clock.valid && clock.frozen && (capped || report.event_budget_hit) {
+                report.lost_time += (self.dt - clock.time).max(0.0);
+            }
         }
     }
 }

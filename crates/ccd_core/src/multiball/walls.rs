@@ -1,5 +1,6 @@
 //! A ball meets a wall or a moving obstacle.
 
+use super::hinges::Touch;
 use super::report::{Contact, ContactWith, MultiballReport};
 use super::scratch::{LastContact, Pinched};
 use super::sim::Sim;
@@ -7,7 +8,8 @@ use crate::bounce::corner_bounces;
 use crate::hit::Hit;
 use crate::material::Material;
 use crate::obstacle::{ObstacleShape, Obstacles};
-use crate::response::{ResponseMode, Surface, TwoSurfaces, respond, two_surfaces};
+use crate::response::{ResponseMode, Surface, TwoSurfaces, contact_restitution, respond, two_surfaces};
+use crate::simultaneous::MAX_BODIES;
 use crate::tolerance::MAX_WEDGE_BOUNCES;
 use glam::Vec2;
 
@@ -48,20 +50,42 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
         let approach_speed = -(ball.velocity - surface_velocity).dot(hit.normal);
         self.balls[i].center = hit.center;
+        let combined = ball.material.combine(material);
         let this = Surface {
             normal: hit.normal,
             velocity: surface_velocity,
+            restitution: match ball.response {
+                ResponseMode::Bounce => {
+                    contact_restitution(combined, approach_speed, self.settings.resting_speed)
+                }
+                ResponseMode::Slide | ResponseMode::Stop => 0.0,
+            },
         };
-        let hinged = match with {
-            ContactWith::Moving(index) if self.scratch.hinges.any => {
-                self.hinge_velocity(i, time, index, hit, material, approach_speed)
-            }
+        let second = match ball.response {
+            ResponseMode::Bounce => self.second_surface(i, time, with, this),
             _ => None,
         };
-        let (velocity, kick) = match hinged {
+        let pushed = match ball.response {
+            ResponseMode::Stop => None,
+            _ => {
+                let touch = Touch {
+                    with,
+                    surface: this,
+                    hit,
+                    material,
+                    approach: approach_speed,
+                };
+                self.hinge_contact(i, time, touch, second)
+            }
+        };
+        let (joint, turned) = match pushed {
+            Some((velocity, turned)) => (Some(velocity), turned),
+            None => (None, [None; MAX_BODIES]),
+        };
+        let (velocity, kick) = match joint {
             // A hinge takes no kick: its impulse is the whole exchange.
-            Some((velocity, _)) => (velocity, 0.0),
-            None => self.wall_velocity(i, time, with, this, material, approach_speed),
+            Some(velocity) => (velocity, 0.0),
+            None => self.wall_velocity(i, with, this, second, combined, approach_speed),
         };
         on_contact(&Contact {
             ball: i,
@@ -80,31 +104,29 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let stops_dead = ball.response == ResponseMode::Stop && surface_velocity == Vec2::ZERO;
         self.count_bounce(i, time, with, this, stops_dead);
         self.moved(i);
-        if let Some((_, near)) = hinged {
+        if turned.iter().any(Option::is_some) {
             report.hinge_impacts += 1;
+        }
+        for near in turned.into_iter().flatten() {
             self.predict_near(near, time, Some(i), on_contact);
         }
         self.predict(i, on_contact);
     }
 
-    /// The velocity of ball `i` after meeting surface `this` (of `with`, made of
-    /// `material`) at `time`: alone, or with a second surface it still touches (a corner
-    /// or a squeeze; a squeeze is remembered in the ball's state), and the normal speed
-    /// the surface's kick added (it fires only on a contact with one surface).
+    /// The velocity of ball `i` after meeting surface `this` (of `with`, with `combined`
+    /// the ball's and the surface's materials): alone, or with a `second` surface it still
+    /// touches (a corner or a squeeze; a squeeze is remembered in the ball's state), and the
+    /// normal speed the surface's kick added (it fires only on a contact with one surface).
     fn wall_velocity(
         &mut self,
         i: usize,
-        time: f32,
         with: ContactWith,
         this: Surface,
-        material: Material,
+        second: Option<(ContactWith, Surface)>,
+        combined: Material,
         approach_speed: f32,
     ) -> (Vec2, f32) {
         let ball = self.balls[i];
-        let second = match ball.response {
-            ResponseMode::Bounce => self.second_surface(i, time, with, this),
-            _ => None,
-        };
         match (ball.response, second) {
             (ResponseMode::Bounce, Some((other_with, other))) => {
                 let velocity = match two_surfaces(ball.velocity, this, other) {
@@ -134,7 +156,6 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             (ResponseMode::Stop, _) => (this.velocity, 0.0),
             (mode, _) => {
                 let relative = ball.velocity - this.velocity;
-                let combined = ball.material.combine(material);
                 let kick = match mode {
                     ResponseMode::Bounce => combined
                         .kick
@@ -174,6 +195,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             with,
             normal: this.normal,
             surface_velocity: this.velocity,
+            restitution: this.restitution,
             time,
         });
     }

@@ -71,6 +71,14 @@ pub struct MovingHit {
     /// the velocity relative to it.
     pub surface_motion: Vec2,
     /// Root-search iterations spent (at most [`MAX_MOVING_SEGMENT_ITERATIONS`]).
+    ///
+    /// At [`MAX_MOVING_SEGMENT_ITERATIONS`] the search ran out of iterations, and the
+    /// contact may be conservative: it is at the earliest time the search had not proven
+    /// clear (early, never late), where the shapes need not touch yet nor close in. Then
+    /// `hit.normal` still points from the segment's closest point towards the centre, but
+    /// the relative motion may not approach it: [`reflect`](crate::reflect) leaves such a
+    /// velocity as it is, so the circle only stops there, and the next sweep from there
+    /// searches on.
     pub iterations: u32,
     /// Times the search went on past a time where the shapes touched without closing in
     /// (at most [`MAX_MOVING_SEGMENT_RESTARTS`]).
@@ -102,6 +110,11 @@ pub struct MovingHit {
 /// if any), reported by the time it does (a press of one to two tolerances may pass for
 /// the same touch); a touch that does not close in (a graze) never ends the search, which
 /// goes on after it (at most [`MAX_MOVING_SEGMENT_RESTARTS`] times).
+///
+/// A search that reaches [`MAX_MOVING_SEGMENT_ITERATIONS`] (a near-grazing path, where the
+/// safe steps stay tiny) reports a contact at the earliest time it has not proven clear,
+/// with [`MovingHit::iterations`] at the cap: early, never late and never missed, and then
+/// possibly a contact that does not close in.
 ///
 /// ```
 /// use ccd_core::{sweep_circle_moving_segment, Circle, Segment, SegmentMotion, Vec2};
@@ -154,7 +167,12 @@ pub fn sweep_circle_moving_segment(
         if let Some(contact) = query.contact_at(toi, iterations, restarts) {
             return Some(contact);
         }
-        if restarts == MAX_MOVING_SEGMENT_RESTARTS || iterations >= MAX_MOVING_SEGMENT_ITERATIONS {
+        if iterations >= MAX_MOVING_SEGMENT_ITERATIONS {
+            // Out of budget: nothing after `toi` is proven clear, so the contact is taken
+            // there, early rather than late or not at all.
+            return query.capped_contact_at(toi, restarts);
+        }
+        if restarts == MAX_MOVING_SEGMENT_RESTARTS {
             return None;
         }
         restarts += 1;
@@ -305,7 +323,12 @@ impl Query {
         // cancellation for either sign of the rate.
         let rate = f64::from(p.rate);
         let root = (rate * rate + 2.0 * curvature * excess).sqrt();
-        let second_order = if !curvature.is_finite() || !(curvature > 0.0) {
+        let second_order = if !curvature.is_finite() {
+            // No bound on how fast the gap turns (a radius no larger than the depth of a
+            // press below touch: the distance's curvature near the segment is unbounded):
+            // only the speed bound holds.
+            0.0
+        } else if !(curvature > 0.0) {
             if rate >= 0.0 {
                 f64::INFINITY
             } else {
@@ -346,13 +369,45 @@ impl Query {
 
     /// The contact at `toi` if the circle and the segment close in there.
     fn contact_at(&self, toi: f32, iterations: u32, restarts: u32) -> Option<MovingHit> {
+        let (hit, surface_motion) = self.geometry_at(toi)?;
+        Some(MovingHit {
+            hit: hit.approached_by(self.motion - surface_motion)?,
+            surface_motion,
+            iterations,
+            restarts,
+        })
+    }
+
+    /// The contact a search that ran out of iterations reports at `toi`, the earliest time
+    /// it has not proven clear: the geometry there, whether or not the shapes close in
+    /// (the search could not look further, so it stops early rather than late or never).
+    /// `iterations` is [`MAX_MOVING_SEGMENT_ITERATIONS`], which marks it. `None` only for
+    /// a geometry that is not finite.
+    fn capped_contact_at(&self, toi: f32, restarts: u32) -> Option<MovingHit> {
+        let (hit, surface_motion) = self.geometry_at(toi)?;
+        let finite = hit.toi.is_finite()
+            && hit.center.is_finite()
+            && hit.point.is_finite()
+            && hit.normal.is_finite()
+            && surface_motion.is_finite();
+        finite.then_some(MovingHit {
+            hit,
+            surface_motion,
+            iterations: MAX_MOVING_SEGMENT_ITERATIONS,
+            restarts,
+        })
+    }
+
+    /// The contact geometry at `toi` (the centre, the closest point of the segment there,
+    /// and the normal), and the displacement rate of the segment's surface at that point.
+    /// The normal points away from the segment; for a centre on the segment itself, it is
+    /// the face normal against the relative motion.
+    fn geometry_at(&self, toi: f32) -> Option<(Hit, Vec2)> {
         let center = self.circle.center + self.motion * toi;
         let s = self.m.segment_at(self.segment, toi);
         let point = s.closest_point(center);
         let surface_motion = self.m.point_motion(point, toi);
         let relative = self.motion - surface_motion;
-        // Away from the segment; on the segment itself, the face normal against the
-        // relative motion.
         let normal = (center - point).try_normalize().or_else(|| {
             let face = s.direction().perp().try_normalize()?;
             Some(if relative.dot(face) < 0.0 { face } else { -face })
@@ -362,14 +417,8 @@ impl Query {
             center,
             point,
             normal,
-        }
-        .approached_by(relative)?;
-        Some(MovingHit {
-            hit,
-            surface_motion,
-            iterations,
-            restarts,
-        })
+        };
+        Some((hit, surface_motion))
     }
 }
 
