@@ -10,7 +10,7 @@
 
 use crate::material::{Material, sanitize};
 use crate::obstacle::{Obstacle, ObstacleShape};
-use crate::simultaneous::{Inverse, MAX_BODIES, Problem, Row, State};
+use crate::simultaneous::{Problem, Row, State};
 use crate::tolerance::{SEPARATION_SPEED_REL, SQUEEZE_SPEED_SLACK_REL};
 use glam::{DVec2, Vec2};
 
@@ -254,18 +254,11 @@ pub(crate) enum TwoSurfaces {
 /// than a single bounce off either surface (with its restitution) would throw it, or than
 /// it came.
 pub(crate) fn two_surfaces(velocity: Vec2, a: Surface, b: Surface) -> TwoSurfaces {
-    // The ball's mass does not matter against walls and kinematic parts.
-    let mut problem = Problem::new(Inverse {
-        mass: 1.0,
-        inertia: [0.0; MAX_BODIES],
-    });
+    let mut problem = Problem::against_surfaces();
     for s in [a, b] {
         problem.push(Row::surface(s.normal, s.velocity).with_restitution(s.restitution));
     }
-    let before = State {
-        velocity: velocity.as_dvec2(),
-        spin: [0.0; MAX_BODIES],
-    };
+    let before = State::ball(velocity);
     // A single bounce off `s`, with its restitution.
     let bounce = |s: Surface| {
         let material = Material::new(s.restitution, 0.0);

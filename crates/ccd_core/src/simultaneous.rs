@@ -153,7 +153,26 @@ pub(crate) struct Solved {
     pub(crate) capped: bool,
 }
 
+impl State {
+    /// A ball moving at `velocity`, with no body taking part.
+    pub(crate) fn ball(velocity: Vec2) -> Self {
+        Self {
+            velocity: velocity.as_dvec2(),
+            spin: [0.0; MAX_BODIES],
+        }
+    }
+}
+
 impl Problem {
+    /// A contact of a ball with walls and kinematic parts only, no rows yet: the ball's
+    /// mass does not matter against them, so it is taken as 1.
+    pub(crate) fn against_surfaces() -> Self {
+        Self::new(Inverse {
+            mass: 1.0,
+            inertia: [0.0; MAX_BODIES],
+        })
+    }
+
     /// A contact with no rows yet, for a ball of inverse mass `inverse.mass` (any positive
     /// value when only walls and kinematic parts take part: they do not care) and bodies of
     /// inverse inertia `inverse.inertia`.
@@ -415,16 +434,14 @@ mod tests {
     use super::*;
 
     fn walls(normals: &[Vec2], e: f32) -> Problem {
-        let mut p = Problem::new(Inverse {
-            mass: 1.0,
-            inertia: [0.0; MAX_BODIES],
-        });
+        let mut p = Problem::against_surfaces();
         for &n in normals {
             assert!(p.push(Row::surface(n, Vec2::ZERO).with_restitution(e)));
         }
         p
     }
 
+    /// In f64, exactly as the test's figures are computed.
     fn ball(v: DVec2) -> State {
         State {
             velocity: v,

@@ -18,7 +18,7 @@ use crate::hit::Hit;
 use crate::obstacle::{ObstacleId, ObstacleShape, Obstacles};
 use crate::response::{Accumulated, leave_wall, rest_step, takes_contact, without_approach};
 use crate::shape::{Aabb, Segment};
-use crate::simultaneous::{Inverse, MAX_BODIES, Problem, Row, State};
+use crate::simultaneous::{Problem, Row, State};
 use crate::tolerance::{RESTING_ITERATIONS, TOUCH_SLOP_REL};
 use glam::Vec2;
 
@@ -187,18 +187,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         if group.iter().all(|c| velocity.dot(c.normal) > 0.0) {
             return;
         }
-        // The ball's mass does not matter against walls.
-        let mut problem = Problem::new(Inverse {
-            mass: 1.0,
-            inertia: [0.0; MAX_BODIES],
-        });
+        let mut problem = Problem::against_surfaces();
         for c in group {
             problem.push(Row::surface(c.normal, Vec2::ZERO));
         }
-        let before = State {
-            velocity: velocity.as_dvec2(),
-            spin: [0.0; MAX_BODIES],
-        };
+        let before = State::ball(velocity);
         if let Some(out) = problem.solve(before) {
             let v = out.state.velocity.as_vec2();
             if v.is_finite() {
