@@ -19,6 +19,7 @@ use bevy_circle_ccd::ccd_core::{Circle, PredictSettings};
 use bevy_circle_ccd::prelude::*;
 use clap::Parser;
 use std::path::PathBuf;
+use support::{Circle2d, LabBall};
 
 #[derive(Parser, Debug)]
 #[command(about = "Shoot balls at walls, pillars and a one-sided gate")]
@@ -47,15 +48,12 @@ fn main() -> AppExit {
         }),
         ..default()
     }))
-    .add_plugins(CircleCcdPlugin::default())
+    .add_plugins((CircleCcdPlugin::default(), CcdDebugPlugin))
     .insert_resource(Time::<Fixed>::from_hz(120.0))
     .insert_resource(ClearColor(Color::srgb(0.05, 0.06, 0.09)))
     .init_resource::<Aim>()
     .add_systems(Startup, setup)
     .add_systems(Update, (aim_and_shoot, keys, draw_aim));
-    if std::env::var("NO_DEBUG_DRAW").is_err() {
-        app.add_plugins(CcdDebugPlugin);
-    }
     if let Some(path) = args.screenshot {
         app.add_plugins(support::SmokeScreenshotPlugin {
             path,
@@ -72,22 +70,19 @@ struct Aim {
     to: Vec2,
 }
 
-#[derive(Resource)]
-struct BallLook {
-    mesh: Handle<Mesh>,
-    material: Handle<ColorMaterial>,
-}
-
 fn setup(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
     commands.spawn(Camera2d);
-    commands.insert_resource(BallLook {
-        mesh: meshes.add(Circle2d(BALL_RADIUS)),
-        material: materials.add(Color::srgb(1.0, 0.85, 0.4)),
-    });
+    commands.insert_resource(LabBall::new(
+        BALL_RADIUS,
+        CcdMaterial::new(0.95, 0.05),
+        Color::srgb(1.0, 0.85, 0.4),
+        &mut meshes,
+        &mut materials,
+    ));
     let wall_color = materials.add(Color::srgb(0.45, 0.65, 0.95));
     // The arena, an irregular hexagon.
     let outline = [
@@ -145,12 +140,6 @@ fn setup(
     ));
 }
 
-/// `Circle` is taken by the CCD shape; Bevy's primitive under another name.
-#[allow(non_snake_case)]
-fn Circle2d(radius: f32) -> bevy::math::primitives::Circle {
-    bevy::math::primitives::Circle::new(radius)
-}
-
 fn spawn_wall(
     commands: &mut Commands,
     meshes: &mut Assets<Mesh>,
@@ -188,7 +177,7 @@ fn aim_and_shoot(
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Camera, &GlobalTransform)>,
     mut aim: ResMut<Aim>,
-    look: Res<BallLook>,
+    ball: Res<LabBall>,
     mut commands: Commands,
 ) {
     let Some(cursor) = cursor_world(&window, *camera) else {
@@ -201,19 +190,8 @@ fn aim_and_shoot(
     if mouse.just_released(MouseButton::Left)
         && let Some(from) = aim.from.take()
     {
-        spawn_ball(&mut commands, &look, from, (from - cursor) * LAUNCH_GAIN);
+        ball.spawn(&mut commands, from, (from - cursor) * LAUNCH_GAIN);
     }
-}
-
-fn spawn_ball(commands: &mut Commands, look: &BallLook, at: Vec2, velocity: Vec2) {
-    commands.spawn((
-        MovingCircle::new(BALL_RADIUS, velocity),
-        CcdMaterial::new(0.95, 0.05),
-        Mesh2d(look.mesh.clone()),
-        MeshMaterial2d(look.material.clone()),
-        Transform::from_translation(at.extend(2.0)),
-        TransformInterpolation,
-    ));
 }
 
 /// The predicted path of the ball being aimed.
@@ -270,7 +248,7 @@ fn keys(
 }
 
 /// For the smoke screenshot: a few balls already flying, one being aimed.
-fn demo_shots(mut commands: Commands, look: Res<BallLook>, mut aim: ResMut<Aim>) {
+fn demo_shots(mut commands: Commands, ball: Res<LabBall>, mut aim: ResMut<Aim>) {
     for (i, v) in [
         Vec2::new(2400.0, 900.0),
         Vec2::new(-1800.0, 2600.0),
@@ -279,12 +257,7 @@ fn demo_shots(mut commands: Commands, look: Res<BallLook>, mut aim: ResMut<Aim>)
     .into_iter()
     .enumerate()
     {
-        spawn_ball(
-            &mut commands,
-            &look,
-            Vec2::new(-380.0 + 60.0 * i as f32, -80.0),
-            v,
-        );
+        ball.spawn(&mut commands, Vec2::new(-380.0 + 60.0 * i as f32, -80.0), v);
     }
     aim.from = Some(Vec2::new(-450.0, -200.0));
     aim.to = Vec2::new(-560.0, -260.0);

@@ -21,6 +21,7 @@ use bevy_circle_ccd::prelude::*;
 use clap::Parser;
 use std::f32::consts::PI;
 use std::path::PathBuf;
+use support::{Circle2d, LabBall};
 
 #[derive(Parser, Debug)]
 #[command(about = "Two flippers, several balls, walls and pillars")]
@@ -59,7 +60,7 @@ fn main() -> AppExit {
         }),
         ..default()
     }))
-    .add_plugins(CircleCcdPlugin::default())
+    .add_plugins((CircleCcdPlugin::default(), CcdDebugPlugin))
     .insert_resource(Time::<Fixed>::from_hz(120.0))
     .insert_resource(ClearColor(Color::srgb(0.05, 0.06, 0.09)))
     .insert_resource(CcdSettings {
@@ -76,9 +77,6 @@ fn main() -> AppExit {
         ),
     )
     .add_systems(Update, keys);
-    if std::env::var("NO_DEBUG_DRAW").is_err() {
-        app.add_plugins(CcdDebugPlugin);
-    }
     if let Some(path) = args.screenshot {
         app.add_plugins(support::SmokeScreenshotPlugin {
             path,
@@ -102,12 +100,6 @@ struct Flipper {
 /// The bottom gap: balls that fall through it come back at the top.
 #[derive(Component)]
 struct Drain;
-
-#[derive(Resource)]
-struct BallLook {
-    mesh: Handle<Mesh>,
-    material: Handle<ColorMaterial>,
-}
 
 /// The scene, in spawn order: the camera, the walls, the drain, the posts, the flippers,
 /// the balls and the help text.
@@ -160,7 +152,7 @@ fn spawn_drain(commands: &mut Commands) {
     let (x, y) = (HALF.x, HALF.y);
     commands.spawn((
         StaticSegment::new(Vec2::new(-x, -y + 10.0), Vec2::new(x, -y + 10.0)),
-        Sensor,
+        CcdSensor,
         Drain,
         Transform::default(),
     ));
@@ -205,18 +197,21 @@ fn spawn_flippers(commands: &mut Commands, meshes: &mut Assets<Mesh>, materials:
     }
 }
 
-/// The first [`BALLS`] balls, moving, and the [`BallLook`] later balls reuse.
+/// The first [`BALLS`] balls, moving, and the [`LabBall`] later balls reuse.
 fn spawn_balls(commands: &mut Commands, meshes: &mut Assets<Mesh>, materials: &mut Assets<ColorMaterial>) {
-    let look = BallLook {
-        mesh: meshes.add(Circle2d(BALL_RADIUS)),
-        material: materials.add(Color::srgb(0.85, 0.88, 0.95)),
-    };
+    let ball = LabBall::new(
+        BALL_RADIUS,
+        CcdMaterial::new(0.8, 0.1),
+        Color::srgb(0.85, 0.88, 0.95),
+        meshes,
+        materials,
+    );
     for k in 0..BALLS {
         let at = Vec2::new(-240.0 + 80.0 * k as f32, 250.0 - 20.0 * (k % 2) as f32);
         let velocity = Vec2::new(if k % 2 == 0 { 300.0 } else { -300.0 }, -100.0 * k as f32);
-        spawn_ball(commands, &look, at, velocity);
+        ball.spawn(commands, at, velocity);
     }
-    commands.insert_resource(look);
+    commands.insert_resource(ball);
 }
 
 /// The help, in the margin left of the playfield.
@@ -240,12 +235,6 @@ fn angle(left: bool, raised: bool) -> f32 {
     if left { a } else { PI - a }
 }
 
-/// `Circle` is taken by the CCD shape; Bevy's primitive under another name.
-#[allow(non_snake_case)]
-fn Circle2d(radius: f32) -> bevy::math::primitives::Circle {
-    bevy::math::primitives::Circle::new(radius)
-}
-
 /// A capsule mesh from `a` to `b` in its parent's space.
 fn capsule(
     meshes: &mut Assets<Mesh>,
@@ -262,17 +251,6 @@ fn capsule(
         Transform::from_translation(((a + b) * 0.5).extend(0.0))
             .with_rotation(Quat::from_rotation_z(d.to_angle() - PI / 2.0)),
     )
-}
-
-fn spawn_ball(commands: &mut Commands, look: &BallLook, at: Vec2, velocity: Vec2) {
-    commands.spawn((
-        MovingCircle::new(BALL_RADIUS, velocity),
-        CcdMaterial::new(0.8, 0.1),
-        Mesh2d(look.mesh.clone()),
-        MeshMaterial2d(look.material.clone()),
-        Transform::from_translation(at.extend(2.0)),
-        TransformInterpolation,
-    ));
 }
 
 /// Turn each flipper towards its wanted angle at `FLIPPER_SPEED`, before the step sweeps.
@@ -318,7 +296,7 @@ fn recycle_drained(
 fn keys(
     keys: Res<ButtonInput<KeyCode>>,
     autoplay: Res<Autoplay>,
-    look: Res<BallLook>,
+    ball: Res<LabBall>,
     mut flippers: Query<&mut Flipper>,
     mut store: ResMut<GizmoConfigStore>,
     mut commands: Commands,
@@ -334,9 +312,8 @@ fn keys(
         }
     }
     if keys.just_pressed(KeyCode::Space) {
-        spawn_ball(
+        ball.spawn(
             &mut commands,
-            &look,
             Vec2::new(0.0, HALF.y - 40.0),
             Vec2::new(120.0, 0.0),
         );

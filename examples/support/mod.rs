@@ -2,14 +2,69 @@
     dead_code,
     reason = "each example uses a different part of this shared module"
 )]
-//! Shared by the windowed examples: the `--screenshot PATH --frames N` smoke mode.
+//! Shared by the windowed examples: the `--screenshot PATH --frames N` smoke mode, and the
+//! labs' balls ([`LabBall`]).
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::winit::WinitSettings;
 use bevy_circle_ccd::CcdFaults;
-use bevy_circle_ccd::prelude::CcdSettings;
+use bevy_circle_ccd::TransformInterpolation;
+use bevy_circle_ccd::prelude::{CcdMaterial, CcdSettings, MovingCircle};
 use std::path::PathBuf;
+
+/// `Circle` is taken by the CCD shape; Bevy's primitive under another name.
+#[allow(non_snake_case)]
+pub fn Circle2d(radius: f32) -> bevy::math::primitives::Circle {
+    bevy::math::primitives::Circle::new(radius)
+}
+
+/// A lab's ball: its radius and CCD material, and its mesh and colour, made once and
+/// shared by every ball the lab spawns.
+#[derive(Resource)]
+pub struct LabBall {
+    /// The radius, world units.
+    pub radius: f32,
+    /// Its restitution and friction.
+    pub material: CcdMaterial,
+    /// A disc of the radius.
+    pub mesh: Handle<Mesh>,
+    /// Its colour.
+    pub color: Handle<ColorMaterial>,
+}
+
+impl LabBall {
+    /// A ball of `radius` and `material`, drawn as a disc of `color`.
+    pub fn new(
+        radius: f32,
+        material: CcdMaterial,
+        color: Color,
+        meshes: &mut Assets<Mesh>,
+        materials: &mut Assets<ColorMaterial>,
+    ) -> Self {
+        Self {
+            radius,
+            material,
+            mesh: meshes.add(Circle2d(radius)),
+            color: materials.add(color),
+        }
+    }
+
+    /// Spawns one at `at` (drawn at depth 2) moving at `velocity`, its drawing
+    /// interpolated between fixed steps.
+    pub fn spawn(&self, commands: &mut Commands, at: Vec2, velocity: Vec2) -> Entity {
+        commands
+            .spawn((
+                MovingCircle::new(self.radius, velocity),
+                self.material,
+                Mesh2d(self.mesh.clone()),
+                MeshMaterial2d(self.color.clone()),
+                Transform::from_translation(at.extend(2.0)),
+                TransformInterpolation,
+            ))
+            .id()
+    }
+}
 
 /// Plays `frames` frames, saves a PNG of the window to `path`, then exits: with code 0, or
 /// with an error if the plugin's audit (turned on here) found a ball inside a surface.

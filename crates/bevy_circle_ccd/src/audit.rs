@@ -8,7 +8,7 @@
 use crate::kinematic::Pose;
 use crate::query::ObstacleParts;
 use crate::{
-    CcdInvalid, CcdSettings, CcdStats, CcdWorld, CollisionLayers, Hinge, HingePart, Kinematic, MovingCircle,
+    CcdInvalid, CcdLayers, CcdSettings, CcdStats, CcdWorld, Hinge, HingePart, Kinematic, MovingCircle,
 };
 use bevy::ecs::entity::EntityHashMap;
 use bevy::ecs::system::SystemParam;
@@ -72,12 +72,7 @@ pub enum FaultKind {
 pub(crate) struct AuditStarts(EntityHashMap<Vec2>);
 
 /// A circle as the audit reads it.
-type AuditedCircle<'a> = (
-    Entity,
-    &'a MovingCircle,
-    &'a Transform,
-    Option<&'a CollisionLayers>,
-);
+type AuditedCircle<'a> = (Entity, &'a MovingCircle, &'a Transform, Option<&'a CcdLayers>);
 
 /// Circles the step moved (not skipped as invalid or parented).
 type Stepped = (Without<CcdInvalid>, Without<ChildOf>);

@@ -1,7 +1,8 @@
 //! The components users put on entities.
 
+use crate::remote::CombineRuleReflect;
 use bevy::prelude::*;
-use ccd_core::{Layers, Material, ResponseMode, ShapeError};
+use ccd_core::{CombineRule, Layers, Material, ResponseMode, ShapeError};
 
 /// A moving circle: a ball, a puck or a bullet, moved by exact swept CCD every fixed step.
 ///
@@ -137,8 +138,10 @@ pub struct CcdMaterial {
     /// Coulomb friction coefficient.
     pub friction: f32,
     /// How restitution combines with the other side's. Default [`CombineRule::Classic`].
+    #[reflect(remote = CombineRuleReflect)]
     pub restitution_rule: CombineRule,
     /// How friction combines with the other side's. Default [`CombineRule::Classic`].
+    #[reflect(remote = CombineRuleReflect)]
     pub friction_rule: CombineRule,
     /// Restitution falloff with impact speed (dimensionless, ≥ 0). Default 0: none.
     pub falloff: f32,
@@ -213,39 +216,8 @@ impl Default for CcdMaterial {
 impl From<CcdMaterial> for Material {
     fn from(m: CcdMaterial) -> Self {
         Material::new(m.restitution, m.friction)
-            .with_rules(m.restitution_rule.into(), m.friction_rule.into())
+            .with_rules(m.restitution_rule, m.friction_rule)
             .with_falloff(m.falloff, m.falloff_speed)
-    }
-}
-
-/// How the coefficients of two [`CcdMaterial`]s combine at a contact (the plugin's face of
-/// [`ccd_core::CombineRule`]). When the sides disagree, the later one in this list wins:
-/// `Classic < Average < Min < Multiply < Max`, as in Avian and Rapier.
-#[derive(Reflect, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[reflect(Default, Debug, PartialEq)]
-pub enum CombineRule {
-    /// Restitution multiplies, friction is the geometric mean. The default.
-    #[default]
-    Classic,
-    /// The mean.
-    Average,
-    /// The smaller.
-    Min,
-    /// The product.
-    Multiply,
-    /// The larger.
-    Max,
-}
-
-impl From<CombineRule> for ccd_core::CombineRule {
-    fn from(rule: CombineRule) -> Self {
-        match rule {
-            CombineRule::Classic => Self::Classic,
-            CombineRule::Average => Self::Average,
-            CombineRule::Min => Self::Min,
-            CombineRule::Multiply => Self::Multiply,
-            CombineRule::Max => Self::Max,
-        }
     }
 }
 
@@ -312,21 +284,21 @@ pub struct OneSided;
 /// A drain line or a rollover.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug, PartialEq)]
-pub struct Sensor;
+pub struct CcdSensor;
 
 /// Collision layers, on a circle or an obstacle. Two things collide when each one's
 /// `memberships` meets the other's `filters`. Without it, a thing is on every layer and
 /// collides with every layer.
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[reflect(Component, Default, Debug, PartialEq)]
-pub struct CollisionLayers {
+pub struct CcdLayers {
     /// Layers this thing is on.
     pub memberships: u32,
     /// Layers this thing collides with.
     pub filters: u32,
 }
 
-impl CollisionLayers {
+impl CcdLayers {
     /// Every layer.
     pub const ALL: Self = Self::new(u32::MAX, u32::MAX);
 
@@ -338,14 +310,14 @@ impl CollisionLayers {
     }
 }
 
-impl Default for CollisionLayers {
+impl Default for CcdLayers {
     fn default() -> Self {
         Self::ALL
     }
 }
 
-impl From<CollisionLayers> for Layers {
-    fn from(l: CollisionLayers) -> Self {
+impl From<CcdLayers> for Layers {
+    fn from(l: CcdLayers) -> Self {
         Layers::new(l.memberships, l.filters)
     }
 }

@@ -2,8 +2,9 @@
 
 use bevy::prelude::*;
 
-/// One contact of a [`MovingCircle`](crate::MovingCircle) with an obstacle, written for
-/// every contact of every step, solid or sensor, in time order for each circle.
+/// One contact of a [`MovingCircle`](crate::MovingCircle) with an obstacle or another
+/// circle, written for every contact of every step, solid or sensor, in time order for
+/// each circle.
 ///
 /// A resting contact (a circle pressing on a surface slower than the resting speed, such
 /// as a ball rolling along a floor) is a contact too: it is written once per step while
@@ -26,27 +27,45 @@ use bevy::prelude::*;
 pub struct CircleHit {
     /// The moving circle.
     pub circle: Entity,
-    /// The obstacle (segment or pillar entity).
+    /// What it touched, by entity, one of:
+    /// - a static [`StaticSegment`](crate::StaticSegment) or [`Pillar`](crate::Pillar)
+    ///   (a wall, a post, a bumper, a one-sided gate): that entity, also when it is a
+    ///   child placed by its ancestors;
+    /// - a [`Kinematic`](crate::Kinematic) segment or pillar (a flipper): the entity
+    ///   that has the `Kinematic`;
+    /// - a part of a [`Hinge`](crate::Hinge): the entity whose `StaticSegment` was hit,
+    ///   which is the hinge's own entity or a [`HingePart`](crate::HingePart) (whose `.0`
+    ///   is the hinge);
+    /// - another [`MovingCircle`](crate::MovingCircle), in a ball–ball contact
+    ///   ([`CcdSettings::ball_ball`](crate::CcdSettings::ball_ball)): the other circle.
+    ///   A ball–ball contact is written once, with either circle as `circle` and the
+    ///   other as `other`, so look in both fields for a given ball's contacts with balls.
+    ///
+    /// A static, kinematic or hinged obstacle with a [`CcdSensor`](crate::CcdSensor) is
+    /// reported with [`sensor`](Self::sensor) set; a circle is never a sensor.
     pub other: Entity,
-    /// The contact point on the obstacle's surface, world space.
+    /// The contact point on `other`'s surface, world space.
     pub point: Vec2,
-    /// Unit normal from the obstacle towards the circle's centre.
+    /// Unit normal from `other` towards the circle's centre.
     pub normal: Vec2,
     /// The circle's centre at contact.
     pub center: Vec2,
-    /// Approach speed along the normal, world units per second (positive).
+    /// Approach speed along the normal, world units per second (positive), relative to
+    /// `other` when it moves (a kinematic or hinged part, another circle).
     pub speed: f32,
     /// Seconds from the start of the step to the contact.
     pub time: f32,
-    /// Whether the obstacle is a [`Sensor`](crate::Sensor) (reported, not bounced off).
+    /// Whether the obstacle is a [`CcdSensor`](crate::CcdSensor) (reported, not bounced off).
     pub sensor: bool,
     /// Normal speed a [`Kicker`](crate::Kicker) added at this contact, world units per
-    /// second (0 when none fired).
+    /// second (0 when none fired, and always 0 for a ball–ball contact).
     pub kick: f32,
 }
 
-/// A [`CircleHit`] triggered on one entity: once on the obstacle and once on the circle,
-/// so a bumper can observe its own hits.
+/// A [`CircleHit`] triggered on one entity: once on [`CircleHit::other`] and once on
+/// [`CircleHit::circle`], so a bumper can observe its own hits. `other` is any of the kinds
+/// its docs list: for a hinge, the part that was hit (observe the part, or every part); for
+/// a ball–ball contact, the other ball, so each of the two balls gets the event once.
 ///
 /// ```
 /// use bevy::prelude::*;
@@ -61,7 +80,7 @@ pub struct CircleHit {
 /// ```
 #[derive(EntityEvent, Clone, Copy, Debug, PartialEq)]
 pub struct CircleHitEvent {
-    /// The entity this event is triggered on: the obstacle or the circle.
+    /// The entity this event is triggered on: the hit's `other` or its `circle`.
     pub entity: Entity,
     /// The contact.
     pub hit: CircleHit,

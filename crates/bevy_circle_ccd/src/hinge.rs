@@ -6,9 +6,10 @@
 
 use crate::kinematic::{Kinematics, Pose, shortest_turn};
 use crate::query::ObstacleParts;
+use crate::remote::{OptionalHingeMotor, OptionalHingeSpring};
 use crate::{CcdInvalid, Kinematic};
 use bevy::prelude::*;
-use ccd_core::{HingeBody, HingeDrive, MovingObstacle, SegmentMotion, ShapeError};
+use ccd_core::{HingeBody, HingeDrive, HingeMotor, HingeSpring, MovingObstacle, SegmentMotion, ShapeError};
 
 /// Stops at both ends of a hinge's travel.
 #[derive(Reflect, Clone, Copy, Debug, PartialEq)]
@@ -20,26 +21,6 @@ pub struct HingeStops {
     pub max: f32,
     /// Angular velocity after a stop is `−restitution` times the one before (0: it stops).
     pub restitution: f32,
-}
-
-/// A torsion spring pulling a hinge towards `rest_angle`.
-#[derive(Reflect, Clone, Copy, Debug, PartialEq)]
-#[reflect(Debug, PartialEq)]
-pub struct HingeSpring {
-    /// The angle it pulls towards, radians.
-    pub rest_angle: f32,
-    /// Torque per radian, in [`Hinge::inertia`]'s units per second squared.
-    pub stiffness: f32,
-}
-
-/// A motor driving a hinge towards `target_speed` with at most `max_torque`.
-#[derive(Reflect, Clone, Copy, Debug, PartialEq)]
-#[reflect(Debug, PartialEq)]
-pub struct HingeMotor {
-    /// Angular velocity it drives towards, radians per second (set it from your input).
-    pub target_speed: f32,
-    /// Largest torque, in [`Hinge::inertia`]'s units per second squared.
-    pub max_torque: f32,
 }
 
 /// A body that turns about its entity's origin and that balls push: a spinner, a one-way
@@ -87,8 +68,10 @@ pub struct Hinge {
     /// Optional stops.
     pub stops: Option<HingeStops>,
     /// Optional spring.
+    #[reflect(remote = OptionalHingeSpring)]
     pub spring: Option<HingeSpring>,
     /// Optional motor.
+    #[reflect(remote = OptionalHingeMotor)]
     pub motor: Option<HingeMotor>,
 }
 
@@ -198,14 +181,8 @@ impl Hinge {
     fn drive(&self) -> HingeDrive {
         HingeDrive {
             damping: self.damping,
-            spring: self.spring.map(|s| ccd_core::HingeSpring {
-                rest_angle: s.rest_angle,
-                stiffness: s.stiffness,
-            }),
-            motor: self.motor.map(|m| ccd_core::HingeMotor {
-                target_speed: m.target_speed,
-                max_torque: m.max_torque,
-            }),
+            spring: self.spring,
+            motor: self.motor,
         }
     }
 }

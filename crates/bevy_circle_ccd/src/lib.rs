@@ -50,16 +50,26 @@
 //! | what is read of a circle or an obstacle, and the one obstacle builder | `query.rs` |
 //! | kinematic obstacles (flippers) | [`Kinematic`] (`kinematic.rs`) |
 //! | hinged bodies the balls push (spinners, gates, motorised flippers) | [`Hinge`], [`HingePart`] (`hinge.rs`) |
+//! | reflection of the core's types the components hold | `remote.rs` |
 //! | contact messages and observer events | [`CircleHit`], [`CircleHitEvent`] (`events.rs`) |
 //! | debug gizmos (feature `debug-draw`) | `CcdDebugPlugin` (`debug.rs`) |
 //!
 //! ## Interpolation
 //! The step moves circles on the fixed timestep. For smooth drawing at any frame rate,
-//! add [`TransformInterpolation`](prelude::TransformInterpolation) to the entities you
-//! want smoothed; the plugin adds `bevy_transform_interpolation`'s plugin (opt out with
+//! add [`TransformInterpolation`] to the entities you want smoothed; the plugin adds
+//! `bevy_transform_interpolation`'s plugin (opt out with
 //! [`CircleCcdPlugin::interpolation`]). That crate is used rather than a home-made easing
 //! because it already handles teleports, fixed-loop timing and per-entity opt-in, and
-//! Avian uses the same one, so mixed projects ease one way.
+//! Avian uses the same one, so mixed projects ease one way. It is re-exported here but not
+//! in the [`prelude`]: bevy_rapier's prelude has a `TransformInterpolation` of its own,
+//! and a name in both preludes could not be used in a project with both.
+//!
+//! ## Names beside Avian and Rapier
+//! The prelude shares no name with Avian's or bevy_rapier's, so a project can glob-import
+//! all three: the crate's own sensors and layers are [`CcdSensor`] and [`CcdLayers`]. The
+//! combine rule and the hinge's spring and motor are the core's types
+//! ([`CombineRule`], [`HingeSpring`], [`HingeMotor`]), re-exported, with their reflection
+//! in `remote.rs`.
 #![warn(missing_docs)]
 
 mod audit;
@@ -71,20 +81,23 @@ mod hinge;
 mod kinematic;
 mod plugin;
 mod query;
+mod remote;
 mod settings;
 mod step;
 mod world;
 
 pub use audit::{CcdFault, CcdFaults, FaultKind, MAX_FAULT_WARNINGS};
+pub use bevy_transform_interpolation::prelude::TransformInterpolation;
 pub use ccd_core;
+pub use ccd_core::{CombineRule, HingeMotor, HingeSpring};
 pub use components::{
-    CcdInvalid, CcdMass, CcdMaterial, CircleResponse, CollisionLayers, CombineRule, Kicker, Kinematic,
-    MovingCircle, OneSided, Pillar, PredictPath, Sensor, StaticSegment,
+    CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdSensor, CircleResponse, Kicker, Kinematic, MovingCircle,
+    OneSided, Pillar, PredictPath, StaticSegment,
 };
 #[cfg(feature = "debug-draw")]
 pub use debug::{CcdDebugPlugin, CcdGizmos, LastStepPaths};
 pub use events::{CircleHit, CircleHitEvent};
-pub use hinge::{Hinge, HingeMotor, HingePart, HingeSpring, HingeStops, MAX_SPRING_OMEGA_DT};
+pub use hinge::{Hinge, HingePart, HingeStops, MAX_SPRING_OMEGA_DT};
 pub use plugin::{CircleCcdPlugin, CircleCcdSystems};
 pub use settings::{CcdSettings, CcdStats};
 pub use world::CcdWorld;
@@ -94,12 +107,11 @@ pub mod prelude {
     #[cfg(feature = "debug-draw")]
     pub use crate::{CcdDebugPlugin, CcdGizmos};
     pub use crate::{
-        CcdFaults, CcdInvalid, CcdMass, CcdMaterial, CcdSettings, CcdStats, CcdWorld, CircleCcdPlugin,
-        CircleCcdSystems, CircleHit, CircleHitEvent, CircleResponse, CollisionLayers, CombineRule, Hinge,
+        CcdFaults, CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdSensor, CcdSettings, CcdStats, CcdWorld,
+        CircleCcdPlugin, CircleCcdSystems, CircleHit, CircleHitEvent, CircleResponse, CombineRule, Hinge,
         HingeMotor, HingePart, HingeSpring, HingeStops, Kicker, Kinematic, MovingCircle, OneSided, Pillar,
-        PredictPath, Sensor, StaticSegment,
+        PredictPath, StaticSegment,
     };
-    pub use bevy_transform_interpolation::prelude::TransformInterpolation;
 }
 
 /// Warn once about a bad value and mark the entity, unless it is marked already.

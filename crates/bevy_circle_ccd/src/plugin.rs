@@ -3,6 +3,7 @@
 use crate::audit::{AuditStarts, audit_step, note_starts};
 use crate::hinge::{Hinges, finish_hinges, prepare_hinges};
 use crate::kinematic::{Kinematics, finish_kinematics, prepare_kinematics};
+use crate::remote::CombineRuleReflect;
 use crate::step::{StepHits, report_hits, step_circles};
 use crate::world::{LetGo, PendingRemovals, note_let_go, note_removal, sync_world};
 use crate::*;
@@ -24,7 +25,7 @@ pub struct CircleCcdPlugin {
     /// fixed timestep, whatever the frame rate.
     pub schedule: InternedScheduleLabel,
     /// Whether to add `bevy_transform_interpolation`'s `TransformInterpolationPlugin`, so
-    /// that entities carrying [`TransformInterpolation`](crate::prelude::TransformInterpolation)
+    /// that entities carrying [`TransformInterpolation`](crate::TransformInterpolation)
     /// are drawn smoothly between fixed steps. Interpolation stays opt-in per entity.
     /// Default `true`; set `false` if your app adds that plugin itself.
     pub interpolation: bool,
@@ -67,63 +68,70 @@ pub enum CircleCcdSystems {
 
 impl Plugin for CircleCcdPlugin {
     fn build(&self, app: &mut App) {
-        app.register_type::<(MovingCircle, StaticSegment, Pillar, CcdMaterial, OneSided, Sensor)>()
-            .register_type::<(
-                CollisionLayers,
-                CircleResponse,
-                PredictPath,
-                CcdInvalid,
-                Kinematic,
-                CcdMass,
-                Kicker,
-                CombineRule,
-                Hinge,
-                HingePart,
-            )>()
-            .register_type::<(CcdSettings, CcdStats, CcdWorld, CircleHit, CcdFaults)>()
-            .init_resource::<CcdSettings>()
-            .init_resource::<CcdStats>()
-            .init_resource::<CcdWorld>()
-            .init_resource::<StepHits>()
-            .init_resource::<PendingRemovals>()
-            .init_resource::<LetGo>()
-            .init_resource::<Kinematics>()
-            .init_resource::<Hinges>()
-            .init_resource::<CcdFaults>()
-            .init_resource::<AuditStarts>()
-            .add_observer(note_removal::<Hinge>)
-            .add_observer(note_removal::<HingePart>)
-            .add_observer(note_removal::<Kinematic>)
-            .add_observer(note_removal::<StaticSegment>)
-            .add_observer(note_removal::<Pillar>)
-            .add_observer(note_removal::<OneSided>)
-            .add_observer(note_removal::<Sensor>)
-            .add_observer(note_removal::<CcdMaterial>)
-            .add_observer(note_removal::<Kicker>)
-            .add_observer(note_removal::<CollisionLayers>)
-            .add_observer(note_let_go)
-            .add_message::<CircleHit>()
-            .configure_sets(
-                self.schedule,
-                (
-                    CircleCcdSystems::Prepare,
-                    CircleCcdSystems::Step,
-                    CircleCcdSystems::Report,
-                )
-                    .chain(),
+        app.register_type::<(
+            MovingCircle,
+            StaticSegment,
+            Pillar,
+            CcdMaterial,
+            OneSided,
+            CcdSensor,
+        )>()
+        .register_type::<(
+            CcdLayers,
+            CircleResponse,
+            PredictPath,
+            CcdInvalid,
+            Kinematic,
+            CcdMass,
+            Kicker,
+            CombineRuleReflect,
+            Hinge,
+            HingePart,
+        )>()
+        .register_type::<(CcdSettings, CcdStats, CcdWorld, CircleHit, CcdFaults)>()
+        .init_resource::<CcdSettings>()
+        .init_resource::<CcdStats>()
+        .init_resource::<CcdWorld>()
+        .init_resource::<StepHits>()
+        .init_resource::<PendingRemovals>()
+        .init_resource::<LetGo>()
+        .init_resource::<Kinematics>()
+        .init_resource::<Hinges>()
+        .init_resource::<CcdFaults>()
+        .init_resource::<AuditStarts>()
+        .add_observer(note_removal::<Hinge>)
+        .add_observer(note_removal::<HingePart>)
+        .add_observer(note_removal::<Kinematic>)
+        .add_observer(note_removal::<StaticSegment>)
+        .add_observer(note_removal::<Pillar>)
+        .add_observer(note_removal::<OneSided>)
+        .add_observer(note_removal::<CcdSensor>)
+        .add_observer(note_removal::<CcdMaterial>)
+        .add_observer(note_removal::<Kicker>)
+        .add_observer(note_removal::<CcdLayers>)
+        .add_observer(note_let_go)
+        .add_message::<CircleHit>()
+        .configure_sets(
+            self.schedule,
+            (
+                CircleCcdSystems::Prepare,
+                CircleCcdSystems::Step,
+                CircleCcdSystems::Report,
             )
-            .add_systems(
-                self.schedule,
-                (
-                    (sync_world, prepare_kinematics, prepare_hinges, note_starts)
-                        .chain()
-                        .in_set(CircleCcdSystems::Prepare),
-                    (step_circles, finish_kinematics, finish_hinges, audit_step)
-                        .chain()
-                        .in_set(CircleCcdSystems::Step),
-                    report_hits.in_set(CircleCcdSystems::Report),
-                ),
-            );
+                .chain(),
+        )
+        .add_systems(
+            self.schedule,
+            (
+                (sync_world, prepare_kinematics, prepare_hinges, note_starts)
+                    .chain()
+                    .in_set(CircleCcdSystems::Prepare),
+                (step_circles, finish_kinematics, finish_hinges, audit_step)
+                    .chain()
+                    .in_set(CircleCcdSystems::Step),
+                report_hits.in_set(CircleCcdSystems::Report),
+            ),
+        );
         if self.interpolation && !app.is_plugin_added::<TransformInterpolationPlugin>() {
             app.add_plugins(TransformInterpolationPlugin::default());
         }

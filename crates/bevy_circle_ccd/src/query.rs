@@ -3,8 +3,8 @@
 //! static broadphase (`world.rs`) and the kinematic obstacles (`kinematic.rs`) alike.
 
 use crate::{
-    CcdInvalid, CcdMass, CcdMaterial, CircleResponse, CollisionLayers, Kicker, MovingCircle, OneSided,
-    Pillar, Sensor, StaticSegment,
+    CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdSensor, CircleResponse, Kicker, MovingCircle, OneSided,
+    Pillar, StaticSegment,
 };
 use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
@@ -18,8 +18,8 @@ pub(crate) struct ObstacleParts {
     pub(crate) material: Option<&'static CcdMaterial>,
     pub(crate) kicker: Option<&'static Kicker>,
     pub(crate) one_sided: Has<OneSided>,
-    pub(crate) sensor: Has<Sensor>,
-    pub(crate) layers: Option<&'static CollisionLayers>,
+    pub(crate) sensor: Has<CcdSensor>,
+    pub(crate) layers: Option<&'static CcdLayers>,
     pub(crate) invalid: Has<CcdInvalid>,
 }
 
@@ -111,7 +111,7 @@ pub(crate) struct CircleParts {
     pub(crate) circle: &'static mut MovingCircle,
     pub(crate) transform: &'static mut Transform,
     pub(crate) material: Option<&'static CcdMaterial>,
-    pub(crate) layers: Option<&'static CollisionLayers>,
+    pub(crate) layers: Option<&'static CcdLayers>,
     pub(crate) response: Option<&'static CircleResponse>,
     pub(crate) mass: Option<&'static CcdMass>,
     pub(crate) invalid: Has<CcdInvalid>,

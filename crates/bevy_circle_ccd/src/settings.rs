@@ -29,9 +29,9 @@ pub struct CcdSettings {
     /// Whether the step runs. Default `true`.
     pub enabled: bool,
     /// Whether [`MovingCircle`](crate::MovingCircle)s collide with each other (their
-    /// [`CollisionLayers`](crate::CollisionLayers) permitting), exactly and in time order
+    /// [`CcdLayers`](crate::CcdLayers) permitting), exactly and in time order
     /// within the step. Default `true`. Turn it off (or give the balls
-    /// [`CollisionLayers`](crate::CollisionLayers) that exclude each other) when balls
+    /// [`CcdLayers`](crate::CcdLayers) that exclude each other) when balls
     /// should pass through one another. Either way a circle that cannot meet another or a
     /// [`Kinematic`](crate::Kinematic) obstacle within the step is swept on its own, which
     /// is cheaper: the price of the event machinery is paid only where it is used.

@@ -8,7 +8,7 @@
 
 use crate::query::ObstacleParts;
 use crate::{
-    CcdInvalid, CcdMaterial, CollisionLayers, Hinge, HingePart, Kicker, Kinematic, OneSided, Pillar, Sensor,
+    CcdInvalid, CcdLayers, CcdMaterial, CcdSensor, Hinge, HingePart, Kicker, Kinematic, OneSided, Pillar,
     StaticSegment,
 };
 use bevy::ecs::entity::EntityHashMap;
@@ -134,9 +134,9 @@ type ObstacleChanged = Or<(
     Changed<ChildOf>,
     Changed<CcdMaterial>,
     Changed<Kicker>,
-    Changed<CollisionLayers>,
+    Changed<CcdLayers>,
     Added<OneSided>,
-    Added<Sensor>,
+    Added<CcdSensor>,
     Added<Kinematic>,
     Added<Hinge>,
     Added<HingePart>,

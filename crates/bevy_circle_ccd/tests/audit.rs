@@ -117,18 +117,16 @@ fn a_sensor_a_one_sided_part_and_another_layer_hold_nothing_out() {
     let mut app = audited(120.0);
     app.world_mut().spawn((
         StaticSegment::new(Vec2::new(-100.0, 0.0), Vec2::new(100.0, 0.0)),
-        Sensor,
+        CcdSensor,
         Transform::default(),
     ));
     app.world_mut().spawn((
         StaticSegment::new(Vec2::new(-100.0, 10.0), Vec2::new(100.0, 10.0)),
-        CollisionLayers::new(0b10, 0b10),
+        CcdLayers::new(0b10, 0b10),
         Transform::default(),
     ));
     let b = ball(&mut app, 4.0, Vec2::new(0.0, 50.0), Vec2::ZERO);
-    app.world_mut()
-        .entity_mut(b)
-        .insert(CollisionLayers::new(0b01, 0b01));
+    app.world_mut().entity_mut(b).insert(CcdLayers::new(0b01, 0b01));
     add_plant(&mut app, b, Vec2::new(0.0, 5.0));
     steps(&mut app, 2);
     assert_eq!(faults(&app).count, 0);

@@ -130,7 +130,7 @@ fn sensor_fires_without_deflecting() {
         .world_mut()
         .spawn((
             StaticSegment::new(Vec2::new(0.0, -5.0), Vec2::new(0.0, 5.0)),
-            Sensor,
+            CcdSensor,
             Transform::default(),
         ))
         .id();
@@ -152,7 +152,7 @@ fn sensor_crossed_mid_step_fires_even_after_a_later_bounce() {
     collect_hits(&mut app);
     app.world_mut().spawn((
         StaticSegment::new(Vec2::new(0.0, -5.0), Vec2::new(0.0, 5.0)),
-        Sensor,
+        CcdSensor,
         Transform::default(),
     ));
     wall(&mut app, Vec2::new(6.0, -5.0), Vec2::new(6.0, 5.0));
@@ -292,7 +292,7 @@ fn layers_one_sided_and_response_modes() {
     app.world_mut().spawn((
         StaticSegment::new(Vec2::new(-50.0, 0.0), Vec2::new(50.0, 0.0)),
         OneSided,
-        CollisionLayers::new(0b10, u32::MAX),
+        CcdLayers::new(0b10, u32::MAX),
         Transform::default(),
     ));
     // From below: passes through.
@@ -301,9 +301,7 @@ fn layers_one_sided_and_response_modes() {
     let down = ball(&mut app, 1.0, Vec2::new(10.0, 3.0), Vec2::new(0.0, -6.0));
     // From above but not looking for layer 2: passes.
     let ghost = ball(&mut app, 1.0, Vec2::new(20.0, 3.0), Vec2::new(0.0, -6.0));
-    app.world_mut()
-        .entity_mut(ghost)
-        .insert(CollisionLayers::new(1, 1));
+    app.world_mut().entity_mut(ghost).insert(CcdLayers::new(1, 1));
     // From above, stopping on contact.
     let stopper = ball(&mut app, 1.0, Vec2::new(30.0, 3.0), Vec2::new(0.0, -6.0));
     app.world_mut().entity_mut(stopper).insert(CircleResponse::Stop);

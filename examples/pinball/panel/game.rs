@@ -1,8 +1,8 @@
 //! The panel's game section: score, ball, balls in play, and the game's buttons.
 
 use super::Marks;
-use crate::input::StepOnce;
-use crate::rules::{Game, Requests};
+use crate::game::input::StepOnce;
+use crate::game::rules::{Game, Requests};
 use bevy::prelude::*;
 use bevy_egui::egui;
 

@@ -13,12 +13,12 @@ mod stats;
 mod toggles;
 mod tuning;
 
-use crate::autoplay::Autoplay;
+use crate::game::autoplay::Autoplay;
+use crate::game::input::StepOnce;
+use crate::game::rules::{Game, Requests};
+use crate::game::stats::RunStats;
 use crate::game::{Table, Tune};
-use crate::input::StepOnce;
-use crate::rules::{Game, Requests};
-use crate::spawn::Ball;
-use crate::stats::RunStats;
+use crate::table::spawn::Ball;
 use crate::view::ViewToggles;
 use bevy::camera::visibility::RenderLayers;
 use bevy::camera::{CameraOutputMode, Viewport};

@@ -1,7 +1,7 @@
 //! The panel's stats section: CCD time, bounces, hits, speeds, and a plot of the fastest
 //! ball's speed over the last seconds (open by default).
 
-use crate::stats::{RunStats, SPEED_HISTORY_SECONDS};
+use crate::game::stats::{RunStats, SPEED_HISTORY_SECONDS};
 use bevy_egui::egui;
 use egui_plot::{Line, Plot, PlotPoints};
 

@@ -5,8 +5,9 @@
 use super::ViewToggles;
 use super::palette::*;
 use crate::game::Table;
-use crate::spawn::Ball;
+use crate::table::spawn::Ball;
 use bevy::prelude::*;
+use bevy_circle_ccd::TransformInterpolation;
 use bevy_circle_ccd::prelude::*;
 
 /// Ghosts in a fast ball's trail.

@@ -6,8 +6,8 @@
 use super::dmd::{DOTS_X, DOTS_Y, DmdFrame, Dot, text_width};
 use super::font::GLYPH_H;
 use crate::game::Table;
-use crate::highscores::HighScores;
-use crate::rules::Game;
+use crate::game::highscores::HighScores;
+use crate::game::rules::Game;
 use bevy::prelude::*;
 
 /// The big font's scale (the score, the table's name).

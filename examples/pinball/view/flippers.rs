@@ -1,14 +1,14 @@
 //! The flippers, drawn from the very outline their collision segments come from
-//! (`flipper_shape.rs`): a red rubber ring round a white tapered bat, turning with the
-//! flipper's pose, and the pivot.
+//! (`table/flipper_shape.rs`): a red rubber ring round a white tapered bat, turning with
+//! the flipper's pose, and the pivot.
 
 use super::paint::Painter;
 use super::palette::*;
-use crate::flipper_shape::BatShape;
-use crate::parts::Flipper;
+use crate::table::flipper_shape::BatShape;
+use crate::table::parts::Flipper;
 use bevy::mesh::ConvexPolygonMeshBuilder;
 use bevy::prelude::*;
-use bevy_circle_ccd::prelude::*;
+use bevy_circle_ccd::TransformInterpolation;
 
 /// A mesh of a convex, counter-clockwise outline (a fan from its first point).
 fn polygon(vertices: Vec<Vec2>) -> Mesh {

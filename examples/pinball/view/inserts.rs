@@ -1,4 +1,4 @@
-//! The richer table's parts (`playfield.rs`): the ramp's wires drawn above the
+//! The richer table's parts (`table/playfield.rs`): the ramp's wires drawn above the
 //! playfield, lit arrows at the major shots, the top lanes' lamps, the saucer, the
 //! kickback, standups and posts; and the lamps the progression keeps lit.
 
@@ -6,8 +6,8 @@ use super::lights::{Glow, Lamp, set_glow};
 use super::paint::Painter;
 use super::palette::*;
 use crate::game::Table;
-use crate::progress::Progress;
-use crate::rules::Part;
+use crate::game::progress::Progress;
+use crate::game::rules::Part;
 use crate::table::v;
 use bevy::prelude::*;
 
@@ -81,7 +81,7 @@ fn arrow(p: &mut Painter, e: Entity, (a, b): (Vec2, Vec2)) {
 /// lit.
 pub fn progress_lights(
     progress: Res<Progress>,
-    game: Res<crate::rules::Game>,
+    game: Res<crate::game::rules::Game>,
     mut materials: ResMut<Assets<ColorMaterial>>,
     parts: Query<(&Part, &Glow)>,
 ) {

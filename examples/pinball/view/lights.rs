@@ -2,7 +2,7 @@
 //! stay down as the game says, and with no game running the lamps chase up the table.
 
 use crate::game::Table;
-use crate::rules::{Game, Part, PartHit};
+use crate::game::rules::{Game, Part, PartHit};
 use bevy::prelude::*;
 
 /// Flash length, seconds.

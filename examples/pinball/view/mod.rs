@@ -27,12 +27,13 @@ mod popups;
 mod walls;
 
 use crate::game::Table;
-use crate::parts::Flipper;
-use crate::rules::Part;
-use crate::spawn::Ball;
+use crate::game::rules::Part;
+use crate::table::parts::Flipper;
+use crate::table::spawn::Ball;
 use bevy::camera::ScalingMode;
 use bevy::gizmos::config::GizmoConfigStore;
 use bevy::prelude::*;
+use bevy_circle_ccd::TransformInterpolation;
 use bevy_circle_ccd::prelude::*;
 use kickers::BandPaint;
 use paint::Painter;

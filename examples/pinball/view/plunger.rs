@@ -3,7 +3,7 @@
 use super::paint::Painter;
 use super::palette::*;
 use crate::game::Table;
-use crate::parts::PlungerShown;
+use crate::table::parts::PlungerShown;
 use bevy::prelude::*;
 
 #[derive(Component)]

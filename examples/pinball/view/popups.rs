@@ -2,7 +2,7 @@
 
 use super::display::grouped;
 use super::palette::*;
-use crate::rules::PartHit;
+use crate::game::rules::PartHit;
 use bevy::prelude::*;
 
 /// How long a pop-up shows, seconds.

@@ -4,7 +4,7 @@
 use super::paint::Painter;
 use super::palette::*;
 use crate::game::Table;
-use crate::rules::Part;
+use crate::game::rules::Part;
 use crate::table::{Piece, v};
 use bevy::prelude::*;
 

@@ -8,8 +8,8 @@
 //! along the way, which gravity sets: `v(y) = √(v₀² + 2·g·(y₀ − y))` (energy, bounces
 //! aside), each leg taking its length over its mean speed.
 
-use crate::flipper_shape::BatShape;
-use crate::parts::Flipper;
+use crate::table::flipper_shape::BatShape;
+use crate::table::parts::Flipper;
 use crate::table::{TableDef, v};
 use bevy::prelude::*;
 use bevy_circle_ccd::ccd_core::{Circle, PredictSettings, Segment};

@@ -6,11 +6,11 @@
 //! The file is written to a temporary name beside it and renamed into place, so a reader
 //! polling for it never sees half a file.
 
+use crate::game::rules::Game;
+use crate::game::stats::RunStats;
 use crate::game::{Controls, Table, Tune};
-use crate::parts::{Flipper, PlungerShown};
-use crate::rules::Game;
-use crate::spawn::Ball;
-use crate::stats::RunStats;
+use crate::table::parts::{Flipper, PlungerShown};
+use crate::table::spawn::Ball;
 use crate::table::{Side, Tuning};
 use bevy::ecs::system::{SystemParam, SystemState};
 use bevy::prelude::*;
@@ -208,7 +208,7 @@ mod tests {
     use super::*;
     use crate::table;
 
-    const CLASSIC: &str = include_str!("../../assets/tables/classic.ron");
+    const CLASSIC: &str = include_str!("../../../assets/tables/classic.ron");
     /// Fixed steps of autoplay before the state is read: 2 s at 1 kHz, long enough to
     /// serve and launch the first ball.
     const STEPS: u32 = 2000;
@@ -217,7 +217,9 @@ mod tests {
     fn the_state_file_reads_back_as_written() {
         let def = table::parse(CLASSIC).unwrap();
         let mut app = crate::headless_app(def.clone(), true, 1000.0);
-        app.world_mut().resource_mut::<crate::rules::Requests>().new_game = true;
+        app.world_mut()
+            .resource_mut::<crate::game::rules::Requests>()
+            .new_game = true;
         for _ in 0..STEPS {
             app.update();
         }

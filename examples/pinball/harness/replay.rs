@@ -9,8 +9,8 @@
 //! refused, with a message saying why, on another table, on the same table's file once
 //! changed, and by another version.
 
+use crate::game::rules::Requests;
 use crate::game::{Controls, Table};
-use crate::rules::Requests;
 use crate::table::TableDef;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -48,7 +48,7 @@ pub struct InputAt {
     pub new_game: bool,
     pub add_ball: bool,
     #[serde(default)]
-    pub nudge: Option<crate::tilt::Nudge>,
+    pub nudge: Option<crate::game::tilt::Nudge>,
 }
 
 impl InputAt {
@@ -268,16 +268,16 @@ mod tests {
     #![allow(clippy::unwrap_used, reason = "tests")]
 
     use super::*;
-    use crate::spawn::Ball;
     use crate::table;
+    use crate::table::spawn::Ball;
     use bevy_circle_ccd::prelude::*;
 
-    const CLASSIC: &str = include_str!("../../assets/tables/classic.ron");
-    const STARFALL: &str = include_str!("../../assets/tables/starfall.ron");
+    const CLASSIC: &str = include_str!("../../../assets/tables/classic.ron");
+    const STARFALL: &str = include_str!("../../../assets/tables/starfall.ron");
 
     /// The score, and every ball's position and velocity as bits, in a fixed order.
     fn state(app: &mut App) -> (u64, Vec<[u32; 4]>) {
-        let score = app.world().resource::<crate::rules::Game>().score;
+        let score = app.world().resource::<crate::game::rules::Game>().score;
         let mut q = app
             .world_mut()
             .query_filtered::<(&Transform, &MovingCircle), With<Ball>>();

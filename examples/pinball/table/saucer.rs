@@ -4,8 +4,8 @@
 //! with the eject velocity: the kick is exact, whatever the ball did before.
 
 use crate::game::Table;
-use crate::rules::Part;
-use crate::spawn::Ball;
+use crate::game::rules::Part;
+use crate::table::spawn::Ball;
 use crate::table::v;
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;

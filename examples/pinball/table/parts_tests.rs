@@ -1,17 +1,17 @@
-//! Headless checks of the table and its rules: a held flipper cradling the ball, a
-//! flipper never letting a ball through, the lane gate, serving, multiball, the motor
-//! flipper and the spinner. (The physics against a real machine's: `physics_tests.rs`.)
+//! Headless checks of the table's parts: a held flipper cradling the ball, a flipper
+//! never letting a ball through, the lane gate, the pop bumper, the motor flipper and the
+//! spinner. (The physics against a real machine's: `physics_tests.rs`; serving and
+//! multiball: `game/rules_tests.rs`.)
 
+use crate::game::rules::{self, Requests};
 use crate::game::{self, Controls};
-use crate::parts::Flipper;
-use crate::rules::{self, Requests};
-use crate::spawn::{self, spawn_ball};
-use crate::stats;
+use crate::table::parts::Flipper;
+use crate::table::spawn::{self, spawn_ball};
 use crate::table::{self, Side};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 
-const CLASSIC: &str = include_str!("../../assets/tables/classic.ron");
+const CLASSIC: &str = include_str!("../../../assets/tables/classic.ron");
 
 fn app() -> App {
     let mut app = crate::headless_app(table::parse(CLASSIC).unwrap(), false, 1000.0);
@@ -30,10 +30,10 @@ fn left_flipper(app: &mut App) -> (Vec2, f32, f32, f32) {
 fn bat_gap(app: &mut App, p: Vec2) -> f32 {
     let mut q = app
         .world_mut()
-        .query::<(&Flipper, &crate::flipper_shape::BatShape)>();
+        .query::<(&Flipper, &crate::table::flipper_shape::BatShape)>();
     let (f, bat) = q.iter(app.world()).find(|(f, _)| f.side == Side::Left).unwrap();
     let local = Vec2::from_angle(-f.angle()).rotate(p - f.pivot);
-    crate::flipper_shape::distance_outside(local, &bat.outline())
+    crate::table::flipper_shape::distance_outside(local, &bat.outline())
 }
 
 fn ball_state(app: &mut App, e: Entity) -> (Vec2, Vec2) {
@@ -197,74 +197,6 @@ fn the_lane_gate_lets_the_ball_out_but_never_back_in() {
     }
 }
 
-#[test]
-fn a_game_serves_three_balls_then_ends() {
-    let mut app = app();
-    app.world_mut().resource_mut::<Requests>().new_game = true;
-    for ball_number in 1..=3 {
-        // Let the serve happen, then check the ball waits on the plunger.
-        for _ in 0..20 {
-            app.update();
-        }
-        let game = app.world().resource::<rules::Game>();
-        assert_eq!((game.ball_number, game.game_over), (ball_number, false));
-        let served = balls(&mut app);
-        assert_eq!(served.len(), 1);
-        assert!(
-            served[0].1.distance(Vec2::new(493.0, 60.0)) < 0.5,
-            "{:?}",
-            served[0].1
-        );
-        // Throw it down the middle: it drains.
-        let e = served[0].0;
-        app.world_mut().get_mut::<Transform>(e).unwrap().translation = Vec3::new(238.0, 100.0, 2.0);
-        app.world_mut().get_mut::<MovingCircle>(e).unwrap().velocity = Vec2::new(0.0, -500.0);
-        for _ in 0..200 {
-            app.update();
-        }
-    }
-    let game = app.world().resource::<rules::Game>();
-    assert!(game.game_over);
-    assert_eq!(app.world().resource::<stats::RunStats>().drained, 3);
-    assert_eq!(balls(&mut app).len(), 0);
-}
-
-#[test]
-fn knocking_down_the_three_targets_lights_multiball() {
-    let mut app = app();
-    app.world_mut().resource_mut::<Requests>().new_game = true;
-    app.update();
-    let table = app.world().resource::<game::Table>().clone();
-    let tune = app.world().resource::<game::Tune>().0.clone();
-    // One shot straight up at the middle of each target (the bank is at y = 880).
-    for (a, b) in table.def.targets.clone() {
-        let x = (a.0 + b.0) * 0.5;
-        let shot = {
-            let mut commands = app.world_mut().commands();
-            spawn_ball(
-                &mut commands,
-                &table,
-                &tune,
-                Vec2::new(x, 800.0),
-                Vec2::new(0.0, 1500.0),
-            )
-        };
-        app.world_mut().flush();
-        for _ in 0..100 {
-            app.update();
-        }
-        app.world_mut().despawn(shot);
-    }
-    let game = app.world().resource::<rules::Game>();
-    assert!(game.targets_down.iter().all(|d| *d), "{:?}", game.targets_down);
-    assert_eq!(app.world().resource::<stats::RunStats>().multiballs, 1);
-    // Two balls are launched up the lane, 0.8 s apart: 1 served + 2 = 3 served in all.
-    for _ in 0..2500 {
-        app.update();
-    }
-    assert_eq!(app.world().resource::<stats::RunStats>().served, 3);
-}
-
 /// Every contact message of the run, in order.
 #[derive(Resource, Default)]
 struct Hits(Vec<CircleHit>);
@@ -374,7 +306,9 @@ fn a_ball_through_the_orbit_spins_the_spinner() {
             highest = highest.max(t.translation.y);
         }
     }
-    let mut q = app.world_mut().query::<(&Hinge, &crate::hinged::SpinnerTurns)>();
+    let mut q = app
+        .world_mut()
+        .query::<(&Hinge, &crate::table::hinged::SpinnerTurns)>();
     let (hinge, turns) = q.iter(app.world()).next().unwrap();
     let turned = turns.scored.unsigned_abs();
     assert!(

@@ -1,32 +1,41 @@
-//! The game plugin: the table's resources and the order of its systems. Each idea has
-//! its own file:
-//! - `spawn.rs`: the table's parts and the balls, from the table file (the richer
-//!   table's parts in `spawn_playfield.rs`, their data in `playfield.rs`);
-//! - `parts.rs`: the machine's parts (flipper stroke, plunger, kickers, materials);
-//! - `hinged.rs`: the hinged parts (lane gate, spinner, motorised flippers);
+//! The game: the rules, the players that feed them (the keys and the autoplayer), and the
+//! game plugin with the table's resources and the order of its systems. Each idea has its
+//! own file:
 //! - `rules.rs`: scoring, serving, multiball, game over;
 //! - `progress.rs`: the richer table's progression (arrows, combos, bonus, lock,
-//!   jackpot, kickback, extra ball, ball save), with `ramp.rs` (the collision layers),
-//!   `saucer.rs` and `tilt.rs` (nudges and the tilt);
+//!   jackpot, kickback, extra ball, ball save);
+//! - `tilt.rs`: nudges and the tilt;
 //! - `highscores.rs`: the top-5 file;
-//! - `autoplay.rs`: the autoplayer;
-//! - `stats.rs`: run statistics and the watch over the balls;
-//! - `input.rs` (window only): keys and mouse buttons;
-//! - `replay.rs`: recording the inputs and playing them back.
+//! - `stats.rs`: run statistics and the watch over the balls (escapes, NaN, faults,
+//!   the ball search);
+//! - `autoplay.rs`: the autoplayer, with `aim.rs` (what it reads from the trajectory
+//!   prediction);
+//! - `input.rs` (window only): keys and mouse buttons.
 //!
+//! The machine the rules play on (its parts, spawned from the table file, and their
+//! physics) is in `table/`; recording and replaying the inputs is in `harness/replay.rs`.
 //! Everything here runs the same with a window or headless.
 
-use crate::autoplay::{Autoplay, autoplay};
-use crate::parts::{PlungerShown, apply_tuning, drive_flippers, plunger};
-use crate::progress::{Progress, ball_save_clock, kickback_plate, lane_change, on_playfield_hits};
-use crate::ramp::{keep_ramp_balls_on_ramp, playfield_layer_by_default, switch_layers};
-use crate::replay::tape;
-use crate::rules::{Game, PartHit, Requests, on_hits, rules_requests, serve};
-use crate::saucer::{Caught, catch, eject};
-use crate::spawn::spawn_table;
-use crate::stats::{RunStats, audit_every_step, collect_stats, watch_balls, watch_faults};
+pub mod aim;
+pub mod autoplay;
+pub mod highscores;
+pub mod input;
+pub mod progress;
+pub mod rules;
+pub mod stats;
+pub mod tilt;
+
+use crate::game::autoplay::{Autoplay, autoplay};
+use crate::game::progress::{Progress, ball_save_clock, kickback_plate, lane_change, on_playfield_hits};
+use crate::game::rules::{Game, PartHit, Requests, on_hits, rules_requests, serve};
+use crate::game::stats::{RunStats, audit_every_step, collect_stats, watch_balls, watch_faults};
+use crate::game::tilt::nudge_and_tilt;
+use crate::harness::replay::tape;
+use crate::table::parts::{PlungerShown, apply_tuning, drive_flippers, plunger};
+use crate::table::ramp::{keep_ramp_balls_on_ramp, playfield_layer_by_default, switch_layers};
+use crate::table::saucer::{Caught, catch, eject};
+use crate::table::spawn::spawn_table;
 use crate::table::{Side, TableDef, Tuning};
-use crate::tilt::nudge_and_tilt;
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 
@@ -69,7 +78,7 @@ impl Plugin for GamePlugin {
     fn build(&self, app: &mut App) {
         let def = self.table.clone();
         let ring = def.outline_points();
-        app.add_plugins(crate::hinged::HingedPartsPlugin)
+        app.add_plugins(crate::table::hinged::HingedPartsPlugin)
             .add_message::<PartHit>()
             .add_message::<Caught>()
             .add_observer(playfield_layer_by_default)
@@ -80,7 +89,7 @@ impl Plugin for GamePlugin {
             .init_resource::<Controls>()
             .init_resource::<Requests>()
             .init_resource::<Game>()
-            .init_resource::<crate::highscores::HighScores>()
+            .init_resource::<crate::game::highscores::HighScores>()
             .init_resource::<RunStats>()
             .init_resource::<PlungerShown>()
             .add_systems(Startup, (spawn_table, audit_every_step))
@@ -120,3 +129,8 @@ impl Plugin for GamePlugin {
             );
     }
 }
+
+#[cfg(test)]
+mod progress_tests;
+#[cfg(test)]
+mod rules_tests;

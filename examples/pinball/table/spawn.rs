@@ -1,13 +1,13 @@
 //! Spawning: the table's static and kinematic parts from its definition (the hinged ones
 //! in `hinged.rs`), and balls. Each part gets its rules marker (`Part`) and its material
-//! from [`part_material`](crate::parts::part_material); the view dresses it afterwards.
+//! from [`part_material`](crate::table::parts::part_material); the view dresses it afterwards.
 
+use crate::game::rules::{Game, Part};
 use crate::game::{Table, Tune};
-use crate::parts::{
+use crate::table::parts::{
     Flipper, FlipperPart, SlingPiece, ball_material, part_kicker, part_material, sling_pieces,
 };
-use crate::ramp::{ON_PLAYFIELD, PLAYFIELD_BALL_Z};
-use crate::rules::{Game, Part};
+use crate::table::ramp::{ON_PLAYFIELD, PLAYFIELD_BALL_Z};
 use crate::table::{Tuning, v};
 use bevy::prelude::*;
 use bevy_circle_ccd::Kinematic;
@@ -44,12 +44,12 @@ pub fn spawn_table(mut commands: Commands, table: Res<Table>, tune: Res<Tune>, m
             commands.spawn((segment(a, b), wall, Part::Wall));
         }
     }
-    crate::hinged::spawn_gate(&mut commands, &t.lane_gate, t.ball_radius, wall);
+    crate::table::hinged::spawn_gate(&mut commands, &t.lane_gate, t.ball_radius, wall);
     for (k, s) in t.spinners.iter().enumerate() {
-        crate::hinged::spawn_spinner(&mut commands, k, s, t.ball_radius, tu.spinner_damping);
+        crate::table::hinged::spawn_spinner(&mut commands, k, s, t.ball_radius, tu.spinner_damping);
     }
     let (a, b) = t.drain;
-    commands.spawn((segment(v(a), v(b)), Sensor, Part::Drain));
+    commands.spawn((segment(v(a), v(b)), CcdSensor, Part::Drain));
     for (k, s) in t.slingshots.iter().enumerate() {
         let (a, b, c) = (v(s.a), v(s.b), v(s.c));
         let part = Part::Sling(k);
@@ -73,7 +73,7 @@ pub fn spawn_table(mut commands: Commands, table: Res<Table>, tune: Res<Tune>, m
         ));
     }
     for (k, r) in t.rollovers.iter().enumerate() {
-        commands.spawn((segment(v(r.a), v(r.b)), Sensor, Part::Rollover(k)));
+        commands.spawn((segment(v(r.a), v(r.b)), CcdSensor, Part::Rollover(k)));
     }
     for (k, (a, b)) in t.targets.iter().enumerate() {
         let part = Part::Target(k);
@@ -82,7 +82,7 @@ pub fn spawn_table(mut commands: Commands, table: Res<Table>, tune: Res<Tune>, m
     for f in &t.flippers {
         spawn_flipper(&mut commands, f, tu);
     }
-    crate::spawn_playfield::spawn_playfield(&mut commands, &t.playfield, t.ball_radius, tu);
+    crate::table::spawn_playfield::spawn_playfield(&mut commands, &t.playfield, t.ball_radius, tu);
     game.rollovers_lit = vec![false; t.rollovers.len()];
     game.targets_down = vec![false; t.targets.len()];
     game.game_over = true;
@@ -108,7 +108,7 @@ fn spawn_flipper(commands: &mut Commands, f: &crate::table::FlipperDef, tu: &Tun
     let id = commands.spawn((pose, Name::new("flipper"))).id();
     // The tapered bat: its faces and tip as kinematic segments in the blade's frame, its
     // round back end as a fixed pillar at the pivot (see `flipper_shape.rs`).
-    let bat = crate::flipper_shape::BatShape {
+    let bat = crate::table::flipper_shape::BatShape {
         length: f.length,
         base_r: f.thickness * 0.5,
         tip_r: f.tip() * 0.5,

@@ -6,8 +6,8 @@
 //! back on the playfield, over open playfield, and a ball that rolls back out of the
 //! mouth returns the same way.
 
-use crate::playfield::RampDef;
-use crate::rules::Part;
+use crate::game::rules::Part;
+use crate::table::playfield::RampDef;
 use crate::table::{P, Piece, inside, v};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
@@ -17,12 +17,11 @@ pub const PLAYFIELD_LAYER: u32 = 1 << 0;
 /// The ramp's layer bit.
 pub const RAMP_LAYER: u32 = 1 << 1;
 /// On the playfield, touching the playfield.
-pub const ON_PLAYFIELD: CollisionLayers = CollisionLayers::new(PLAYFIELD_LAYER, PLAYFIELD_LAYER);
+pub const ON_PLAYFIELD: CcdLayers = CcdLayers::new(PLAYFIELD_LAYER, PLAYFIELD_LAYER);
 /// On the ramp, touching the ramp.
-pub const ON_RAMP: CollisionLayers = CollisionLayers::new(RAMP_LAYER, RAMP_LAYER);
+pub const ON_RAMP: CcdLayers = CcdLayers::new(RAMP_LAYER, RAMP_LAYER);
 /// On both (the ramp's mouth, which balls on either layer must see).
-pub const ON_BOTH: CollisionLayers =
-    CollisionLayers::new(PLAYFIELD_LAYER | RAMP_LAYER, PLAYFIELD_LAYER | RAMP_LAYER);
+pub const ON_BOTH: CcdLayers = CcdLayers::new(PLAYFIELD_LAYER | RAMP_LAYER, PLAYFIELD_LAYER | RAMP_LAYER);
 /// Drawing depth of a ball on the ramp (above the ramp's wires, which are above the
 /// playfield's parts and balls).
 pub const RAMP_BALL_Z: f32 = 4.0;
@@ -32,7 +31,7 @@ pub const PLAYFIELD_BALL_Z: f32 = 2.0;
 /// Puts every new table part that has no layers of its own on the playfield's layer.
 pub fn playfield_layer_by_default(
     add: On<Add, Part>,
-    layered: Query<(), With<CollisionLayers>>,
+    layered: Query<(), With<CcdLayers>>,
     mut commands: Commands,
 ) {
     if layered.get(add.entity).is_err() {
@@ -76,7 +75,7 @@ pub fn switch_layers(
     mut hits: MessageReader<CircleHit>,
     parts: Query<&Part>,
     table: Res<crate::game::Table>,
-    mut balls: Query<(&mut CollisionLayers, &mut Transform), With<MovingCircle>>,
+    mut balls: Query<(&mut CcdLayers, &mut Transform), With<MovingCircle>>,
 ) {
     let Some(ramp) = &table.def.playfield.ramp else {
         return;
@@ -166,12 +165,12 @@ pub fn ramp_place(ramp: &RampDef, ring: &[Vec2], p: Vec2, radius: f32) -> RampPl
 /// on the playfield again as soon as it is clear of the playfield's parts; one found
 /// anywhere else (it cannot pass the wires, so only by a bug) is put back on the
 /// playfield rather than falling through every wall, and the repair is a fault: counted
-/// in [`RunStats::repairs`](crate::stats::RunStats), printed, and failing a headless run.
+/// in [`RunStats::repairs`](crate::game::stats::RunStats), printed, and failing a headless run.
 pub fn keep_ramp_balls_on_ramp(
     table: Res<crate::game::Table>,
     world: Res<CcdWorld>,
-    mut stats: ResMut<crate::stats::RunStats>,
-    mut balls: Query<(Entity, &MovingCircle, &mut CollisionLayers, &mut Transform)>,
+    mut stats: ResMut<crate::game::stats::RunStats>,
+    mut balls: Query<(Entity, &MovingCircle, &mut CcdLayers, &mut Transform)>,
     mut ring: Local<Option<Vec<Vec2>>>,
 ) {
     let Some(ramp) = &table.def.playfield.ramp else {

@@ -2,8 +2,8 @@
 //! the balls: escapes, NaN, and the ball search for a stuck ball.
 
 use crate::game::Table;
-use crate::rules::Part;
-use crate::spawn::Ball;
+use crate::game::rules::Part;
+use crate::table::spawn::Ball;
 use crate::table::{TableDef, inside};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
@@ -199,6 +199,8 @@ pub fn watch_faults(faults: Res<CcdFaults>, parts: Query<&Part>, mut stats: ResM
     stats.deepest = faults.deepest;
 }
 
+/// Counts the step's figures (the CCD's work, the fastest ball) and keeps the panel's
+/// recent ones (the speed history, hits and bounces over the last second).
 pub fn collect_stats(
     time: Res<Time>,
     ccd: Res<CcdStats>,
@@ -208,16 +210,6 @@ pub fn collect_stats(
     stats.steps += 1;
     stats.simulated += time.delta_secs_f64();
     stats.bounces += u64::from(ccd.bounces);
-    if ccd.capped > 0 && std::env::var_os("PINBALL_TRACE").is_some() {
-        let at: Vec<(Vec2, Vec2)> = balls
-            .iter()
-            .map(|(t, c)| (t.translation.truncate(), c.velocity))
-            .collect();
-        eprintln!(
-            "bounce cap at {:.3} s: {} bounces, balls {at:?}",
-            stats.simulated, ccd.max_bounces_per_circle
-        );
-    }
     stats.max_bounces_step = stats.max_bounces_step.max(ccd.bounces);
     stats.capped_steps = ccd.capped_steps;
     stats.lost_time = ccd.total_lost_time;

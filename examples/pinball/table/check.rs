@@ -190,7 +190,7 @@ impl TableDef {
         segment("drain", self.drain)?;
         self.playfield.validate()?;
         self.tuning.validate()?;
-        crate::layout_check::check(self)
+        crate::table::layout_check::check(self)
     }
 }
 
@@ -225,7 +225,7 @@ mod tests {
 
     use super::*;
 
-    const CLASSIC: &str = include_str!("../../assets/tables/classic.ron");
+    const CLASSIC: &str = include_str!("../../../assets/tables/classic.ron");
 
     #[test]
     fn bad_fields_are_named() {

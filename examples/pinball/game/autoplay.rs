@@ -10,16 +10,16 @@
 //! - it plunges served balls and starts a new game after game over.
 //!
 //! It writes the same `Controls` and `Requests` the keys do, so replays record it.
-use crate::aim::{Forecast, outlanes, resting_direction};
-use crate::flipper_shape::BatShape;
+use crate::game::aim::{Forecast, outlanes, resting_direction};
+use crate::game::progress::Progress;
+use crate::game::rules::{Game, Requests};
+use crate::game::tilt::Nudge;
 use crate::game::{Controls, Table, Tune};
-use crate::parts::Flipper;
-use crate::progress::Progress;
-use crate::ramp::ON_PLAYFIELD;
-use crate::rules::{Game, Requests};
-use crate::spawn::Ball;
 use crate::table::Side;
-use crate::tilt::Nudge;
+use crate::table::flipper_shape::BatShape;
+use crate::table::parts::Flipper;
+use crate::table::ramp::ON_PLAYFIELD;
+use crate::table::spawn::Ball;
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 
@@ -115,7 +115,7 @@ impl Autoplay {
     }
 }
 
-type BallView<'a> = (&'a Transform, &'a MovingCircle, &'a CollisionLayers);
+type BallView<'a> = (&'a Transform, &'a MovingCircle, &'a CcdLayers);
 
 /// One step of the autoplayer.
 #[allow(clippy::too_many_arguments)]

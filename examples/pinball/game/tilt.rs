@@ -4,12 +4,12 @@
 //! the game warns, past the tilt level the ball is tilted: the flippers go dead, and the
 //! ball ends without its bonus when it drains.
 
+use crate::game::progress::Progress;
+use crate::game::rules::{Game, Requests};
+use crate::game::stats::RunStats;
 use crate::game::{Controls, Table};
-use crate::progress::Progress;
-use crate::rules::{Game, Requests};
-use crate::saucer::Held;
-use crate::spawn::Ball;
-use crate::stats::RunStats;
+use crate::table::saucer::Held;
+use crate::table::spawn::Ball;
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 use serde::{Deserialize, Serialize};

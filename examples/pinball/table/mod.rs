@@ -1,11 +1,33 @@
-//! The table file: its data types (RON, loaded with serde) and the geometry derived from
-//! it. Loading validates it (`table_check.rs`), with errors that name the bad field.
+//! The table: the machine the game plays on. This file holds the table file's data
+//! types (RON, loaded with serde) and the geometry derived from it; each other idea has
+//! its own file:
+//! - `check.rs` and `layout_check.rs`: validation on load, with errors that name the bad
+//!   field or part;
+//! - `playfield.rs`: the richer table's parts, as data;
+//! - `spawn.rs`: the table's parts and the balls, spawned from the table file (the richer
+//!   table's parts in `spawn_playfield.rs`);
+//! - `parts.rs`: the machine's parts (flipper stroke, plunger, kickers, materials), with
+//!   `flipper_shape.rs` (the tapered bat);
+//! - `hinged.rs`: the hinged parts (lane gate, spinner, motorised flippers);
+//! - `ramp.rs`: the wire ramp and the collision layers;
+//! - `saucer.rs`: the saucer's catch, hold and exact kick.
+
+pub mod check;
+pub mod flipper_shape;
+pub mod hinged;
+pub mod layout_check;
+pub mod parts;
+pub mod playfield;
+pub mod ramp;
+pub mod saucer;
+pub mod spawn;
+pub mod spawn_playfield;
 
 use bevy::prelude::*;
 use serde::Deserialize;
 use std::path::Path;
 
-use crate::table_check::TableError;
+use crate::table::check::TableError;
 
 /// A point in table millimetres.
 pub type P = (f32, f32);
@@ -43,7 +65,7 @@ pub struct TableDef {
     pub tuning: Tuning,
     /// The richer table's parts and rules (none on a plain table).
     #[serde(default)]
-    pub playfield: crate::playfield::Playfield,
+    pub playfield: crate::table::playfield::Playfield,
     /// The table file's fingerprint ([`fingerprint`] of its text), set when it is parsed:
     /// a replay keeps it, and is refused on a table whose file differs.
     #[serde(skip)]
@@ -338,7 +360,7 @@ pub fn inside(ring: &[Vec2], p: Vec2) -> bool {
 mod tests {
     use super::*;
 
-    const CLASSIC: &str = include_str!("../../assets/tables/classic.ron");
+    const CLASSIC: &str = include_str!("../../../assets/tables/classic.ron");
 
     #[test]
     fn the_shipped_table_is_valid_and_closed() {
@@ -355,3 +377,12 @@ mod tests {
         assert!((t.rolling_gravity(&t.tuning) - 793.2).abs() < 0.5);
     }
 }
+
+#[cfg(test)]
+mod file_tests;
+#[cfg(test)]
+mod parts_tests;
+#[cfg(test)]
+mod physics_tests;
+#[cfg(test)]
+pub mod playfield_tests;

@@ -3,8 +3,8 @@
 //! rubber posts, and the rules' numbers (ball save, tilt, bonus). Every field is
 //! optional in the file, so a plain table (`classic.ron`) has none of them.
 
+use crate::table::check::{TableError, finite_point, in_range, invalid, positive, segment};
 use crate::table::{GateDef, P, Piece, RolloverDef};
-use crate::table_check::{TableError, finite_point, in_range, invalid, positive, segment};
 use serde::Deserialize;
 
 /// A line the rules count a shot on when a ball crosses it one way: along the left

@@ -3,8 +3,8 @@
 //! typo in a coordinate gives an error that names the part, rather than a post floating
 //! off the table or a bumper buried in a wall.
 
+use crate::table::check::{TableError, invalid};
 use crate::table::{P, Piece, TableDef, inside, v};
-use crate::table_check::{TableError, invalid};
 use bevy::prelude::*;
 use bevy_circle_ccd::ccd_core::Segment;
 
@@ -143,8 +143,8 @@ mod tests {
 
     use crate::table::parse;
 
-    const CLASSIC: &str = include_str!("../../assets/tables/classic.ron");
-    const STARFALL: &str = include_str!("../../assets/tables/starfall.ron");
+    const CLASSIC: &str = include_str!("../../../assets/tables/classic.ron");
+    const STARFALL: &str = include_str!("../../../assets/tables/starfall.ron");
 
     #[test]
     fn both_tables_lay_out_cleanly() {

@@ -1,12 +1,12 @@
 //! Spawning the richer table's parts (`playfield.rs`): the orbits' gates and shot lines,
 //! the ramp on its own layer, the saucer, the top lanes, the kickback, standups and
 //! posts. Each gets its rules marker (`Part`) and its material from
-//! [`part_material`](crate::parts::part_material).
+//! [`part_material`](crate::table::parts::part_material).
 
-use crate::parts::part_material;
-use crate::playfield::Playfield;
-use crate::ramp::{ON_BOTH, ON_RAMP};
-use crate::rules::Part;
+use crate::game::rules::Part;
+use crate::table::parts::part_material;
+use crate::table::playfield::Playfield;
+use crate::table::ramp::{ON_BOTH, ON_RAMP};
 use crate::table::{Tuning, v};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
@@ -26,14 +26,19 @@ fn material(part: Part, tune: &Tuning) -> CcdMaterial {
 pub fn spawn_playfield(commands: &mut Commands, p: &Playfield, ball_radius: f32, tune: &Tuning) {
     let wall = material(Part::Wall, tune);
     for g in &p.gates {
-        crate::hinged::spawn_gate(commands, g, ball_radius, wall);
+        crate::table::hinged::spawn_gate(commands, g, ball_radius, wall);
     }
     for (k, s) in p.shots.iter().enumerate() {
-        commands.spawn((line(v(s.a), v(s.b)), Sensor, Part::Shot(k)));
+        commands.spawn((line(v(s.a), v(s.b)), CcdSensor, Part::Shot(k)));
     }
     if let Some(r) = &p.ramp {
-        commands.spawn((line(v(r.entry.0), v(r.entry.1)), Sensor, ON_BOTH, Part::RampEntry));
-        commands.spawn((line(v(r.exit.0), v(r.exit.1)), Sensor, ON_RAMP, Part::RampExit));
+        commands.spawn((
+            line(v(r.entry.0), v(r.entry.1)),
+            CcdSensor,
+            ON_BOTH,
+            Part::RampEntry,
+        ));
+        commands.spawn((line(v(r.exit.0), v(r.exit.1)), CcdSensor, ON_RAMP, Part::RampExit));
         let wire = material(Part::RampWall, tune);
         for piece in &r.walls {
             for (a, b) in piece.segments() {
@@ -44,13 +49,13 @@ pub fn spawn_playfield(commands: &mut Commands, p: &Playfield, ball_radius: f32,
     if let Some(s) = &p.saucer {
         commands.spawn((
             Pillar::new(s.catch_radius),
-            Sensor,
+            CcdSensor,
             Transform::from_translation(v(s.center).extend(0.0)),
             Part::Saucer,
         ));
     }
     for (k, r) in p.top_lanes.iter().enumerate() {
-        commands.spawn((line(v(r.a), v(r.b)), Sensor, Part::TopLane(k)));
+        commands.spawn((line(v(r.a), v(r.b)), CcdSensor, Part::TopLane(k)));
     }
     if let Some(kb) = &p.kickback {
         // Solid only while lit: `progress::kickback_plate` adds and removes its segment.

@@ -1,13 +1,28 @@
-//! `--screenshot-when`: the smoke screenshot waits for a moment of play worth a picture (a
+//! `--screenshot`: the smoke screenshot of the window after `--frames` frames of
+//! autoplay; with `--screenshot-when`, it waits for a moment of play worth a picture (a
 //! ball on the wire ramp, multiball, a ball in the top lanes), played by the autoplayer.
 
 use crate::game::Table;
-use crate::ramp::ON_RAMP;
-use crate::spawn::Ball;
-use crate::support::SmokeGate;
+use crate::game::rules::Requests;
+use crate::support::{SmokeGate, SmokeScreenshotPlugin};
+use crate::table::ramp::ON_RAMP;
+use crate::table::spawn::Ball;
 use bevy::prelude::*;
 use bevy_circle_ccd::ccd_core::Segment;
 use bevy_circle_ccd::prelude::*;
+use std::path::PathBuf;
+
+/// `--screenshot`: save `path` after `frames` frames (held until `when`, if given), with
+/// a new game started at once.
+pub fn add_screenshot(app: &mut App, path: PathBuf, frames: u32, when: Option<Moment>) {
+    app.add_plugins(SmokeScreenshotPlugin { path, frames });
+    if let Some(m) = when {
+        app.insert_resource(SmokeGate(false))
+            .insert_resource(m)
+            .add_systems(Update, open_at_moment);
+    }
+    app.world_mut().resource_mut::<Requests>().new_game = true;
+}
 
 /// A moment of play for the screenshot.
 #[derive(clap::ValueEnum, Resource, Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,7 +53,7 @@ pub fn open_at_moment(
     mut on_ramp_since: Local<Option<f32>>,
     time: Res<Time>,
     table: Res<Table>,
-    balls: Query<(&Transform, &MovingCircle, &CollisionLayers), With<Ball>>,
+    balls: Query<(&Transform, &MovingCircle, &CcdLayers), With<Ball>>,
 ) {
     if gate.0 {
         return;

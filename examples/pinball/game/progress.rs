@@ -5,13 +5,13 @@
 //! multiball and its jackpot, and the ball-save clock. Rules tell the view what was hit
 //! with [`PartHit`]; the view reads [`Progress`] for its lamps.
 
+use crate::game::rules::{Game, Part, PartHit};
+use crate::game::stats::RunStats;
 use crate::game::{Controls, Table};
-use crate::playfield::Lights;
-use crate::ramp::crossing_forward;
-use crate::rules::{Game, Part, PartHit};
-use crate::saucer::{Caught, Held};
-use crate::spawn::Ball;
-use crate::stats::RunStats;
+use crate::table::playfield::Lights;
+use crate::table::ramp::crossing_forward;
+use crate::table::saucer::{Caught, Held};
+use crate::table::spawn::Ball;
 use crate::table::{TableDef, v};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;

@@ -7,15 +7,15 @@
 
 #![allow(clippy::unwrap_used, reason = "tests")]
 
+use crate::game::rules::Requests;
 use crate::game::{self, Controls};
-use crate::parts::Flipper;
-use crate::rules::Requests;
-use crate::spawn::spawn_ball;
+use crate::table::parts::Flipper;
+use crate::table::spawn::spawn_ball;
 use crate::table::{self, Side};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 
-const CLASSIC: &str = include_str!("../../assets/tables/classic.ron");
+const CLASSIC: &str = include_str!("../../../assets/tables/classic.ron");
 
 fn app() -> App {
     let mut app = crate::headless_app(table::parse(CLASSIC).unwrap(), false, 1000.0);
@@ -300,7 +300,7 @@ fn a_2_m_s_pass_turns_the_spinner_13_times() {
     let e = ball(&mut app, start, Vec2::Y * speed);
     let mut q = app
         .world_mut()
-        .query::<(&Hinge, &CcdMaterial, &crate::hinged::SpinnerTurns)>();
+        .query::<(&Hinge, &CcdMaterial, &crate::table::hinged::SpinnerTurns)>();
     let (inertia, restitution) = {
         let (h, m, _) = q.iter(app.world()).next().unwrap();
         (h.inertia, m.restitution * tune.ball_restitution)

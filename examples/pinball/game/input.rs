@@ -4,12 +4,13 @@
 //!
 //! Left/Right Shift, Z/M, the arrow keys or the left/right mouse buttons flip; Space or
 //! Down pulls the plunger; N starts a game; B adds a ball; P pauses; period steps while
-//! paused; F1 shows the debug gizmos. (F9 writes the `--state-out` file: `state_out.rs`.)
+//! paused; F1 shows the debug gizmos. (F9 writes the `--state-out` file:
+//! `harness/state_out.rs`.)
 
-use crate::autoplay::Autoplay;
 use crate::game::Controls;
-use crate::rules::Requests;
-use crate::tilt::Nudge;
+use crate::game::autoplay::Autoplay;
+use crate::game::rules::Requests;
+use crate::game::tilt::Nudge;
 use crate::view::ViewToggles;
 use bevy::prelude::*;
 use bevy_egui::EguiContexts;

@@ -8,9 +8,9 @@
 //! Released, it falls back the same way with its own (slower) time. The table file gives
 //! both times (`flipper_up_ms`, `flipper_down_ms`).
 
+use crate::game::rules::Part;
 use crate::game::{Controls, Table, Tune};
-use crate::rules::Part;
-use crate::spawn::Ball;
+use crate::table::spawn::Ball;
 use crate::table::{Side, Tuning};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
@@ -246,7 +246,7 @@ type MaterialParts<'a> = (&'a mut CcdMaterial, Option<&'a Part>, Has<Ball>);
 pub fn apply_tuning(
     tune: Res<Tune>,
     table: Res<Table>,
-    progress: Res<crate::progress::Progress>,
+    progress: Res<crate::game::progress::Progress>,
     mut was_tilted: Local<bool>,
     mut settings: ResMut<CcdSettings>,
     mut materials: Query<MaterialParts>,

@@ -2,12 +2,12 @@
 //! serving balls, multiball and the end of the game. Rules tell the view what was hit
 //! with a [`PartHit`] message; they never touch the looks.
 
-use crate::autoplay::Autoplay;
+use crate::game::autoplay::Autoplay;
+use crate::game::highscores::HighScores;
+use crate::game::progress::Progress;
+use crate::game::stats::RunStats;
 use crate::game::{Table, Tune};
-use crate::highscores::HighScores;
-use crate::progress::Progress;
-use crate::spawn::{Ball, spawn_ball};
-use crate::stats::RunStats;
+use crate::table::spawn::{Ball, spawn_ball};
 use crate::table::v;
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
@@ -45,7 +45,7 @@ pub struct Requests {
     pub new_game: bool,
     pub add_ball: bool,
     /// A nudge of the cabinet (`tilt.rs`).
-    pub nudge: Option<crate::tilt::Nudge>,
+    pub nudge: Option<crate::game::tilt::Nudge>,
 }
 
 #[derive(Resource, Default)]
