@@ -78,7 +78,7 @@ fn main() {
         );
         times.push(started.elapsed().as_secs_f64() * 1e6);
         events += u64::from(report.events);
-        rounds += u64::from(report.pulled_balls);
+        rounds += u64::from(report.joined_balls);
         escapes += state
             .iter()
             .filter(|b| pit::clearance(b.center) < b.radius - 1e-2)
@@ -92,7 +92,7 @@ fn main() {
     let per_step = events as f64 / steps as f64;
     println!(
         "{balls} balls, {steps} steps, {threads} thread(s): median {median:.1} µs/step, \
-         {per_step:.0} events/step, {:.3} µs/event, {:.1} balls pulled in/step, escapes {escapes}, \
+         {per_step:.0} events/step, {:.3} µs/event, {:.1} balls joined/step, escapes {escapes}, \
          faults {faults} (deepest inside a surface {deepest:.2e}), energy ratio {:.9}",
         median / per_step.max(1.0),
         rounds as f64 / steps as f64,

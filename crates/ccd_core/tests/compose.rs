@@ -168,7 +168,7 @@ impl<'a> Run<'a> {
                 );
                 let (solo, machinery) = if events { (0, 2) } else { (2, 0) };
                 assert_eq!(
-                    (report.solo_balls, report.event_balls),
+                    (report.lone_balls, report.event_balls),
                     (solo, machinery),
                     "{:?}: the balls did not take the intended path",
                     self.path

@@ -93,7 +93,7 @@ fn run(pool: &impl Parallel, ball_ball: bool) -> Trace {
             |c| trace.contacts.push(contact_bits(c)),
         );
         trace.events += u64::from(report.events);
-        trace.most_solo = trace.most_solo.max(report.solo_balls);
+        trace.most_solo = trace.most_solo.max(report.lone_balls);
         trace.most_event = trace.most_event.max(report.event_balls);
         let m = &mut moving[0];
         if let ObstacleShape::Segment(s) = m.obstacle.shape {

@@ -225,7 +225,7 @@ impl Stepper {
                 if moving.is_empty() {
                     let intended = if events { (0, 2) } else { (1, 0) };
                     assert_eq!(
-                        (report.solo_balls, report.event_balls),
+                        (report.lone_balls, report.event_balls),
                         intended,
                         "{:?}: the ball did not take the intended path",
                         self.path

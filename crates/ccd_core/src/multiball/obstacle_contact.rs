@@ -2,8 +2,8 @@
 
 use super::hinges::Touch;
 use super::report::{Contact, ContactWith, MultiballReport};
-use super::scratch::{LastContact, Pinched};
 use super::sim::Sim;
+use super::state::{LastContact, Pinched};
 use crate::bounce::corner_bounces;
 use crate::hit::Hit;
 use crate::material::Material;
@@ -15,7 +15,7 @@ use glam::Vec2;
 
 /// A contact with a wall or a moving obstacle, as predicted.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct WallHit {
+pub(super) struct ObstacleHit {
     pub(super) with: ContactWith,
     pub(super) material: Material,
     pub(super) hit: Hit,
@@ -27,15 +27,15 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Ball `i` meets a wall or a moving obstacle at `time`: report it, change the velocity
     /// (alone, or with a second surface it still touches: a corner or a squeeze), count
     /// it against the bounce cap (raised in corners), and predict the ball's next event.
-    pub(super) fn resolve_wall(
+    pub(super) fn resolve_obstacle(
         &mut self,
         i: usize,
         time: f32,
-        contact: WallHit,
+        contact: ObstacleHit,
         report: &mut MultiballReport,
         on_contact: &mut impl FnMut(&Contact),
     ) {
-        let WallHit {
+        let ObstacleHit {
             with,
             material,
             mut hit,
@@ -97,7 +97,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             kick,
         });
         self.balls[i].velocity = velocity;
-        let clock = &mut self.scratch.clock[i];
+        let clock = &mut self.step.clock[i];
         clock.time = time;
         clock.version = clock.version.wrapping_add(1);
         report.bounces += 1;
@@ -108,9 +108,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             report.hinge_impacts += 1;
         }
         for near in turned.into_iter().flatten() {
-            self.predict_near(near, time, Some(i), on_contact);
+            self.repredict_near(near, time, Some(i), on_contact);
         }
-        self.predict(i, on_contact);
+        self.repredict(i);
     }
 
     /// The velocity of ball `i` after meeting surface `this` (of `with`, with `combined`
@@ -140,8 +140,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                         } else {
                             ((with, this), (other_with, other))
                         };
-                        self.scratch.clock[i].pinched = true;
-                        self.scratch.state[i].pinched = Some(Pinched {
+                        self.step.clock[i].pinched = true;
+                        self.step.state[i].pinched = Some(Pinched {
                             faster: faster.0,
                             faster_normal: faster.1.normal,
                             slower: slower.0,
@@ -173,7 +173,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// as many more contacts as an elastic ball can take there), freeze the ball at the
     /// cap or when it `stops_dead`, and remember the contact.
     fn count_bounce(&mut self, i: usize, time: f32, with: ContactWith, this: Surface, stops_dead: bool) {
-        let s = &mut self.scratch.state[i];
+        let s = &mut self.step.state[i];
         s.bounces += 1;
         if s.bounces >= s.allowed
             && let Some(last) = s.last
@@ -184,7 +184,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 .max(s.bounces.saturating_add(corner_bounces(last.normal, this.normal)));
         }
         if s.bounces >= s.allowed.min(MAX_WEDGE_BOUNCES) || stops_dead {
-            self.scratch.clock[i].frozen = true;
+            self.step.clock[i].frozen = true;
             // At the cap against a moving surface: ride with it rather than let it move on
             // into the waiting ball.
             if let ContactWith::Moving(index) = with {

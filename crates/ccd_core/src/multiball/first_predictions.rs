@@ -3,95 +3,86 @@
 //! and scheduled in order. (When most balls are swept on their own, the first plans are
 //! made one grid query per ball, a batch at a time, instead.)
 //!
-//! Planned one ball at a time, every pair would be tested twice (once from each ball's
+//! Prediction one ball at a time, every pair would be tested twice (once from each ball's
 //! query), and each ball would walk the grid cells around it on its own; in a crowded
 //! step a third of all plans are these first ones. Pair by pair, the cells are walked
 //! once and each pair is swept once. The result is the plan each ball would make alone
-//! (see `predict.rs`): the earliest of its walls and of the balls it meets before that
+//! (see `next_event.rs`): the earliest of its walls and of the balls it meets before that
 //! other ball's own scheduled event, scheduled in the same order.
 
 use super::parallel::Parallel;
-use super::predict::Planned;
+use super::prediction::{FirstPrediction, Prediction};
 use super::sim::Sim;
+use super::state::{BallContact, PairContact};
 use crate::obstacle::Obstacles;
 use crate::tolerance::CROWDED_FRACTION;
-
-/// A ball's plan at the step's start.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct FirstPlan {
-    ball: usize,
-    /// In the event machinery at the step's start (a ball pulled in later is planned and
-    /// scheduled when it joins, and is not this plan's).
-    valid: bool,
-    planned: Option<Planned>,
-}
 
 /// Balls planned together, one query each, before their plans are scheduled (when few
 /// balls are in the machinery): 2,048 plans (about 300 KB) stay in the second-level cache
 /// between the two, and are still enough to share among threads (each share starts a
 /// thread). Each batch sees the events the earlier ones scheduled.
-const PLAN_BATCH: usize = 2048;
+const PREDICT_BATCH: usize = 2048;
 
 impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
     /// Plan and schedule every ball's first event: pair by pair when most balls are in
     /// the machinery (walking every cell of the grid, the balls swept on their own in it
     /// too, is worth it only then), else one grid query per ball.
-    pub(super) fn plan_all<P: Parallel>(&mut self, pool: &P) {
+    pub(super) fn predict_first<P: Parallel>(&mut self, pool: &P) {
         let n = self.balls.len();
-        let members = self.scratch.clock.iter().filter(|c| c.valid).count();
+        let members = self.step.clock.iter().filter(|c| c.valid).count();
         if self.settings.ball_ball && members as f32 >= CROWDED_FRACTION * n as f32 {
-            self.plan_by_pairs(pool);
+            self.predict_by_pairs(pool);
         } else {
-            self.plan_each(pool);
+            self.predict_each(pool);
         }
     }
 
-    /// [`PLAN_BATCH`] balls at a time: each batch planned in parallel (walls and balls),
+    /// [`PREDICT_BATCH`] balls at a time: each batch planned in parallel (walls and balls),
     /// then scheduled in order. The batches do not depend on the threads, so neither do
     /// the results.
-    fn plan_each<P: Parallel>(&mut self, pool: &P) {
-        let mut plans = std::mem::take(&mut self.scratch.plans);
-        for start in (0..self.balls.len()).step_by(PLAN_BATCH) {
-            self.fill_plans(&mut plans, start..(start + PLAN_BATCH).min(self.balls.len()));
+    fn predict_each<P: Parallel>(&mut self, pool: &P) {
+        let mut plans = std::mem::take(&mut self.start.predictions);
+        for start in (0..self.balls.len()).step_by(PREDICT_BATCH) {
+            self.fill_predictions(&mut plans, start..(start + PREDICT_BATCH).min(self.balls.len()));
             let sim = &*self;
-            pool.for_each_chunk(&mut plans, &|chunk: &mut [FirstPlan]| {
+            pool.for_each_chunk(&mut plans, &|chunk: &mut [FirstPrediction]| {
                 for p in chunk.iter_mut().filter(|p| p.valid) {
-                    p.planned = sim.plan(p.ball);
+                    p.planned = sim.predict(p.ball);
                 }
             });
             for p in plans.iter().filter(|p| p.valid) {
-                self.settle(p.ball, p.planned.as_ref());
+                self.schedule(p.ball, p.planned.as_ref());
             }
         }
-        self.scratch.plans = plans;
+        self.start.predictions = plans;
     }
 
     /// One entry per ball of `range`, nothing planned yet.
-    fn fill_plans(&self, plans: &mut Vec<FirstPlan>, range: std::ops::Range<usize>) {
+    fn fill_predictions(&self, plans: &mut Vec<FirstPrediction>, range: std::ops::Range<usize>) {
         plans.clear();
-        plans.extend(range.map(|ball| FirstPlan {
+        plans.extend(range.map(|ball| FirstPrediction {
             ball,
-            valid: self.scratch.clock[ball].valid,
+            valid: self.step.clock[ball].valid,
             planned: None,
         }));
     }
 
     /// Every ball's walls (in parallel), every pair of balls once, then each plan
     /// completed with its ball contacts and scheduled in order.
-    fn plan_by_pairs<P: Parallel>(&mut self, pool: &P) {
-        let mut plans = std::mem::take(&mut self.scratch.plans);
-        self.fill_plans(&mut plans, 0..self.balls.len());
+    fn predict_by_pairs<P: Parallel>(&mut self, pool: &P) {
+        let mut plans = std::mem::take(&mut self.start.predictions);
+        self.fill_predictions(&mut plans, 0..self.balls.len());
         let sim = &*self;
-        pool.for_each_chunk(&mut plans, &|chunk: &mut [FirstPlan]| {
+        pool.for_each_chunk(&mut plans, &|chunk: &mut [FirstPrediction]| {
             for p in chunk.iter_mut().filter(|p| p.valid) {
-                p.planned = sim.plan_with(p.ball, false);
+                p.planned = sim.predict_with(p.ball, false);
             }
         });
         self.find_pair_contacts(&mut plans);
-        let starts = std::mem::take(&mut self.scratch.contact_starts);
-        let contacts = std::mem::take(&mut self.scratch.contact_list);
+        let starts = std::mem::take(&mut self.start.contact_starts);
+        let contacts = std::mem::take(&mut self.start.contact_list);
         let window = self.pair_window();
-        for FirstPlan {
+        for FirstPrediction {
             ball: k,
             valid,
             planned,
@@ -104,42 +95,42 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
             if let Some(p) = planned.as_mut() {
                 // The contacts a query from this ball would take (see `predict_balls`):
                 // those before its earliest event and before the other ball's own.
-                for &(j, time) in &contacts[starts[k] as usize..starts[k + 1] as usize] {
-                    let j = j as usize;
-                    let until = p.best_time().min(self.scratch.queue.time_of(j));
+                for &BallContact { other, time } in &contacts[starts[k] as usize..starts[k + 1] as usize] {
+                    let j = other as usize;
+                    let until = p.best_time().min(self.step.queue.time_of(j));
                     if time <= until + window {
-                        p.consider_ball(time, j, self.scratch.clock[j].version);
+                        p.consider_ball(time, j, self.step.clock[j].version);
                     }
                 }
             }
-            self.settle(k, planned.as_ref());
+            self.schedule(k, planned.as_ref());
         }
-        self.scratch.contact_starts = starts;
-        self.scratch.contact_list = contacts;
-        self.scratch.plans = plans;
+        self.start.contact_starts = starts;
+        self.start.contact_list = contacts;
+        self.start.predictions = plans;
     }
 
     /// Sweep every pair of balls whose boxes meet, once, and list each contact under both
     /// balls (`contact_list`, ball `k`'s from `contact_starts[k]` to `contact_starts[k +
     /// 1]`, in the order found). A ball swept on its own whose box a planned ball's meets
-    /// is pulled by that plan, as its query would.
-    fn find_pair_contacts(&mut self, plans: &mut [FirstPlan]) {
-        let mut found = std::mem::take(&mut self.scratch.pair_contacts);
+    /// is joined by that plan, as its query would.
+    fn find_pair_contacts(&mut self, plans: &mut [FirstPrediction]) {
+        let mut found = std::mem::take(&mut self.start.pair_contacts);
         found.clear();
         // A pair matters to a ball only before its earliest event so far (its walls): those
         // times apart, 4 bytes a ball (the pairs come in no order the plans' 150 bytes a
         // ball would keep in cache).
-        let mut limits = std::mem::take(&mut self.scratch.first_limits);
+        let mut limits = std::mem::take(&mut self.start.first_limits);
         limits.clear();
-        limits.extend(
-            plans
-                .iter()
-                .map(|p| p.planned.as_ref().map_or(f32::NEG_INFINITY, Planned::best_time)),
-        );
+        limits.extend(plans.iter().map(|p| {
+            p.planned
+                .as_ref()
+                .map_or(f32::NEG_INFINITY, Prediction::best_time)
+        }));
         let sim = &*self;
-        let (balls, clocks) = (&*sim.balls, &sim.scratch.clock);
-        let (solo, order, member) = (&sim.scratch.solo, &sim.scratch.order, &sim.scratch.member);
-        sim.scratch.grid.for_each_pair(|a, b| {
+        let (balls, clocks) = (&*sim.balls, &sim.step.clock);
+        let (lone, order, in_events) = (&sim.step.lone, &sim.step.order, &sim.step.in_events);
+        sim.step.grid.for_each_pair(|a, b| {
             if !sim.shared_layers && !balls[a].layers.interacts(balls[b].layers) {
                 return;
             }
@@ -147,47 +138,51 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
                 (true, true) => {
                     let until = limits[a].max(limits[b]);
                     if let Some(time) = sim.pair_contact(a, b, until) {
-                        found.push((a as u32, b as u32, time));
+                        found.push(PairContact {
+                            a: a as u32,
+                            b: b as u32,
+                            time,
+                        });
                     }
                 }
                 (true, false) | (false, true) => {
                     let (planned, other) = if clocks[a].valid { (a, b) } else { (b, a) };
-                    if !member[other]
-                        && solo[order.caller(other)].ball.is_some()
+                    if !in_events[other]
+                        && lone[order.caller(other)].ball.is_some()
                         && let Some(p) = plans[planned].planned.as_mut()
                     {
-                        p.pull(other);
+                        p.must_join(other);
                     }
                 }
                 (false, false) => {}
             }
         });
-        self.scratch.first_limits = limits;
+        self.start.first_limits = limits;
         // By ball: count, then each ball's first place, then fill (each start moves to the
         // next ball's as its contacts go in), then move the starts back.
         let n = plans.len();
-        let starts = &mut self.scratch.contact_starts;
+        let starts = &mut self.start.contact_starts;
         starts.clear();
         starts.resize(n + 1, 0);
-        for &(a, b, _) in &found {
+        for &PairContact { a, b, .. } in &found {
             starts[a as usize + 1] += 1;
             starts[b as usize + 1] += 1;
         }
         for k in 1..=n {
             starts[k] += starts[k - 1];
         }
-        let list = &mut self.scratch.contact_list;
+        let list = &mut self.start.contact_list;
         list.clear();
-        list.resize(found.len() * 2, (0, 0.0));
-        for &(a, b, time) in &found {
+        list.resize(found.len() * 2, BallContact { other: 0, time: 0.0 });
+        for &PairContact { a, b, time } in &found {
             for (me, other) in [(a, b), (b, a)] {
                 let at = &mut starts[me as usize];
-                list[*at as usize] = (other, time);
+                list[*at as usize] = BallContact { other, time };
                 *at += 1;
             }
         }
         starts.copy_within(0..n, 1);
         starts[0] = 0;
-        self.scratch.pair_contacts = found;
+        self.start.pair_contacts = found;
     }
 }
