@@ -16,7 +16,7 @@
 #[path = "common/pit.rs"]
 mod pit;
 
-use ccd_core::{Ball, MultiballScratch, MultiballSettings, Threads, step_balls_parallel};
+use ccd_core::{Ball, MultiballScratch, MultiballSettings, MultiballStep, Threads, step_balls_parallel};
 use clap::Parser;
 use std::time::Instant;
 
@@ -66,16 +66,13 @@ fn main() {
     let mut times = Vec::with_capacity(steps);
     for _ in 0..steps {
         let started = Instant::now();
-        let report = step_balls_parallel(
-            &Threads(threads),
-            &mut state,
+        let step = MultiballStep {
+            balls: &mut state,
             dt,
-            &grid,
-            &mut [],
-            &settings,
-            &mut scratch,
-            |_| {},
-        );
+            obstacles: &grid,
+            moving: &mut [],
+        };
+        let report = step_balls_parallel(&Threads(threads), step, &settings, &mut scratch, |_| {});
         times.push(started.elapsed().as_secs_f64() * 1e6);
         events += u64::from(report.events);
         rounds += u64::from(report.joined_balls);

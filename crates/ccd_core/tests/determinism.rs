@@ -9,8 +9,8 @@
 mod pit;
 
 use ccd_core::{
-    Ball, Contact, ContactWith, MovingObstacle, MultiballScratch, MultiballSettings, Obstacle, ObstacleShape,
-    Parallel, Segment, SegmentMotion, Threads, Vec2, step_balls_parallel,
+    Ball, Contact, ContactWith, MovingObstacle, MultiballScratch, MultiballSettings, MultiballStep, Obstacle,
+    ObstacleShape, Parallel, Segment, SegmentMotion, Threads, Vec2, step_balls_parallel,
 };
 
 /// Balls in the pit for the whole test.
@@ -82,16 +82,15 @@ fn run(pool: &impl Parallel, ball_ball: bool) -> Trace {
         for b in &mut balls {
             b.velocity += settings.gravity * dt;
         }
-        let report = step_balls_parallel(
-            pool,
-            &mut balls,
+        let step = MultiballStep {
+            balls: &mut balls,
             dt,
-            &grid,
-            &mut moving,
-            &settings,
-            &mut scratch,
-            |c| trace.contacts.push(contact_bits(c)),
-        );
+            obstacles: &grid,
+            moving: &mut moving,
+        };
+        let report = step_balls_parallel(pool, step, &settings, &mut scratch, |c| {
+            trace.contacts.push(contact_bits(c));
+        });
         trace.events += u64::from(report.events);
         trace.most_solo = trace.most_solo.max(report.lone_balls);
         trace.most_event = trace.most_event.max(report.event_balls);

@@ -41,6 +41,21 @@ pub(super) struct Touch {
     pub(super) approach: f32,
 }
 
+/// A surface a ball touches, and whose it is.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SurfaceOf {
+    pub(super) with: ContactWith,
+    pub(super) surface: Surface,
+}
+
+/// A ball's contact with hinged bodies: its new velocity, and the box of each body
+/// turned anew (whose nearby balls must be predicted again once the ball is done).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct HingeResponse {
+    pub(super) velocity: Vec2,
+    pub(super) turned: [Option<Aabb>; MAX_BODIES],
+}
+
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Resolve the first limit reached before `until` seconds, if any: the body turns
     /// anew, and the balls near it are predicted again. Returns whether there was one.
@@ -68,7 +83,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// is held by a limit against this push (then it is immovable and the caller's
     /// kinematic response applies). Returns the ball's new velocity and the box of the
     /// body, whose nearby balls must be predicted again ([`Sim::repredict_near`]) once ball
-    /// `i` is settled.
+    /// `i` is done.
     pub(super) fn hinge_velocity(
         &mut self,
         i: usize,
@@ -77,7 +92,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         hit: Hit,
         material: Material,
         approach: f32,
-    ) -> Option<(Vec2, Aabb)> {
+    ) -> Option<HingeResponse> {
         let m = self.moving[index];
         let body = self
             .step
@@ -140,7 +155,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         } else {
             out.ball_velocity
         };
-        Some((velocity, near))
+        let mut turned = [None; MAX_BODIES];
+        turned[0] = Some(near);
+        Some(HingeResponse { velocity, turned })
     }
 
     /// Ball `i` meets surface `this` at `time` (with a `second` surface it touches, if
@@ -149,14 +166,14 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// its stop holds, or with a second surface, one contact with all of them
     /// ([`Sim::joint_velocity`]). Returns the ball's new velocity and the box of each body
     /// turned anew; `None` when no hinge takes part (or none can: a squeeze), and the
-    /// caller's wall response applies.
+    /// caller's obstacle response applies.
     pub(super) fn hinge_contact(
         &mut self,
         i: usize,
         time: f32,
         touch: Touch,
-        second: Option<(ContactWith, Surface)>,
-    ) -> Option<(Vec2, [Option<Aabb>; MAX_BODIES])> {
+        second: Option<SurfaceOf>,
+    ) -> Option<HingeResponse> {
         let Touch {
             with,
             surface,
@@ -164,17 +181,15 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             material,
             approach,
         } = touch;
-        if self.pushable(with).is_none() && second.is_none_or(|(w, _)| self.pushable(w).is_none()) {
+        if self.pushable(with).is_none() && second.is_none_or(|s| self.pushable(s.with).is_none()) {
             return None;
         }
         if let (ContactWith::Moving(index), None) = (with, second)
-            && let Some((velocity, near)) = self.hinge_velocity(i, time, index, hit, material, approach)
+            && let Some(response) = self.hinge_velocity(i, time, index, hit, material, approach)
         {
-            let mut turned = [None; MAX_BODIES];
-            turned[0] = Some(near);
-            return Some((velocity, turned));
+            return Some(response);
         }
-        self.joint_velocity(i, time, &[Some((with, surface)), second])
+        self.joint_velocity(i, time, &[Some(SurfaceOf { with, surface }), second])
     }
 
     /// The hinged body a ball can push, if `with` is a part of one.
@@ -199,8 +214,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         &mut self,
         i: usize,
         time: f32,
-        surfaces: &[Option<(ContactWith, Surface)>],
-    ) -> Option<(Vec2, [Option<Aabb>; MAX_BODIES])> {
+        surfaces: &[Option<SurfaceOf>],
+    ) -> Option<HingeResponse> {
         let ball = self.balls[i];
         let from = time / self.dt;
         // Each body's slot: its id and one of its parts.
@@ -214,7 +229,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             spin: [0.0; MAX_BODIES],
         };
         let mut problem_rows: [Option<Row>; MAX_ROWS] = [None; MAX_ROWS];
-        for (count, &(with, surface)) in surfaces.iter().flatten().enumerate().take(MAX_ROWS) {
+        for (count, &SurfaceOf { with, surface }) in surfaces.iter().flatten().enumerate().take(MAX_ROWS) {
             let point = ball.center - surface.normal * ball.radius;
             let row = match (with, self.pushable(with)) {
                 (ContactWith::Moving(index), Some(body)) => {
@@ -276,7 +291,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 0.0,
             );
         }
-        Some((out.state.velocity.as_vec2(), turned))
+        Some(HingeResponse {
+            velocity: out.state.velocity.as_vec2(),
+            turned,
+        })
     }
 
     /// Every event ball but `skip` whose leg may reach `near`: moved along its leg to

@@ -130,8 +130,9 @@ pub(super) struct BatchContact {
     pub(super) b: usize,
     /// From `b` towards `a`, unit in f64.
     pub(super) normal: DVec2,
-    /// `1/m` of `a` and `b` (zero for a ball that cannot be pushed).
-    pub(super) inverse: (f32, f32),
+    /// `1/m` of `a` and of `b` (zero for a ball that cannot be pushed).
+    pub(super) inverse_a: f32,
+    pub(super) inverse_b: f32,
     pub(super) restitution: f32,
     pub(super) friction: f32,
     /// The separation speed a resting contact leaves at (zero for a bounce).
@@ -147,16 +148,16 @@ pub(super) fn coupling(c: &BatchContact, d: &BatchContact) -> f64 {
     let mut sum = 0.0;
     // Ball `a` of `c` moves with +n_c; ball `b` with −n_c (and the same for `d`).
     if c.a == d.a {
-        sum += f64::from(c.inverse.0) * dot;
+        sum += f64::from(c.inverse_a) * dot;
     }
     if c.a == d.b {
-        sum -= f64::from(c.inverse.0) * dot;
+        sum -= f64::from(c.inverse_a) * dot;
     }
     if c.b == d.a {
-        sum -= f64::from(c.inverse.1) * dot;
+        sum -= f64::from(c.inverse_b) * dot;
     }
     if c.b == d.b {
-        sum += f64::from(c.inverse.1) * dot;
+        sum += f64::from(c.inverse_b) * dot;
     }
     sum
 }

@@ -10,7 +10,7 @@
 //! touch.
 //!
 //! The event machinery can change a ball's path. If its new leg reaches a lone ball's
-//! box, that ball *joins* the event machinery at that instant ([`Sim::join`](super::sim::Sim::join)):
+//! box, that ball *joins* the event machinery at that instant (`Sim::join`, in `sim.rs`):
 //! its own sweep is replayed up to then, with its contacts, and it gets a clock there.
 //! Joining needs no rounds: a ball joins once, at the first instant any leg may reach it.
 

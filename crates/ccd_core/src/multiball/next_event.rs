@@ -7,13 +7,12 @@
 
 use super::pair_sweep::earlier;
 use super::prediction::{Leg, Next, Prediction};
-use super::queue::{EventKind, Key};
+use super::queue::{Event, EventKind, Key};
 use super::report::ContactWith;
 use super::sim::Sim;
 use super::state::{Clock, LastContact, SensorHit};
 use crate::bounce::{earliest_solid_on_leg, keep_earliest};
 use crate::obstacle::{ObstacleShape, Obstacles};
-use crate::response::takes_contact;
 use crate::shape::Aabb;
 use crate::sweep::{sweep_circle_moving_circle, sweep_circle_moving_segment};
 use crate::tolerance::{MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
@@ -55,52 +54,52 @@ impl SensorSink for usize {
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Find ball `i`'s next event from its clock and schedule it (replacing any it had).
     pub(super) fn repredict(&mut self, i: usize) {
-        let planned = self.predict(i);
-        self.schedule(i, planned.as_ref());
+        let prediction = self.predict(i);
+        self.schedule(i, prediction.as_ref());
     }
 
-    /// Schedule ball `i`'s planned event, once every ball swept on its own that its leg may
-    /// reach has joined the event machinery (planning it again with them); then plan and
+    /// Schedule ball `i`'s predicted event, once every ball swept on its own that its leg may
+    /// reach has joined the event machinery (predicting it again with them); then predict and
     /// schedule those that joined, the same way.
-    pub(super) fn schedule(&mut self, i: usize, planned: Option<&Prediction>) {
+    pub(super) fn schedule(&mut self, i: usize, prediction: Option<&Prediction>) {
         // Nearly always nothing to join: schedule it as it is, without moving it around.
-        if !planned.is_some_and(Prediction::wants_joins) {
-            self.enqueue(i, planned);
+        if !prediction.is_some_and(Prediction::wants_joins) {
+            self.enqueue(i, prediction);
             return;
         }
-        let planned = planned.copied();
+        let prediction = prediction.copied();
         let mut joined = std::mem::take(&mut self.event.joining);
         joined.clear();
-        let mut current = Some((i, planned));
+        let mut current = Some((i, prediction));
         loop {
-            let (k, mut planned) = match current.take() {
+            let (k, mut prediction) = match current.take() {
                 Some(first) => first,
                 None => match joined.pop() {
                     Some(j) => (j, self.predict(j)),
                     None => break,
                 },
             };
-            while let Some(p) = planned.filter(Prediction::wants_joins) {
+            while let Some(p) = prediction.filter(Prediction::wants_joins) {
                 let now = self.step.clock[k].time;
                 for &j in &p.next.joins[..usize::from(p.next.join_count)] {
                     if self.join(j as usize, now) {
                         joined.push(j as usize);
                     }
                 }
-                planned = self.predict(k);
+                prediction = self.predict(k);
             }
-            self.enqueue(k, planned.as_ref());
+            self.enqueue(k, prediction.as_ref());
         }
         self.event.joining = joined;
     }
 
     /// Ball `i`'s next event and the sensors before it, without changing anything (so many
-    /// balls can be planned at once). `None` for a ball that waits or has no leg left.
+    /// balls can be predicted at once). `None` for a ball that waits or has no leg left.
     pub(super) fn predict(&self, i: usize) -> Option<Prediction> {
         self.predict_with(i, self.settings.ball_ball)
     }
 
-    /// [`Sim::plan`], looking for other balls only if `balls` (the step's first plans
+    /// [`Sim::predict`], looking for other balls only if `balls` (the step's first predictions
     /// find them pair by pair instead, see `first_predictions.rs`).
     pub(super) fn predict_with(&self, i: usize, balls: bool) -> Option<Prediction> {
         let Clock {
@@ -203,7 +202,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             let found = match obstacle.shape {
                 ObstacleShape::Segment(s) => sweep_circle_moving_segment(leg.circle, leg.motion, s, rest)
                     .and_then(|h| {
-                        takes_contact(&obstacle, h.hit.normal).then_some((h.hit, h.surface_motion))
+                        obstacle
+                            .takes_contact(h.hit.normal)
+                            .then_some((h.hit, h.surface_motion))
                     }),
                 ObstacleShape::Circle(c) => {
                     let other_motion = m.circle_center_at(c, 1.0) - m.circle_center_at(c, from);
@@ -263,9 +264,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 return;
             }
             // A contact after the earliest event found so far (and the window after it)
-            // cannot change the plan: look only that far. Nor can one after the other
+            // cannot change the prediction: look only that far. Nor can one after the other
             // ball's own next event: the other changes course there, or finds that event
-            // gone, and plans again either way, finding this ball then if they still meet.
+            // gone, and predictions again either way, finding this ball then if they still meet.
             let until = earlier(next.best_time, queue.time_of(j));
             if let Some(time) = self.pair_contact(i, j, until) {
                 next.consider(
@@ -281,18 +282,18 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
 
     /// Keep the sensors up to the event, and schedule the event (none: any older one of
     /// the ball's is dropped all the same).
-    pub(super) fn enqueue(&mut self, i: usize, planned: Option<&Prediction>) {
+    pub(super) fn enqueue(&mut self, i: usize, prediction: Option<&Prediction>) {
         let Some(&Prediction {
             ref next,
             leg,
             sensors,
-        }) = planned
+        }) = prediction
         else {
             self.step.due.set(i, None, false);
             self.step.queue.remove(i);
             return;
         };
-        let end = next.best.map_or(self.dt, |(t, _)| t);
+        let end = next.best.map_or(self.dt, |e| e.time);
         let window = SIMULTANEOUS_TIME_REL * self.dt;
         let n = if sensors {
             self.keep_sensors(i, leg, end)
@@ -300,11 +301,16 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             0
         };
         self.step.clock[i].sensors = n as u8;
-        let tied = matches!(next.best, Some((_, EventKind::Ball { .. })))
-            && next.second_ball.is_some_and(|t| t <= end + window);
+        let tied = matches!(
+            next.best,
+            Some(Event {
+                kind: EventKind::Ball { .. },
+                ..
+            })
+        ) && next.second_ball.is_some_and(|t| t <= end + window);
         self.step.due.set(i, next.best, tied);
         match next.best {
-            Some((time, _)) => self.step.queue.push(Key { time, ball: i as u32 }),
+            Some(Event { time, .. }) => self.step.queue.push(Key { time, ball: i as u32 }),
             None => self.step.queue.remove(i),
         }
     }

@@ -1,6 +1,6 @@
 //! A ball meets a wall or a moving obstacle.
 
-use super::hinges::Touch;
+use super::hinges::{SurfaceOf, Touch};
 use super::report::{Contact, ContactWith, MultiballReport};
 use super::sim::Sim;
 use super::state::{LastContact, Pinched};
@@ -21,6 +21,13 @@ pub(super) struct ObstacleHit {
     pub(super) hit: Hit,
     /// The velocity of the surface's point under the ball (zero for a wall).
     pub(super) surface_velocity: Vec2,
+}
+
+/// A ball's new velocity after a contact, and the normal speed the surface's kick added.
+#[derive(Clone, Copy, Debug)]
+struct Response {
+    velocity: Vec2,
+    kick: f32,
 }
 
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
@@ -78,14 +85,20 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 self.hinge_contact(i, time, touch, second)
             }
         };
-        let (joint, turned) = match pushed {
-            Some((velocity, turned)) => (Some(velocity), turned),
-            None => (None, [None; MAX_BODIES]),
-        };
-        let (velocity, kick) = match joint {
+        let turned = pushed.map_or([None; MAX_BODIES], |p| p.turned);
+        let Response { velocity, kick } = match pushed {
             // A hinge takes no kick: its impulse is the whole exchange.
-            Some(velocity) => (velocity, 0.0),
-            None => self.wall_velocity(i, with, this, second, combined, approach_speed),
+            Some(p) => Response {
+                velocity: p.velocity,
+                kick: 0.0,
+            },
+            None => self.obstacle_velocity(
+                i,
+                SurfaceOf { with, surface: this },
+                second,
+                combined,
+                approach_speed,
+            ),
         };
         on_contact(&Contact {
             ball: i,
@@ -113,47 +126,46 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         self.repredict(i);
     }
 
-    /// The velocity of ball `i` after meeting surface `this` (of `with`, with `combined`
+    /// The velocity of ball `i` after meeting surface `met` (with `combined`
     /// the ball's and the surface's materials): alone, or with a `second` surface it still
     /// touches (a corner or a squeeze; a squeeze is remembered in the ball's state), and the
     /// normal speed the surface's kick added (it fires only on a contact with one surface).
-    fn wall_velocity(
+    fn obstacle_velocity(
         &mut self,
         i: usize,
-        with: ContactWith,
-        this: Surface,
-        second: Option<(ContactWith, Surface)>,
+        met: SurfaceOf,
+        second: Option<SurfaceOf>,
         combined: Material,
         approach_speed: f32,
-    ) -> (Vec2, f32) {
+    ) -> Response {
         let ball = self.balls[i];
+        let this = met.surface;
         match (ball.response, second) {
-            (ResponseMode::Bounce, Some((other_with, other))) => {
-                let velocity = match two_surfaces(ball.velocity, this, other) {
+            (ResponseMode::Bounce, Some(other)) => {
+                let velocity = match two_surfaces(ball.velocity, this, other.surface) {
                     TwoSurfaces::Leave(v) => v,
                     TwoSurfaces::Squeezed {
                         velocity,
                         faster_is_b,
                     } => {
-                        let (faster, slower) = if faster_is_b {
-                            ((other_with, other), (with, this))
-                        } else {
-                            ((with, this), (other_with, other))
-                        };
+                        let (faster, slower) = if faster_is_b { (other, met) } else { (met, other) };
                         self.step.clock[i].pinched = true;
                         self.step.state[i].pinched = Some(Pinched {
-                            faster: faster.0,
-                            faster_normal: faster.1.normal,
-                            slower: slower.0,
-                            slower_normal: slower.1.normal,
+                            faster: faster.with,
+                            faster_normal: faster.surface.normal,
+                            slower: slower.with,
+                            slower_normal: slower.surface.normal,
                         });
                         velocity
                     }
                 };
-                (velocity, 0.0)
+                Response { velocity, kick: 0.0 }
             }
             // Stopping on a moving surface means riding along with it.
-            (ResponseMode::Stop, _) => (this.velocity, 0.0),
+            (ResponseMode::Stop, _) => Response {
+                velocity: this.velocity,
+                kick: 0.0,
+            },
             (mode, _) => {
                 let relative = ball.velocity - this.velocity;
                 let kick = match mode {
@@ -164,7 +176,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 };
                 let velocity = respond(mode, relative, this.normal, combined, self.settings.resting_speed)
                     + this.velocity;
-                (velocity, kick)
+                Response { velocity, kick }
             }
         }
     }

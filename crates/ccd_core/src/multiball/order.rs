@@ -3,7 +3,7 @@
 //!
 //! A prediction reads every ball near the predicted one. In the caller's order those are
 //! scattered over memory (a cache miss each, several per event); sorted along the curve,
-//! neighbours in space are mostly neighbours in memory, and planning every ball at the
+//! neighbours in space are mostly neighbours in memory, and predicting every ball at the
 //! step's start walks the pair grid in order. The order is a function of the inputs alone
 //! (ties by the caller's index), so the results stay deterministic and the same on any
 //! number of threads.

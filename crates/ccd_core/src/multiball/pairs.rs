@@ -169,7 +169,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 a: i,
                 b: j,
                 normal,
-                inverse: (inverse(i), inverse(j)),
+                inverse_a: inverse(i),
+                inverse_b: inverse(j),
                 restitution: if resting { 0.0 } else { e },
                 friction: material.friction,
                 target: if resting {
@@ -254,7 +255,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let (va, vb) = (self.effective_velocity(c.a), self.effective_velocity(c.b));
         let q = (va - vb).as_dvec2().dot(c.normal) - f64::from(c.target);
         c.impulse = lcp::one(coupling(c, c), q);
-        for (k, sign, inverse) in [(c.a, 1.0, c.inverse.0), (c.b, -1.0, c.inverse.1)] {
+        for (k, sign, inverse) in [(c.a, 1.0, c.inverse_a), (c.b, -1.0, c.inverse_b)] {
             if inverse > 0.0 {
                 let term = c.normal * (sign * c.impulse * (1.0 + f64::from(c.restitution)));
                 let push = DVec2::new(lcp::lone(term.x), lcp::lone(term.y)) * f64::from(inverse);
@@ -272,8 +273,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let (a, b) = self.bodies(c);
         let limit = f64::from(c.friction) * c.impulse * (1.0 + f64::from(c.restitution));
         if let Some(impulse) = pair_friction(a, b, c.normal, limit) {
-            self.balls[c.a].velocity += impulse * c.inverse.0;
-            self.balls[c.b].velocity -= impulse * c.inverse.1;
+            self.balls[c.a].velocity += impulse * c.inverse_a;
+            self.balls[c.b].velocity -= impulse * c.inverse_b;
         }
     }
 
@@ -283,9 +284,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             .iter()
             .find_map(|c| {
                 if c.a == k {
-                    Some(c.inverse.0)
+                    Some(c.inverse_a)
                 } else if c.b == k {
-                    Some(c.inverse.1)
+                    Some(c.inverse_b)
                 } else {
                     None
                 }
@@ -300,7 +301,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             velocity: self.effective_velocity(k),
             inverse_mass,
         };
-        (body(c.a, c.inverse.0), body(c.b, c.inverse.1))
+        (body(c.a, c.inverse_a), body(c.b, c.inverse_b))
     }
 
     /// Report a pushing contact and count it.

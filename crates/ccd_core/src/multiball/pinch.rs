@@ -14,11 +14,12 @@
 //! looking for surfaces within touching distance now (a ball resting on a wall that a
 //! flipper strikes has no recent contact with the wall).
 
+use super::hinges::SurfaceOf;
 use super::report::ContactWith;
 use super::sim::Sim;
 use crate::hit::Hit;
 use crate::obstacle::{Obstacle, ObstacleShape, Obstacles};
-use crate::response::{Surface, contact_restitution, takes_contact};
+use crate::response::{Surface, contact_restitution};
 use crate::shape::{Aabb, Circle, Segment};
 use crate::tolerance::{DEGENERATE_LENGTH_REL, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
 use glam::Vec2;
@@ -36,7 +37,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         time: f32,
         with: ContactWith,
         this: Surface,
-    ) -> Option<(ContactWith, Surface)> {
+    ) -> Option<SurfaceOf> {
         let state = &self.step.state[i];
         if let Some(last) = state.last
             && last.with != with
@@ -48,14 +49,17 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 velocity: last.surface_velocity,
                 restitution: last.restitution,
             };
-            return Some((last.with, surface));
+            return Some(SurfaceOf {
+                with: last.with,
+                surface,
+            });
         }
         let ball = self.balls[i];
         let reach = ball.radius * (1.0 + TOUCH_SLOP_REL);
         let near = Aabb::new(ball.center, ball.center).inflated(reach);
         let moving_near = self.step.moving_boxes.iter().any(|b| b.intersects(&near));
         let resting_speed = self.settings.resting_speed;
-        let mut best: Option<(ContactWith, Surface)> = None;
+        let mut best: Option<SurfaceOf> = None;
         let mut consider = |candidate: ContactWith, obstacle: &Obstacle, velocity: Vec2| {
             if candidate == with || obstacle.sensor || !ball.layers.interacts(obstacle.layers) {
                 return;
@@ -66,20 +70,23 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             let approach = -(ball.velocity - velocity).dot(normal);
             // Away from moving parts, only a wall the ball moves into at this instant.
             if (ball.center - point).length() > reach
-                || !takes_contact(obstacle, normal)
+                || !obstacle.takes_contact(normal)
                 || (!moving_near && !(approach > 0.0))
             {
                 return;
             }
             let facing = normal.dot(this.normal);
-            if facing < 0.0 && best.is_none_or(|(_, b)| facing < b.normal.dot(this.normal)) {
+            if facing < 0.0 && best.is_none_or(|b| facing < b.surface.normal.dot(this.normal)) {
                 let combined = ball.material.combine(obstacle.material);
                 let surface = Surface {
                     normal,
                     velocity,
                     restitution: contact_restitution(combined, approach, resting_speed),
                 };
-                best = Some((candidate, surface));
+                best = Some(SurfaceOf {
+                    with: candidate,
+                    surface,
+                });
             }
         };
         self.obstacles

@@ -1,7 +1,7 @@
 //! A ball's prediction: its next event, found without changing anything (so that many
 //! balls can be predicted at once, on several threads), kept until it is scheduled.
 
-use super::queue::EventKind;
+use super::queue::{Event, EventKind};
 use crate::shape::Circle;
 use glam::Vec2;
 
@@ -14,8 +14,8 @@ pub(super) struct Leg {
     pub(super) motion: Vec2,
 }
 
-/// A ball's planned next event, and whether its leg crosses sensors (rare: they are
-/// gathered again when the plan is scheduled, so plans stay small to move around).
+/// A ball's predicted next event, and whether its leg crosses sensors (rare: they are
+/// gathered again when the prediction is scheduled, so predictions stay small to move around).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Prediction {
     pub(super) next: Next,
@@ -48,7 +48,7 @@ impl Prediction {
         );
     }
 
-    /// Whether balls swept on their own must join before this plan holds.
+    /// Whether balls swept on their own must join before this prediction holds.
     pub(super) fn wants_joins(&self) -> bool {
         self.next.join_count > 0 || self.next.join_overflow
     }
@@ -58,7 +58,7 @@ impl Prediction {
 /// instant (then the batch looks for it, see `pairs.rs`).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Next {
-    pub(super) best: Option<(f32, EventKind)>,
+    pub(super) best: Option<Event>,
     /// `best`'s time, infinite while there is none (read for every candidate pair: a
     /// plain number, no test of the option).
     pub(super) best_time: f32,
@@ -70,13 +70,13 @@ pub(super) struct Next {
     pub(super) join_overflow: bool,
 }
 
-/// Balls a plan remembers to join into the event machinery; more are found again when the
-/// ball is planned once more, after these joined.
+/// Lone balls a prediction remembers, which must join the event machinery first; more are
+/// found again when the ball is predicted once more, after these joined.
 pub(super) const JOINS_PER_PREDICTION: usize = 4;
 
 impl Next {
     /// Nothing found yet (written out: the derived default called a library function
-    /// for the array, once per plan).
+    /// for the array, once per prediction).
     pub(super) const NONE: Self = Self {
         best: None,
         best_time: f32::INFINITY,
@@ -99,11 +99,15 @@ impl Next {
 
     #[inline]
     pub(super) fn consider(&mut self, time: f32, kind: EventKind) {
-        if self.best.is_none_or(|(t, _)| time < t) {
-            if let Some((t, EventKind::Ball { .. })) = self.best {
+        if self.best.is_none_or(|best| time < best.time) {
+            if let Some(Event {
+                time: t,
+                kind: EventKind::Ball { .. },
+            }) = self.best
+            {
                 self.second_ball = Some(self.second_ball.map_or(t, |s| s.min(t)));
             }
-            self.best = Some((time, kind));
+            self.best = Some(Event { time, kind });
             self.best_time = time;
         } else if matches!(kind, EventKind::Ball { .. }) {
             self.second_ball = Some(self.second_ball.map_or(time, |s| s.min(time)));
@@ -111,12 +115,12 @@ impl Next {
     }
 }
 
-/// A ball's plan at the step's start.
+/// A ball's prediction at the step's start.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct FirstPrediction {
     pub(super) ball: usize,
-    /// In the event machinery at the step's start (a ball joined in later is planned and
-    /// scheduled when it joins, and is not this plan's).
+    /// In the event machinery at the step's start (a ball that joins later is predicted and
+    /// scheduled when it joins, and is not this prediction's).
     pub(super) valid: bool,
-    pub(super) planned: Option<Prediction>,
+    pub(super) prediction: Option<Prediction>,
 }

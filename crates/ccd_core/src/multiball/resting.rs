@@ -17,7 +17,7 @@ use super::resting_contacts::{Rest, RestingPair, WallContact};
 use super::sim::Sim;
 use crate::hit::Hit;
 use crate::obstacle::{ObstacleShape, Obstacles};
-use crate::response::{Accumulated, leave_wall, rest_step, takes_contact, without_approach};
+use crate::response::{Accumulated, leave_wall, rest_step, without_approach};
 use crate::shape::{Aabb, Segment};
 use crate::simultaneous::{Problem, Row, State};
 use crate::tolerance::{RESTING_ITERATIONS, TOUCH_SLOP_REL};
@@ -181,7 +181,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             // follows bounces and kicks the ball, as the single-ball sweep does.
             if let Some(normal) = gap.try_normalize()
                 && gap.length() <= b.radius + slop
-                && takes_contact(o, normal)
+                && o.takes_contact(normal)
                 && !material.kick.fires(f64::from(-b.velocity.dot(normal)))
             {
                 walls.push(WallContact {

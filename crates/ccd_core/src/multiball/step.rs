@@ -5,7 +5,7 @@ use super::hinge_clocks::finish_hinges;
 use super::lone::{Lone, meets_something, sweep_lone};
 use super::obstacle_contact::ObstacleHit;
 use super::parallel::{OneThread, Parallel};
-use super::queue::EventKind;
+use super::queue::{BallEvent, Event, EventKind};
 use super::report::{Contact, ContactWith, MultiballReport};
 use super::settings::MultiballSettings;
 use super::sim::{Sim, usable};
@@ -45,9 +45,26 @@ pub fn step_balls<O: Obstacles + Sync + ?Sized>(
     scratch: &mut MultiballScratch,
     on_contact: impl FnMut(&Contact),
 ) -> MultiballReport {
-    step_balls_parallel(
-        &OneThread, balls, dt, obstacles, moving, settings, scratch, on_contact,
-    )
+    let step = MultiballStep {
+        balls,
+        dt,
+        obstacles,
+        moving,
+    };
+    step_balls_parallel(&OneThread, step, settings, scratch, on_contact)
+}
+
+/// What one step of [`step_balls_parallel`] moves, for how long, and against what.
+#[derive(Debug)]
+pub struct MultiballStep<'a, O: ?Sized> {
+    /// The balls, moved in place.
+    pub balls: &'a mut [Ball],
+    /// The step, seconds (a step that is not finite and positive does nothing).
+    pub dt: f32,
+    /// The static obstacles (walls).
+    pub obstacles: &'a O,
+    /// The moving obstacles; a hinged one is turned by the balls' impacts and its limits.
+    pub moving: &'a mut [MovingObstacle],
 }
 
 /// [`step_balls`], with its independent work (every ball swept on its own, and the first
@@ -59,26 +76,29 @@ pub fn step_balls<O: Obstacles + Sync + ?Sized>(
 /// that sweep, which is cheaper and is exactly what it would do alone.
 ///
 /// ```
-/// use ccd_core::{step_balls_parallel, Ball, MultiballScratch, MultiballSettings, Obstacle, Threads, Vec2};
+/// use ccd_core::{step_balls_parallel, Ball, MultiballScratch, MultiballSettings, MultiballStep, Obstacle, Threads, Vec2};
 /// let mut balls: Vec<Ball> = (0..1000).map(|i| Ball::new(Vec2::new(i as f32 * 10.0, 0.0), Vec2::Y, 1.0)).collect();
 /// let none: [Obstacle; 0] = [];
 /// let mut scratch = MultiballScratch::default();
-/// let report = step_balls_parallel(&Threads(2), &mut balls, 1.0, &none[..], &mut [], &MultiballSettings::default(), &mut scratch, |_| {});
+/// let step = MultiballStep { balls: &mut balls, dt: 1.0, obstacles: &none[..], moving: &mut [] };
+/// let report = step_balls_parallel(&Threads(2), step, &MultiballSettings::default(), &mut scratch, |_| {});
 /// // Far apart: every ball keeps its own sweep.
 /// assert_eq!((report.lone_balls, report.event_balls), (1000, 0));
 /// assert_eq!(balls[3].center, Vec2::new(30.0, 1.0));
 /// ```
-#[allow(clippy::too_many_arguments)]
 pub fn step_balls_parallel<P: Parallel, O: Obstacles + Sync + ?Sized>(
     pool: &P,
-    balls: &mut [Ball],
-    dt: f32,
-    obstacles: &O,
-    moving: &mut [MovingObstacle],
+    step: MultiballStep<'_, O>,
     settings: &MultiballSettings,
     scratch: &mut MultiballScratch,
     mut on_contact: impl FnMut(&Contact),
 ) -> MultiballReport {
+    let MultiballStep {
+        balls,
+        dt,
+        obstacles,
+        moving,
+    } = step;
     let mut report = MultiballReport::default();
     if !(dt > 0.0) || !dt.is_finite() {
         return report;
@@ -274,7 +294,11 @@ fn run_events<P: Parallel, O: Obstacles + Sync + ?Sized>(
         if sim.limit_before(until, &mut report, &mut on_contact) {
             continue;
         }
-        let Some((i, time, kind)) = sim.next_event() else {
+        let Some(Taken {
+            ball: i,
+            event: Event { time, kind },
+        }) = sim.take_next()
+        else {
             break;
         };
         if report.events >= budget {
@@ -291,6 +315,13 @@ fn run_events<P: Parallel, O: Obstacles + Sync + ?Sized>(
     report
 }
 
+/// An event taken out of the queue, with its ball.
+#[derive(Clone, Copy, Debug)]
+struct Taken {
+    ball: usize,
+    event: Event,
+}
+
 impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
     /// Resolve one event of ball `i` at `time`.
     fn resolve_event(
@@ -303,7 +334,12 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
     ) {
         match kind {
             EventKind::Ball { other, other_version } => {
-                self.ball_event(i, time, (other as usize, other_version), report, on_contact);
+                let partner = BallEvent {
+                    time,
+                    other,
+                    other_version,
+                };
+                self.ball_event(i, partner, report, on_contact);
             }
             EventKind::Obstacle { id, material, hit } => {
                 let contact = ObstacleHit {
@@ -339,12 +375,15 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
         Some(key.time)
     }
 
-    /// The earliest scheduled event still valid (any other is dropped): its ball, time
-    /// and kind, taken out of the ball's schedule.
-    fn next_event(&mut self) -> Option<(usize, f32, EventKind)> {
+    /// The earliest scheduled event still valid (any other is dropped), taken out of its
+    /// ball's schedule.
+    fn take_next(&mut self) -> Option<Taken> {
         while let Some(key) = self.step.queue.pop() {
-            if let Some((time, kind)) = self.step.due.take(key.ball as usize) {
-                return Some((key.ball as usize, time, kind));
+            if let Some(event) = self.step.due.take(key.ball as usize) {
+                return Some(Taken {
+                    ball: key.ball as usize,
+                    event,
+                });
             }
         }
         None
@@ -361,18 +400,17 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
         self.step.due.reset(self.balls.len());
     }
 
-    /// Ball `i` meets ball `partner.0` at `time` (if the partner has not changed course
-    /// since): resolve it with every other ball–ball event at the same instant.
+    /// Ball `i` meets `partner.other` at `partner.time` (if the partner has not changed
+    /// course since): resolve it with every other ball–ball event at the same instant.
     fn ball_event(
         &mut self,
         i: usize,
-        time: f32,
-        partner: (usize, u32),
+        partner: BallEvent,
         report: &mut MultiballReport,
         on_contact: &mut impl FnMut(&Contact),
     ) {
-        let (j, version) = partner;
-        if self.step.clock[j].version != version {
+        let (j, time) = (partner.other as usize, partner.time);
+        if self.step.clock[j].version != partner.other_version {
             // The partner changed course: this ball's leg goes on; look again.
             self.advance(i, time, on_contact);
             self.repredict(i);
@@ -404,7 +442,12 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
                 break;
             }
             let a = key.ball as usize;
-            let Some((at, other, other_version)) = self.step.due.ball(a) else {
+            let Some(BallEvent {
+                time: at,
+                other,
+                other_version,
+            }) = self.step.due.ball(a)
+            else {
                 break;
             };
             self.step.queue.pop();

@@ -524,7 +524,7 @@ fn dense_gas_never_runs_out_of_events() {
 #[test]
 fn the_first_contact_is_the_earliest_of_all_pairs() {
     // 400 balls on a jittered grid (spacing 3, radius 1), up to 40 units/s, one 0.1 s
-    // step, no walls: nearly every ball meets another, so the step's first plans go pair
+    // step, no walls: nearly every ball meets another, so the step's first predictions go pair
     // by pair. The first contact resolved must be the earliest of all 79,800 pairs, each
     // swept on its own (a brute-force reference), with the same two balls.
     let mut next = xorshift(2_024);
