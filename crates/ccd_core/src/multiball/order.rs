@@ -144,6 +144,11 @@ impl SpatialOrder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// The seed of [`the_radix_sort_matches_a_comparison_sort`]'s codes.
+    const CODES_SEED: u64 = 7;
 
     #[test]
     fn sorts_and_restores() {
@@ -192,15 +197,12 @@ mod tests {
     fn the_radix_sort_matches_a_comparison_sort() {
         // Codes over the whole range, many of them equal (ties go by index), and the
         // no-place code: the same order as sorting (code, index) pairs.
-        let mut seed = 7_u32;
+        let mut rng = StdRng::seed_from_u64(CODES_SEED);
         let codes: Vec<u32> = (0..5000)
-            .map(|k| {
-                seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-                match k % 7 {
-                    0 => NO_PLACE,
-                    1 => seed % 16,
-                    _ => (seed >> 4) % NO_PLACE,
-                }
+            .map(|k| match k % 7 {
+                0 => NO_PLACE,
+                1 => rng.random_range(0..16),
+                _ => rng.random_range(0..NO_PLACE),
             })
             .collect();
         let (mut order, mut swap) = (Vec::new(), Vec::new());

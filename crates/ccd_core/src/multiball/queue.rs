@@ -291,6 +291,11 @@ impl EventQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// The seed of [`pops_in_time_then_ball_order_like_a_sorted_list`]'s operations.
+    const QUEUE_OPS_SEED: u64 = 7;
 
     /// The queue against a sorted list: every pop is the earliest (time, then ball) of
     /// what is scheduled, through pushes that replace, removals and pops mixed.
@@ -300,17 +305,13 @@ mod tests {
         let mut queue = EventQueue::default();
         queue.reset(balls);
         let mut reference: Vec<Option<f32>> = vec![None; balls];
-        let mut seed = 7_u32;
-        let mut next = || {
-            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            seed >> 8
-        };
+        let mut rng = StdRng::seed_from_u64(QUEUE_OPS_SEED);
         for _ in 0..5_000 {
-            let ball = next() as usize % balls;
-            match next() % 4 {
+            let ball = rng.random_range(0..balls);
+            match rng.random_range(0..4) {
                 0 | 1 => {
                     // Times on a coarse grid, so ties happen.
-                    let time = (next() % 50) as f32 * 0.125;
+                    let time = f32::from(rng.random_range(0..50_u8)) * 0.125;
                     queue.push(Key {
                         time,
                         ball: ball as u32,
