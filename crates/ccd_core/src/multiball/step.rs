@@ -117,7 +117,7 @@ pub fn step_balls_parallel<P: Parallel, O: Obstacles + Sync + ?Sized>(
     if scratch.carried.crowded {
         // Most balls met something last step: sweeping each on its own first would be
         // wasted; every ball goes through the event machinery.
-        reset_solo(balls, &mut lone, true);
+        reset_lone(balls, &mut lone, true);
     } else {
         sweep_every_ball(pool, balls, dt, obstacles, settings, &mut lone);
         mark_meetings(&mut lone, moving, settings.ball_ball, scratch);
@@ -168,17 +168,32 @@ fn sweep_every_ball<P: Parallel, O: Obstacles + Sync + ?Sized>(
     settings: &MultiballSettings,
     lone: &mut Vec<Lone>,
 ) {
-    reset_solo(balls, lone, false);
+    size_lone(balls.len(), lone);
+    // Each entry is reset in its own chunk: the reset is per ball too, and on one thread
+    // it was a tenth of the sweep.
     pool.for_each_chunk(lone, &|chunk: &mut [Lone]| {
         for s in chunk {
+            let b = &balls[s.index];
+            s.ball = usable(b).then_some(*b);
+            s.events = false;
             sweep_lone(s, dt, obstacles, settings);
         }
     });
 }
 
+/// One entry per ball, each knowing its index (the rest is reset by its user).
+fn size_lone(n: usize, lone: &mut Vec<Lone>) {
+    lone.truncate(n);
+    let old = lone.len();
+    lone.resize_with(n, Lone::default);
+    for (k, s) in lone.iter_mut().enumerate().skip(old) {
+        s.index = k;
+    }
+}
+
 /// One entry per ball, nothing swept yet; every usable ball goes through the event
 /// machinery if `events`.
-fn reset_solo(balls: &[Ball], lone: &mut Vec<Lone>, events: bool) {
+fn reset_lone(balls: &[Ball], lone: &mut Vec<Lone>, events: bool) {
     lone.truncate(balls.len());
     lone.resize_with(balls.len(), Lone::default);
     for (k, (s, b)) in lone.iter_mut().zip(balls).enumerate() {
