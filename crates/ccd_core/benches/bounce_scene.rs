@@ -18,6 +18,8 @@
 
 use ccd_core::{Circle, Grid, Obstacle, Obstacles, Segment, SweepSettings, Vec2, sweep_bounces};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -30,31 +32,16 @@ const DT: f32 = 1.0 / 120.0;
 /// The grid's cell side: `Grid::default`'s 32 units, about one step of the fastest ball.
 const CELL_SIZE: f32 = 32.0;
 
-/// xorshift64*: a tiny deterministic generator, enough for benchmark inputs.
-struct Rng(u64);
+/// The seed of the generator the scene and the balls are drawn from.
+const SEED: u64 = 0x2545_f491_4f6c_dd1d;
 
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
+fn unit_vec(rng: &mut impl Rng) -> Vec2 {
+    Vec2::from_angle(rng.random_range(0.0..std::f32::consts::TAU))
+}
 
-    /// Uniform in `[lo, hi)`.
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        let unit = (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
-        lo + (hi - lo) * unit
-    }
-
-    fn unit_vec(&mut self) -> Vec2 {
-        Vec2::from_angle(self.range(0.0, std::f32::consts::TAU))
-    }
-
-    /// A point uniformly distributed in the disc of `radius` around the origin.
-    fn in_disc(&mut self, radius: f32) -> Vec2 {
-        self.unit_vec() * radius * self.range(0.0, 1.0).sqrt()
-    }
+/// A point uniformly distributed in the disc of `radius` around the origin.
+fn in_disc(rng: &mut impl Rng, radius: f32) -> Vec2 {
+    unit_vec(rng) * radius * rng.random::<f32>().sqrt()
 }
 
 #[derive(Clone, Copy)]
@@ -63,7 +50,7 @@ struct Ball {
     velocity: Vec2,
 }
 
-fn scene(rng: &mut Rng) -> Vec<Obstacle> {
+fn scene(rng: &mut impl Rng) -> Vec<Obstacle> {
     let mut obstacles = Vec::with_capacity(WALL_EDGES + BAFFLES);
     let corner =
         |i: usize| Vec2::from_angle(std::f32::consts::TAU * i as f32 / WALL_EDGES as f32) * SCENE_RADIUS;
@@ -71,8 +58,8 @@ fn scene(rng: &mut Rng) -> Vec<Obstacle> {
         obstacles.push(Obstacle::segment(Segment::new(corner(i), corner(i + 1))));
     }
     for _ in 0..BAFFLES {
-        let mid = rng.in_disc(0.9 * SCENE_RADIUS);
-        let half = rng.unit_vec() * rng.range(5.0, 30.0);
+        let mid = in_disc(rng, 0.9 * SCENE_RADIUS);
+        let half = unit_vec(rng) * rng.random_range(5.0..30.0);
         obstacles.push(Obstacle::segment(Segment::new(mid - half, mid + half)));
     }
     obstacles
@@ -85,14 +72,14 @@ fn clear_of(obstacles: &[Obstacle], p: Vec2, r: f32) -> bool {
     })
 }
 
-fn balls(rng: &mut Rng, obstacles: &[Obstacle]) -> Vec<Ball> {
+fn balls(rng: &mut impl Rng, obstacles: &[Obstacle]) -> Vec<Ball> {
     let mut balls = Vec::with_capacity(BALLS);
     while balls.len() < BALLS {
-        let center = rng.in_disc(0.95 * SCENE_RADIUS);
+        let center = in_disc(rng, 0.95 * SCENE_RADIUS);
         if clear_of(obstacles, center, BALL_RADIUS + 0.5) {
             balls.push(Ball {
                 center,
-                velocity: rng.unit_vec() * rng.range(500.0, 4000.0),
+                velocity: unit_vec(rng) * rng.random_range(500.0..4000.0),
             });
         }
     }
@@ -133,7 +120,7 @@ fn report(name: &str, balls: &[Ball]) {
 }
 
 fn bench(c: &mut Criterion) {
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut rng = StdRng::seed_from_u64(SEED);
     let obstacles = scene(&mut rng);
     let start = balls(&mut rng, &obstacles);
     let mut grid = Grid::new(CELL_SIZE);

@@ -16,7 +16,7 @@
 #[path = "common/pit.rs"]
 mod pit;
 
-use ccd_core::{Ball, MultiballScratch, MultiballSettings, Threads, step_balls_parallel};
+use ccd_core::{Ball, MultiballScratch, MultiballSettings, MultiballStep, Threads, step_balls_parallel};
 use clap::Parser;
 use std::time::Instant;
 
@@ -66,19 +66,16 @@ fn main() {
     let mut times = Vec::with_capacity(steps);
     for _ in 0..steps {
         let started = Instant::now();
-        let report = step_balls_parallel(
-            &Threads(threads),
-            &mut state,
+        let step = MultiballStep {
+            balls: &mut state,
             dt,
-            &grid,
-            &mut [],
-            &settings,
-            &mut scratch,
-            |_| {},
-        );
+            obstacles: &grid,
+            moving: &mut [],
+        };
+        let report = step_balls_parallel(&Threads(threads), step, &settings, &mut scratch, |_| {});
         times.push(started.elapsed().as_secs_f64() * 1e6);
         events += u64::from(report.events);
-        rounds += u64::from(report.pulled_balls);
+        rounds += u64::from(report.joined_balls);
         escapes += state
             .iter()
             .filter(|b| pit::clearance(b.center) < b.radius - 1e-2)
@@ -92,7 +89,7 @@ fn main() {
     let per_step = events as f64 / steps as f64;
     println!(
         "{balls} balls, {steps} steps, {threads} thread(s): median {median:.1} µs/step, \
-         {per_step:.0} events/step, {:.3} µs/event, {:.1} balls pulled in/step, escapes {escapes}, \
+         {per_step:.0} events/step, {:.3} µs/event, {:.1} balls joined/step, escapes {escapes}, \
          faults {faults} (deepest inside a surface {deepest:.2e}), energy ratio {:.9}",
         median / per_step.max(1.0),
         rounds as f64 / steps as f64,

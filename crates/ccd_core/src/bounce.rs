@@ -4,7 +4,7 @@
 use crate::hit::{ContactOrder, Feature, Hit};
 use crate::material::Material;
 use crate::obstacle::{Layers, ObstacleId, Obstacles};
-use crate::response::{ResponseMode, respond, takes_contact};
+use crate::response::{ResponseMode, respond};
 use crate::response::{Surface, TwoSurfaces, contact_restitution, two_surfaces};
 use crate::shape::{Aabb, Circle, ShapeError};
 use crate::sweep::met_again_from_behind;
@@ -292,7 +292,7 @@ pub(crate) fn approached_touching<O: Obstacles + ?Sized>(
         if (circle.center - point).length() > reach
             || !(approach > 0.0)
             || !(opposed < 0.0)
-            || !takes_contact(obstacle, normal)
+            || !obstacle.takes_contact(normal)
             || best.is_some_and(|b| b.normal.dot(facing) <= opposed)
         {
             return;

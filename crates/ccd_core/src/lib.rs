@@ -66,7 +66,7 @@ pub use kick::Kick;
 pub use material::{CombineRule, Material};
 pub use multiball::{
     Ball, Contact, ContactWith, MovingObstacle, MultiballReport, MultiballScratch, MultiballSettings,
-    OneThread, Parallel, Threads, step_balls, step_balls_parallel,
+    MultiballStep, OneThread, Parallel, Threads, step_balls, step_balls_parallel,
 };
 pub use obstacle::{Layers, Obstacle, ObstacleId, ObstacleShape, Obstacles};
 pub use penetration::{Penetration, crossed_one_way, penetration, penetration_slop};

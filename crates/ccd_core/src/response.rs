@@ -3,13 +3,11 @@
 //! | contact | function |
 //! |---|---|
 //! | a circle bounces off a wall, static or moving (with its [`Kick`](crate::Kick), if any) | [`reflect`], [`slide`], [`respond`] |
-//! | whether a one-sided wall responds at all | `takes_contact` |
 //! | balls meeting at one instant: each ball's push, and friction | `push_ball`, `pair_friction` |
 //! | a slow contact (wall or pair), in the resting solve | `rest_step`, `leave_wall` |
 //! | two surfaces at once: a corner, or a ball squeezed between two | `two_surfaces` |
 
 use crate::material::{Material, sanitize};
-use crate::obstacle::{Obstacle, ObstacleShape};
 use crate::simultaneous::{Problem, Row, State};
 use crate::tolerance::{SEPARATION_SPEED_REL, SQUEEZE_SPEED_SLACK_REL};
 use glam::{DVec2, Vec2};
@@ -93,19 +91,6 @@ pub fn reflect(velocity: Vec2, normal: Vec2, material: Material, resting_speed: 
 fn leave_resting(tangent: DVec2, normal: DVec2) -> DVec2 {
     let eps = f64::from(SEPARATION_SPEED_REL);
     tangent + normal * (eps * tangent.length())
-}
-
-/// Whether `obstacle` responds to a contact whose normal (from the obstacle towards the
-/// circle) is `normal`: always, except a one-sided segment touched from behind, which a
-/// circle passes through. The one front test of the crate (sweeps, moving obstacles and
-/// resting contacts all ask it).
-#[inline]
-#[must_use]
-pub(crate) fn takes_contact(obstacle: &Obstacle, normal: Vec2) -> bool {
-    match obstacle.shape {
-        ObstacleShape::Segment(s) if obstacle.one_sided => normal.dot(s.direction().perp()) > 0.0,
-        _ => true,
-    }
 }
 
 /// One side of a contact between two balls: its velocity and `1 / mass` (zero for a ball

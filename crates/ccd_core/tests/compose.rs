@@ -49,14 +49,14 @@ pub enum Path {
     /// [`sweep_bounces`], the single-ball sweep.
     Sweep,
     /// [`step_balls`] with ball–ball off: the ball keeps its own sweep.
-    Solo,
+    Lone,
     /// [`step_balls`] with ball–ball on and a passer-by ([`passer_by`]) whose path's box
     /// meets the ball's, so that both go through the event machinery (they never touch).
     Events,
 }
 
 /// Every path, in the order the figures list them.
-pub const PATHS: [Path; 3] = [Path::Sweep, Path::Solo, Path::Events];
+pub const PATHS: [Path; 3] = [Path::Sweep, Path::Lone, Path::Events];
 
 /// The side of the passer-by's square, in multiples of the scene's larger side (see
 /// [`passer_by`]).
@@ -142,7 +142,7 @@ impl<'a> Run<'a> {
                 self.ball.velocity = out.velocity;
                 self.capped |= out.capped;
             }
-            Path::Solo | Path::Events => {
+            Path::Lone | Path::Events => {
                 let events = self.path == Path::Events;
                 let settings = MultiballSettings {
                     ball_ball: events,
@@ -166,10 +166,10 @@ impl<'a> Run<'a> {
                     balls[1].velocity, self.passer.velocity,
                     "the passer-by was touched"
                 );
-                let (solo, machinery) = if events { (0, 2) } else { (2, 0) };
+                let (lone, machinery) = if events { (0, 2) } else { (2, 0) };
                 assert_eq!(
-                    (report.solo_balls, report.event_balls),
-                    (solo, machinery),
+                    (report.lone_balls, report.event_balls),
+                    (lone, machinery),
                     "{:?}: the balls did not take the intended path",
                     self.path
                 );

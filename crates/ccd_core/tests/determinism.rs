@@ -9,8 +9,8 @@
 mod pit;
 
 use ccd_core::{
-    Ball, Contact, ContactWith, MovingObstacle, MultiballScratch, MultiballSettings, Obstacle, ObstacleShape,
-    Parallel, Segment, SegmentMotion, Threads, Vec2, step_balls_parallel,
+    Ball, Contact, ContactWith, MovingObstacle, MultiballScratch, MultiballSettings, MultiballStep, Obstacle,
+    ObstacleShape, Parallel, Segment, SegmentMotion, Threads, Vec2, step_balls_parallel,
 };
 
 /// Balls in the pit for the whole test.
@@ -27,7 +27,7 @@ struct Trace {
     contacts: Vec<ContactBits>,
     events: u64,
     /// The most balls swept on their own, and through the event machinery, in one step.
-    most_solo: u32,
+    most_lone: u32,
     most_event: u32,
 }
 
@@ -75,25 +75,24 @@ fn run(pool: &impl Parallel, ball_ball: bool) -> Trace {
         balls: Vec::new(),
         contacts: Vec::new(),
         events: 0,
-        most_solo: 0,
+        most_lone: 0,
         most_event: 0,
     };
     for _ in 0..STEPS {
         for b in &mut balls {
             b.velocity += settings.gravity * dt;
         }
-        let report = step_balls_parallel(
-            pool,
-            &mut balls,
+        let step = MultiballStep {
+            balls: &mut balls,
             dt,
-            &grid,
-            &mut moving,
-            &settings,
-            &mut scratch,
-            |c| trace.contacts.push(contact_bits(c)),
-        );
+            obstacles: &grid,
+            moving: &mut moving,
+        };
+        let report = step_balls_parallel(pool, step, &settings, &mut scratch, |c| {
+            trace.contacts.push(contact_bits(c));
+        });
         trace.events += u64::from(report.events);
-        trace.most_solo = trace.most_solo.max(report.solo_balls);
+        trace.most_lone = trace.most_lone.max(report.lone_balls);
         trace.most_event = trace.most_event.max(report.event_balls);
         let m = &mut moving[0];
         if let ObstacleShape::Segment(s) = m.obstacle.shape {
@@ -107,10 +106,10 @@ fn run(pool: &impl Parallel, ball_ball: bool) -> Trace {
 fn same_on_any_threads(ball_ball: bool) {
     let one = run(&Threads(1), ball_ball);
     assert!(one.contacts.len() > 1000, "a busy scene: {}", one.contacts.len());
-    // Both parallel parts had work for two threads: the solo sweeps, and (with ball–ball)
+    // Both parallel parts had work for two threads: the lone sweeps, and (with ball–ball)
     // the first prediction of the event machinery's balls.
     let enough = 2 * ccd_core::MIN_ITEMS_PER_THREAD as u32;
-    assert!(one.most_solo >= enough, "solo balls {}", one.most_solo);
+    assert!(one.most_lone >= enough, "lone balls {}", one.most_lone);
     if ball_ball {
         assert!(one.most_event >= enough, "event balls {}", one.most_event);
     }

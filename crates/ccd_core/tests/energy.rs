@@ -10,6 +10,11 @@ mod pit;
 
 use ccd_core::{Ball, MultiballScratch, MultiballSettings, Obstacle, Vec2, step_balls};
 use glam::DVec2;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// The seed of [`a_colliding_cluster_keeps_its_momentum_and_energy`]'s velocities.
+const CLUSTER_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// Σ m·v² (mass from the area, as `Ball::new` sets it), in f64.
 fn energy(balls: &[Ball]) -> f64 {
@@ -65,19 +70,14 @@ fn a_colliding_cluster_keeps_its_momentum_and_energy() {
     // 400 balls of three sizes (so three masses) on a grid with spacing 2.5 radii, all
     // aimed at the middle with a random sideways part: no walls, thousands of contacts,
     // many of them with several balls at once.
-    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-    let mut rnd = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 40) as f32 / (1u64 << 24) as f32
-    };
+    let mut rng = StdRng::seed_from_u64(CLUSTER_SEED);
     let mut balls = Vec::new();
     for i in 0..20 {
         for j in 0..20 {
             let p = Vec2::new(i as f32 - 9.5, j as f32 - 9.5) * 10.0;
             let radius = [2.0, 3.0, 4.0][(i + j) % 3];
-            let v = -p * (2.0 + rnd()) + Vec2::new(rnd() - 0.5, rnd() - 0.5) * 60.0;
+            let v = -p * rng.random_range(2.0..3.0)
+                + Vec2::new(rng.random_range(-0.5..0.5), rng.random_range(-0.5..0.5)) * 60.0;
             balls.push(Ball::new(p, v, radius));
         }
     }

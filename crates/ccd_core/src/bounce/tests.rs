@@ -2,6 +2,11 @@
 
 use super::*;
 use crate::{Obstacle, Segment};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// The seed of [`keep_earliest_holds_the_earliest_in_order_like_a_sorted_list`]'s values.
+const KEEP_EARLIEST_SEED: u64 = 99;
 
 fn v(x: f32, y: f32) -> Vec2 {
     Vec2::new(x, y)
@@ -320,10 +325,9 @@ fn keep_earliest_holds_the_earliest_in_order_like_a_sorted_list() {
     let mut list = [0.0_f32; 4];
     let mut len = 0;
     let mut seen = Vec::new();
-    let mut seed = 99_u32;
+    let mut rng = StdRng::seed_from_u64(KEEP_EARLIEST_SEED);
     for _ in 0..300 {
-        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-        let value = (seed >> 24) as f32 * 0.5;
+        let value = f32::from(rng.random::<u8>()) * 0.5;
         keep_earliest(&mut list, &mut len, value, |x| *x);
         seen.push(value);
         let mut expected = seen.clone();

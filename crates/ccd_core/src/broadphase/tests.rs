@@ -6,6 +6,8 @@ use super::*;
 use crate::tolerance::MAX_GRID_CELLS;
 use crate::{Circle, Segment, SweepOutcome, SweepSettings, sweep_bounces};
 use glam::Vec2;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 fn v(x: f32, y: f32) -> Vec2 {
     Vec2::new(x, y)
@@ -19,59 +21,39 @@ fn pillar(c: Vec2, r: f32) -> Obstacle {
     Obstacle::pillar(Circle::new(c, r))
 }
 
-/// xorshift64: a tiny deterministic generator, enough for scenes.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// Uniform in `[lo, hi)`.
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * ((self.next() >> 40) as f32 / (1u64 << 24) as f32)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn point(&mut self, half: f32) -> Vec2 {
-        v(self.range(-half, half), self.range(-half, half))
-    }
+/// A point uniform in the square of half-side `half` around the origin.
+fn point(rng: &mut impl Rng, half: f32) -> Vec2 {
+    v(rng.random_range(-half..half), rng.random_range(-half..half))
 }
 
 /// Short and long walls (some long enough for the large list), pillars including
 /// zero-radius ones.
-fn random_obstacle(rng: &mut Rng) -> Obstacle {
-    let c = rng.point(1000.0);
-    match rng.below(10) {
+fn random_obstacle(rng: &mut impl Rng) -> Obstacle {
+    let c = point(rng, 1000.0);
+    match rng.random_range(0..10) {
         0..=4 => {
-            let d = rng.point(40.0) + v(0.5, 0.0);
+            let d = point(rng, 40.0) + v(0.5, 0.0);
             wall(c, c + d)
         }
         5 => {
-            let d = rng.point(3000.0) + v(0.5, 0.0);
+            let d = point(rng, 3000.0) + v(0.5, 0.0);
             wall(c, c + d)
         }
-        6 => wall(c, c + v(rng.range(1.0, 3000.0), 0.0)),
+        6 => wall(c, c + v(rng.random_range(1.0..3000.0), 0.0)),
         7 => pillar(c, 0.0),
-        _ => pillar(c, rng.range(0.0, 30.0)),
+        _ => pillar(c, rng.random_range(0.0..30.0)),
     }
 }
 
-fn random_box(rng: &mut Rng) -> Aabb {
-    let c = rng.point(1300.0);
-    let half = match rng.below(5) {
+fn random_box(rng: &mut impl Rng) -> Aabb {
+    let c = point(rng, 1300.0);
+    let half = match rng.random_range(0..5) {
         0 => Vec2::ZERO,
-        1 | 2 => rng.point(20.0).abs(),
-        3 => rng.point(200.0).abs(),
-        _ => rng.point(2000.0).abs(),
+        1 | 2 => point(rng, 20.0).abs(),
+        3 => point(rng, 200.0).abs(),
+        _ => point(rng, 2000.0).abs(),
     };
-    if rng.below(20) == 0 {
+    if rng.random_range(0..20) == 0 {
         // Inverted: `Aabb::intersects` still finds obstacles spanning the gap.
         Aabb::new(c + half, c - half)
     } else {
@@ -120,10 +102,13 @@ fn check_query(grid: &Grid, model: &[Option<Obstacle>], bounds: Aabb) {
     assert_eq!(got, want, "{bounds:?}");
 }
 
+/// One scene per (seed, cell side): fine, coarse and default grids.
+const SCENES: [(u64, f32); 5] = [(1, 32.0), (2, 1.0), (3, 7.5), (4, 200.0), (5, DEFAULT_CELL_SIZE)];
+
 #[test]
 fn brute_force_random_scenes() {
-    for (seed, cell) in [(1, 32.0), (2, 1.0), (3, 7.5), (4, 200.0), (5, DEFAULT_CELL_SIZE)] {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ seed);
+    for (seed, cell) in SCENES {
+        let mut rng = StdRng::seed_from_u64(seed);
         let mut grid = Grid::new(cell);
         let mut model = Vec::new();
         for i in 0..600 {
@@ -142,16 +127,19 @@ fn brute_force_random_scenes() {
     }
 }
 
+/// The seed of [`random_edits_match_model`]'s edits.
+const EDITS_SEED: u64 = 0xDEAD_BEEF_1234_5678;
+
 #[test]
 fn random_edits_match_model() {
-    let mut rng = Rng(0xDEAD_BEEF_1234_5678);
+    let mut rng = StdRng::seed_from_u64(EDITS_SEED);
     let mut grid = Grid::new(16.0);
     let mut model: Vec<Option<Obstacle>> = Vec::new();
     for step in 0..3000 {
         let live: Vec<u32> = (0..model.len() as u32)
             .filter(|&i| model[i as usize].is_some())
             .collect();
-        match rng.below(10) {
+        match rng.random_range(0..10) {
             0..=4 => {
                 let o = random_obstacle(&mut rng);
                 let id = grid.insert(o).map(|id| id.0);
@@ -169,13 +157,13 @@ fn random_edits_match_model() {
                 model[id as usize] = Some(o);
             }
             5..=7 if !live.is_empty() => {
-                let id = live[rng.below(live.len())];
+                let id = live[rng.random_range(0..live.len())];
                 assert_eq!(grid.remove(ObstacleId(id)), model[id as usize].take());
                 assert_eq!(grid.remove(ObstacleId(id)), None, "stale id");
                 assert_eq!(grid.get(ObstacleId(id)), None);
             }
             8 if !live.is_empty() => {
-                let id = live[rng.below(live.len())];
+                let id = live[rng.random_range(0..live.len())];
                 let o = random_obstacle(&mut rng);
                 assert_eq!(grid.replace(ObstacleId(id), o), Ok(model[id as usize].replace(o)));
             }
@@ -285,6 +273,9 @@ fn new_sanitizes_cell_size() {
     assert_eq!(reported(&grid, Aabb::new(v(0.5, 0.5), v(0.5, 0.5))), [id.0]);
 }
 
+/// The seed of [`growth_keeps_earlier_obstacles`]'s queries.
+const GROWTH_QUERIES_SEED: u64 = 77;
+
 #[test]
 fn growth_keeps_earlier_obstacles() {
     let mut grid = Grid::new(10.0);
@@ -319,10 +310,10 @@ fn growth_keeps_earlier_obstacles() {
     add(&mut grid, &mut model, pillar(v(1e7, -1e7), 1.0));
     assert_eq!(grid.large.len(), 1);
     assert!(grid.cell_count() as u64 <= MAX_GRID_CELLS);
-    let mut rng = Rng(77);
+    let mut rng = StdRng::seed_from_u64(GROWTH_QUERIES_SEED);
     for _ in 0..200 {
-        let c = rng.point(5000.0);
-        check_query(&grid, &model, Aabb::new(c, c + rng.point(300.0).abs()));
+        let c = point(&mut rng, 5000.0);
+        check_query(&grid, &model, Aabb::new(c, c + point(&mut rng, 300.0).abs()));
     }
     check_query(&grid, &model, Aabb::new(v(1e7 - 1.0, -1e7), v(1e7, -1e7 + 1.0)));
 }
@@ -438,9 +429,12 @@ fn invalid_obstacles_are_refused_naming_the_field() {
     assert_eq!(reported(&grid, Aabb::new(v(1.0, 0.0), v(1.0, 0.0))), [0]);
 }
 
+/// The seed of [`report_order_is_deterministic`]'s scene and boxes.
+const ORDER_SEED: u64 = 31337;
+
 #[test]
 fn report_order_is_deterministic() {
-    let mut rng = Rng(31337);
+    let mut rng = StdRng::seed_from_u64(ORDER_SEED);
     let mut grid = Grid::new(20.0);
     for _ in 0..500 {
         grid.insert(random_obstacle(&mut rng)).unwrap();
@@ -485,10 +479,13 @@ fn run<O: Obstacles + ?Sized>(store: &O, circle: Circle, velocity: Vec2) -> (Swe
     (out, hits)
 }
 
+/// The seed of [`sweep_bounces_same_with_grid_as_with_vec`]'s balls.
+const ROOM_BALLS_SEED: u64 = 0x5EED;
+
 #[test]
 fn sweep_bounces_same_with_grid_as_with_vec() {
     let scene = room();
-    let mut rng = Rng(0x5EED);
+    let mut rng = StdRng::seed_from_u64(ROOM_BALLS_SEED);
     for cell in [4.0, 32.0, 500.0] {
         let mut grid = Grid::new(cell);
         for o in &scene {
@@ -496,8 +493,8 @@ fn sweep_bounces_same_with_grid_as_with_vec() {
         }
         let mut bounced = 0;
         for _ in 0..300 {
-            let circle = Circle::new(rng.point(90.0), rng.range(0.5, 4.0));
-            let velocity = rng.point(3000.0);
+            let circle = Circle::new(point(&mut rng, 90.0), rng.random_range(0.5..4.0));
+            let velocity = point(&mut rng, 3000.0);
             let (want, want_hits) = run(&scene, circle, velocity);
             let (got, got_hits) = run(&grid, circle, velocity);
             // No exact ties in a random scene, so the report order cannot matter: the
@@ -510,23 +507,26 @@ fn sweep_bounces_same_with_grid_as_with_vec() {
     }
 }
 
+/// The seed of [`ten_thousand_segments_stay_local`]'s walls and queries.
+const LOCAL_SEED: u64 = 4242;
+
 #[test]
 fn ten_thousand_segments_stay_local() {
-    let mut rng = Rng(4242);
+    let mut rng = StdRng::seed_from_u64(LOCAL_SEED);
     let mut grid = Grid::default();
     let mut model = Vec::new();
     // 10⁴ walls up to 40 units long in a 3200 × 3200 square: about one per cell.
     for _ in 0..10_000 {
-        let a = v(rng.range(0.0, 3200.0), rng.range(0.0, 3200.0));
-        let o = wall(a, a + rng.point(20.0) + v(0.5, 0.5));
+        let a = v(rng.random_range(0.0..3200.0), rng.random_range(0.0..3200.0));
+        let o = wall(a, a + point(&mut rng, 20.0) + v(0.5, 0.5));
         grid.insert(o).unwrap();
         model.push(Some(o));
     }
     assert!(grid.large.is_empty());
     assert!(grid.cell_count() <= 4 * 101 * 101, "{}", grid.cell_count());
     for _ in 0..200 {
-        let c = v(rng.range(0.0, 3200.0), rng.range(0.0, 3200.0));
-        let b = Aabb::swept(c, rng.point(20.0), 2.0);
+        let c = v(rng.random_range(0.0..3200.0), rng.random_range(0.0..3200.0));
+        let b = Aabb::swept(c, point(&mut rng, 20.0), 2.0);
         check_query(&grid, &model, b);
         // A ball-sized query looks at a few cells' entries, not thousands.
         assert!(grid.scanned_entries(b) < 60, "{}", grid.scanned_entries(b));

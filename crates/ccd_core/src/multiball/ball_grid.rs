@@ -251,7 +251,7 @@ impl BallGrid {
 
 impl BallGrid {
     /// Calls `f(a, b)` once for every two balls whose boxes meet (or nearly, see
-    /// [`QBox`]), in a fixed order: the step's first plans test each such pair once here,
+    /// [`QBox`]), in a fixed order: the step's first predictions test each such pair once here,
     /// not once from each ball's query. A pair is reported in the lowest cell its two
     /// cell ranges share (both are stored there), and within a cell each slot meets the
     /// slots after it as a vector ([`Cell::meets`]), then the spilled entries.

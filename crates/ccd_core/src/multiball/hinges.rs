@@ -13,7 +13,7 @@
 //! body is snapped onto the limit angle). A step with no ball near a body still takes its
 //! limits ([`finish_hinges`]).
 
-use super::ball::MovingObstacle;
+use super::hinge_clocks::{next_limit, resolve_limit, turn_body};
 use super::report::{Contact, ContactWith, MultiballReport};
 use super::sim::Sim;
 use crate::hinge::{HingeBody, HingeContact, hinge_impulse};
@@ -23,51 +23,8 @@ use crate::obstacle::Obstacles;
 use crate::response::{ResponseMode, Surface};
 use crate::shape::Aabb;
 use crate::simultaneous::{Inverse, MAX_BODIES, MAX_ROWS, Problem, Row, State};
-use crate::tolerance::{HINGE_LIMIT_SLOP, MAX_HINGE_LIMIT_HITS, SEPARATION_SPEED_REL};
+use crate::tolerance::{HINGE_LIMIT_SLOP, SEPARATION_SPEED_REL};
 use glam::Vec2;
-
-/// Per moving obstacle: the step fraction its motion last changed at, and its limit hits
-/// this step.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct HingeClocks {
-    since: Vec<f32>,
-    limit_hits: Vec<u32>,
-    /// Per moving obstacle: a hinged segment whose [`HingeBody::validate`] passed. Any
-    /// other stays kinematic: a bad hinge never turns, nor spreads a NaN to a ball.
-    ///
-    /// [`HingeBody::validate`]: crate::HingeBody::validate
-    hinged: Vec<bool>,
-    /// Whether any moving obstacle is a hinge (nothing here runs otherwise).
-    pub(super) any: bool,
-    /// The step, seconds.
-    dt: f32,
-}
-
-impl HingeClocks {
-    pub(super) fn prepare(&mut self, moving: &[MovingObstacle], dt: f32) {
-        self.dt = dt;
-        self.since.clear();
-        self.since.resize(moving.len(), 0.0);
-        self.limit_hits.clear();
-        self.limit_hits.resize(moving.len(), 0);
-        self.hinged.clear();
-        self.hinged.extend(moving.iter().map(|m| {
-            m.body().is_some_and(|b| b.validate().is_ok())
-                && m.motion.angle.is_finite()
-                && m.motion.pivot.is_finite()
-        }));
-        self.any = self.hinged.iter().any(|&h| h);
-    }
-
-    /// The valid hinge of part `part`.
-    fn body(&self, moving: &[MovingObstacle], part: usize) -> Option<HingeBody> {
-        if self.hinged.get(part).copied().unwrap_or(false) {
-            moving.get(part).and_then(MovingObstacle::body)
-        } else {
-            None
-        }
-    }
-}
 
 /// A ball's contact with a surface, as [`Sim::hinge_contact`] needs it.
 #[derive(Clone, Copy, Debug)]
@@ -84,87 +41,19 @@ pub(super) struct Touch {
     pub(super) approach: f32,
 }
 
-/// A body's limit reached: by which part, at what fraction, at what limit angle.
+/// A surface a ball touches, and whose it is.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct LimitHit {
-    part: usize,
-    at: f32,
-    limit: f32,
+pub(super) struct SurfaceOf {
+    pub(super) with: ContactWith,
+    pub(super) surface: Surface,
 }
 
-/// The first limit any body reaches at or before fraction `until`.
-pub(super) fn next_limit(moving: &[MovingObstacle], clocks: &HingeClocks, until: f32) -> Option<LimitHit> {
-    let mut first: Option<LimitHit> = None;
-    for (part, m) in moving.iter().enumerate() {
-        let Some(body) = clocks.body(moving, part) else {
-            continue;
-        };
-        let Some(limits) = body.limits else { continue };
-        let since = clocks.since.get(part).copied().unwrap_or(0.0);
-        let Some((at, limit)) = limits.next_hit(body.angle, m.motion.angle, since) else {
-            continue;
-        };
-        if at <= until && first.is_none_or(|f| at < f.at) {
-            first = Some(LimitHit { part, at, limit });
-        }
-    }
-    first
-}
-
-/// Turn every part of body `id` by `turn` per step from fraction `from` on, after snapping
-/// it by `snap` radians there; returns the box the body's parts may cover.
-fn turn_body(
-    moving: &mut [MovingObstacle],
-    clocks: &mut HingeClocks,
-    id: u32,
-    from: f32,
-    turn: f32,
-    snap: f32,
-) -> Option<Aabb> {
-    let mut near: Option<Aabb> = None;
-    for (part, m) in moving.iter_mut().enumerate() {
-        if clocks.hinged[part] && m.body().is_some_and(|b| b.id == id) {
-            m.rebase(from, turn, snap);
-            clocks.since[part] = from;
-            let b = m.swept_aabb();
-            near = Some(near.map_or(b, |n| n.union(b)));
-        }
-    }
-    near
-}
-
-/// Resolve `hit`: the body stops at its limit, or turns back with the limit's
-/// restitution. It stops at [`MAX_HINGE_LIMIT_HITS`], and when it arrives slower than the
-/// limit's [`resting_speed`](crate::HingeLimits::resting_speed): a body its spring or
-/// motor holds against the stop, which bouncing would make chatter for ever. Returns the
-/// body's box.
-fn resolve_limit(moving: &mut [MovingObstacle], clocks: &mut HingeClocks, hit: LimitHit) -> Option<Aabb> {
-    let m = moving[hit.part];
-    let body = clocks.body(moving, hit.part)?;
-    let limits = body.limits?;
-    clocks.limit_hits[hit.part] += 1;
-    let arriving = (m.motion.angle / clocks.dt).abs();
-    let turn = if clocks.limit_hits[hit.part] >= MAX_HINGE_LIMIT_HITS || !(arriving >= limits.resting_speed) {
-        0.0
-    } else {
-        -limits.restitution * m.motion.angle
-    };
-    let snap = hit.limit - m.angle_at(hit.at);
-    turn_body(moving, clocks, body.id, hit.at, turn, snap)
-}
-
-/// Take every limit left in the step, with no ball to re-predict (the event loop has
-/// ended, or no ball went through it). Returns the limit hits taken.
-pub(super) fn finish_hinges(moving: &mut [MovingObstacle], clocks: &mut HingeClocks) -> u32 {
-    let mut hits = 0;
-    if !clocks.any {
-        return hits;
-    }
-    while let Some(hit) = next_limit(moving, clocks, 1.0) {
-        resolve_limit(moving, clocks, hit);
-        hits += 1;
-    }
-    hits
+/// A ball's contact with hinged bodies: its new velocity, and the box of each body
+/// turned anew (whose nearby balls must be predicted again once the ball is done).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct HingeResponse {
+    pub(super) velocity: Vec2,
+    pub(super) turned: [Option<Aabb>; MAX_BODIES],
 }
 
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
@@ -176,16 +65,16 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         report: &mut MultiballReport,
         on_contact: &mut impl FnMut(&Contact),
     ) -> bool {
-        if !self.scratch.hinges.any {
+        if !self.step.hinges.any {
             return false;
         }
-        let Some(hit) = next_limit(self.moving, &self.scratch.hinges, until / self.dt) else {
+        let Some(hit) = next_limit(self.moving, &self.step.hinges, until / self.dt) else {
             return false;
         };
         report.hinge_limit_hits += 1;
         self.carry_riders(hit.part, hit.at * self.dt);
-        if let Some(near) = resolve_limit(self.moving, &mut self.scratch.hinges, hit) {
-            self.predict_near(near, hit.at * self.dt, None, on_contact);
+        if let Some(near) = resolve_limit(self.moving, &mut self.step.hinges, hit) {
+            self.repredict_near(near, hit.at * self.dt, None, on_contact);
         }
         true
     }
@@ -193,8 +82,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Ball `i` hits hinged part `index` at `time`: the impulse exchange, unless the body
     /// is held by a limit against this push (then it is immovable and the caller's
     /// kinematic response applies). Returns the ball's new velocity and the box of the
-    /// body, whose nearby balls must be predicted again ([`Sim::predict_near`]) once ball
-    /// `i` is settled.
+    /// body, whose nearby balls must be predicted again ([`Sim::repredict_near`]) once ball
+    /// `i` is done.
     pub(super) fn hinge_velocity(
         &mut self,
         i: usize,
@@ -203,10 +92,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         hit: Hit,
         material: Material,
         approach: f32,
-    ) -> Option<(Vec2, Aabb)> {
+    ) -> Option<HingeResponse> {
         let m = self.moving[index];
         let body = self
-            .scratch
+            .step
             .hinges
             .body(self.moving, index)
             .filter(|b| b.inverse_inertia > 0.0)?;
@@ -237,7 +126,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         self.carry_riders(index, time);
         let near = turn_body(
             self.moving,
-            &mut self.scratch.hinges,
+            &mut self.step.hinges,
             body.id,
             from,
             out.angular_velocity * self.dt,
@@ -266,7 +155,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         } else {
             out.ball_velocity
         };
-        Some((velocity, near))
+        let mut turned = [None; MAX_BODIES];
+        turned[0] = Some(near);
+        Some(HingeResponse { velocity, turned })
     }
 
     /// Ball `i` meets surface `this` at `time` (with a `second` surface it touches, if
@@ -275,14 +166,14 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// its stop holds, or with a second surface, one contact with all of them
     /// ([`Sim::joint_velocity`]). Returns the ball's new velocity and the box of each body
     /// turned anew; `None` when no hinge takes part (or none can: a squeeze), and the
-    /// caller's wall response applies.
+    /// caller's obstacle response applies.
     pub(super) fn hinge_contact(
         &mut self,
         i: usize,
         time: f32,
         touch: Touch,
-        second: Option<(ContactWith, Surface)>,
-    ) -> Option<(Vec2, [Option<Aabb>; MAX_BODIES])> {
+        second: Option<SurfaceOf>,
+    ) -> Option<HingeResponse> {
         let Touch {
             with,
             surface,
@@ -290,24 +181,22 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             material,
             approach,
         } = touch;
-        if self.pushable(with).is_none() && second.is_none_or(|(w, _)| self.pushable(w).is_none()) {
+        if self.pushable(with).is_none() && second.is_none_or(|s| self.pushable(s.with).is_none()) {
             return None;
         }
         if let (ContactWith::Moving(index), None) = (with, second)
-            && let Some((velocity, near)) = self.hinge_velocity(i, time, index, hit, material, approach)
+            && let Some(response) = self.hinge_velocity(i, time, index, hit, material, approach)
         {
-            let mut turned = [None; MAX_BODIES];
-            turned[0] = Some(near);
-            return Some((velocity, turned));
+            return Some(response);
         }
-        self.joint_velocity(i, time, &[Some((with, surface)), second])
+        self.joint_velocity(i, time, &[Some(SurfaceOf { with, surface }), second])
     }
 
     /// The hinged body a ball can push, if `with` is a part of one.
     pub(super) fn pushable(&self, with: ContactWith) -> Option<HingeBody> {
         match with {
             ContactWith::Moving(index) => self
-                .scratch
+                .step
                 .hinges
                 .body(self.moving, index)
                 .filter(|b| b.inverse_inertia > 0.0),
@@ -325,8 +214,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         &mut self,
         i: usize,
         time: f32,
-        surfaces: &[Option<(ContactWith, Surface)>],
-    ) -> Option<(Vec2, [Option<Aabb>; MAX_BODIES])> {
+        surfaces: &[Option<SurfaceOf>],
+    ) -> Option<HingeResponse> {
         let ball = self.balls[i];
         let from = time / self.dt;
         // Each body's slot: its id and one of its parts.
@@ -340,7 +229,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             spin: [0.0; MAX_BODIES],
         };
         let mut problem_rows: [Option<Row>; MAX_ROWS] = [None; MAX_ROWS];
-        for (count, &(with, surface)) in surfaces.iter().flatten().enumerate().take(MAX_ROWS) {
+        for (count, &SurfaceOf { with, surface }) in surfaces.iter().flatten().enumerate().take(MAX_ROWS) {
             let point = ball.center - surface.normal * ball.radius;
             let row = match (with, self.pushable(with)) {
                 (ContactWith::Moving(index), Some(body)) => {
@@ -395,43 +284,46 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             let spin = out.state.spin[slot] as f32;
             turned[slot] = turn_body(
                 self.moving,
-                &mut self.scratch.hinges,
+                &mut self.step.hinges,
                 body.id,
                 from,
                 spin * self.dt,
                 0.0,
             );
         }
-        Some((out.state.velocity.as_vec2(), turned))
+        Some(HingeResponse {
+            velocity: out.state.velocity.as_vec2(),
+            turned,
+        })
     }
 
     /// Every event ball but `skip` whose leg may reach `near`: moved along its leg to
     /// `time`, and predicted again. With ball–ball on, the pair grid (which holds every
     /// ball's box) lists the candidates; otherwise every ball is one.
-    pub(super) fn predict_near(
+    pub(super) fn repredict_near(
         &mut self,
         near: Aabb,
         time: f32,
         skip: Option<usize>,
         on_contact: &mut impl FnMut(&Contact),
     ) {
-        let mut found = std::mem::take(&mut self.scratch.found);
+        let mut found = std::mem::take(&mut self.event.found);
         found.clear();
         if self.settings.ball_ball {
-            self.scratch.grid.query(near, |k| found.push(k));
+            self.step.grid.query(near, |k| found.push(k));
             found.sort_unstable();
             found.dedup();
         } else {
             found.extend(0..self.balls.len());
         }
         for &k in &found {
-            let clock = self.scratch.clock[k];
+            let clock = self.step.clock[k];
             if Some(k) == skip || !clock.valid || clock.frozen || !self.swept_box(k).intersects(&near) {
                 continue;
             }
             self.advance(k, time, on_contact);
-            self.predict(k, on_contact);
+            self.repredict(k);
         }
-        self.scratch.found = found;
+        self.event.found = found;
     }
 }

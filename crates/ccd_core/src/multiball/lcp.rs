@@ -15,6 +15,7 @@
 //! impulses, so a symmetric break stays symmetric to the last bit.
 
 use crate::tolerance::{CONTACT_SOLVE_TOLERANCE, MAX_SIMULTANEOUS_PASSES};
+use glam::DVec2;
 
 /// Buffers for [`solve`] and [`balanced_sum`], kept between calls.
 #[derive(Clone, Debug, Default)]
@@ -120,6 +121,45 @@ pub(super) fn balanced_sum(mut terms: impl Iterator<Item = f64>, scratch: &mut L
     pos.sort_by(f64::total_cmp);
     neg.sort_by(f64::total_cmp);
     pos.iter().sum::<f64>() - neg.iter().sum::<f64>()
+}
+
+/// One contact of a batch.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct BatchContact {
+    pub(super) a: usize,
+    pub(super) b: usize,
+    /// From `b` towards `a`, unit in f64.
+    pub(super) normal: DVec2,
+    /// `1/m` of `a` and of `b` (zero for a ball that cannot be pushed).
+    pub(super) inverse_a: f32,
+    pub(super) inverse_b: f32,
+    pub(super) restitution: f32,
+    pub(super) friction: f32,
+    /// The separation speed a resting contact leaves at (zero for a bounce).
+    pub(super) target: f32,
+    pub(super) approach: f32,
+    /// The compression impulse found.
+    pub(super) impulse: f64,
+}
+
+/// `J_c M⁻¹ J_dᵀ`: how an impulse along contact `d` changes the closing speed of `c`.
+pub(super) fn coupling(c: &BatchContact, d: &BatchContact) -> f64 {
+    let dot = c.normal.dot(d.normal);
+    let mut sum = 0.0;
+    // Ball `a` of `c` moves with +n_c; ball `b` with −n_c (and the same for `d`).
+    if c.a == d.a {
+        sum += f64::from(c.inverse_a) * dot;
+    }
+    if c.a == d.b {
+        sum -= f64::from(c.inverse_a) * dot;
+    }
+    if c.b == d.a {
+        sum -= f64::from(c.inverse_b) * dot;
+    }
+    if c.b == d.b {
+        sum += f64::from(c.inverse_b) * dot;
+    }
+    sum
 }
 
 #[cfg(test)]

@@ -1,61 +1,135 @@
 //! Event-driven stepping of many balls: walls, moving obstacles (flippers, kinematic
-//! pillars) and ball–ball contacts, resolved exactly and in time order within the step.
+//! pillars, hinged gates) and ball–ball contacts, resolved exactly and in time order
+//! within the step.
 //!
 //! Every ball keeps its own clock and its next event (a wall, a moving obstacle or another
-//! ball). The earliest event of the whole step is processed first; only the balls it
-//! touched are re-predicted. A uniform grid of swept boxes finds candidate pairs. Nothing
-//! is dropped: after an event a ball spends the rest of the step on its new velocity.
+//! ball). The earliest event of the whole step is resolved first; only the balls it
+//! touched are predicted again. A uniform grid of swept boxes finds candidate pairs.
+//! Nothing is dropped: after an event a ball spends the rest of the step on its new
+//! velocity.
+//!
+//! # Words
+//!
+//! One word per idea, in every name, doc and comment of this module:
+//!
+//! | word | means |
+//! |---|---|
+//! | ball | a moving circle, [`Ball`] |
+//! | wall | a static obstacle, in the caller's [`Obstacles`](crate::Obstacles) store ([`ContactWith::Obstacle`]) |
+//! | moving obstacle | a kinematic or hinged shape, [`MovingObstacle`] ([`ContactWith::Moving`]) |
+//! | obstacle | a wall or a moving obstacle: anything a ball meets that is not a ball |
+//! | hinged body, part | a body that turns about a pivot when balls push it; each of its shapes is one moving obstacle, a *part* |
+//! | step | one call, `dt` seconds; times are seconds since its start, a *fraction* is a time over `dt` |
+//! | clock, leg | a ball's own time within the step; its leg is the straight path from its clock to the end of the step |
+//! | lone ball | a ball swept on its own ([`sweep_bounces`](crate::sweep_bounces)), because nothing can meet it |
+//! | event ball | a ball stepped by the event machinery; a lone ball *joins* when an event ball's leg may reach its path |
+//! | contact | a ball touching something at an instant, and the change of velocity there ([`Contact`]) |
+//! | event | a ball's next contact, scheduled in the queue |
+//! | predict | find a ball's next event from its clock, changing nothing (a `Prediction`) |
+//! | schedule, enqueue | keep a prediction as the ball's event (once the lone balls it reaches have joined); put it in the queue |
+//! | repredict | predict and schedule again, after a ball changed course |
+//! | pair, batch | two balls; the ball–ball contacts of one instant, solved together |
+//! | corner, squeeze | two surfaces touched at once; two surfaces closing in on a ball |
+//! | resting contact | one slower than [`MultiballSettings::resting_speed`], solved at the step's start |
+//! | cap | a hard limit on a loop (bounces per ball, events per step), counted in the report |
+//!
+//! # The life of an event
+//!
+//! From [`step_balls`] to the message a game receives, in the order the data passes
+//! through the files:
+//!
+//! 1. `step.rs`: [`step_balls_parallel`] takes a [`MultiballStep`] (balls, `dt`, walls,
+//!    moving obstacles) and the [`MultiballScratch`] (`state.rs`: what lives for the step,
+//!    for its start, for one event, and across steps). `hinge_clocks.rs` readies the
+//!    hinged bodies' clocks.
+//! 2. `lone.rs`: every ball is swept on its own, in parallel (`parallel.rs`); a ball whose
+//!    path's box meets another ball's or a moving obstacle's becomes an event ball.
+//! 3. `order.rs`: the event balls are sorted along a Morton curve; `sim.rs` gives each a
+//!    clock (`Sim::prepare`) and the pair grid its box (`ball_grid.rs`).
+//! 4. `resting.rs`: slow contacts under gravity are solved first (its contacts in
+//!    `resting_contacts.rs`), and overlaps are pushed apart (`overlap.rs`).
+//! 5. `first_predictions.rs`: every event ball's first prediction (`prediction.rs`), in
+//!    parallel, each pair of balls swept once (`pair_sweep.rs`).
+//! 6. `next_event.rs`: a prediction is the earliest of the ball's walls
+//!    (`earliest_solid_on_leg` in `bounce.rs`), moving obstacles
+//!    (`sweep/`) and balls (`pair_sweep.rs`). Scheduling it makes the lone balls its
+//!    leg may reach join (`Sim::join`, `sim.rs`), then puts it in the queue (`queue.rs`).
+//! 7. `step.rs`, the loop: a hinge limit due first is taken (`hinges.rs`); else the
+//!    earliest event is taken from the queue and resolved:
+//!    - a wall or moving obstacle: `obstacle_contact.rs`, with a second surface touched at
+//!      the same instant (a corner or a squeeze, `pinch.rs`) and hinged bodies
+//!      (`hinges.rs`), solved as one contact (`simultaneous.rs`, or
+//!      `response.rs` for one surface);
+//!    - another ball: the ball–ball contacts of that instant as one batch (`pairs.rs`,
+//!      its impulses in `lcp.rs`).
+//!
+//!    The contact goes to the caller's `on_contact` (buffered, see 9), and the balls whose
+//!    course changed are predicted again (6).
+//! 8. `step.rs`, the end: every ball moves to the end of its leg (`Sim::advance`, which
+//!    reports the sensors it crossed), riders and squeezed balls are placed (`pinch.rs`),
+//!    and the counts go into the [`MultiballReport`] (`report.rs`).
+//! 9. The contacts are passed to `on_contact` in time order, each ball's in the order
+//!    they happened. In the plugin, `bevy_circle_ccd`'s `step.rs` turns each [`Contact`]
+//!    into a `CircleHit` message and a `CircleHitEvent` for observers.
 //!
 //! # Where each part lives
+//!
+//! The files form a tree under `step.rs`: data files (`state.rs` and the files it reads)
+//! import no behaviour, and every behaviour file extends `Sim` (`sim.rs`) without
+//! importing another behaviour file except the one whose type it takes.
 //!
 //! | Part | File |
 //! |---|---|
 //! | The public entry, [`step_balls`] / [`step_balls_parallel`], and the loop over events | `step.rs` |
 //! | Inputs ([`Ball`], [`MovingObstacle`]), settings, the report | `ball.rs`, `settings.rs`, `report.rs` |
-//! | Which balls need events at all (the rest are swept alone) | `islands.rs` |
+//! | What the step keeps, by lifetime | `state.rs` |
+//! | Lone balls: which balls need events at all | `lone.rs` |
 //! | Spreading the independent work over threads ([`Parallel`]) | `parallel.rs` |
 //! | The event queue (per-ball next event, a tournament tree over the balls) | `queue.rs` |
 //! | Spatial order: the machinery works on the balls sorted along a Morton curve | `order.rs` |
-//! | Wall and pair prediction (each ball's next event) | `predict.rs` |
-//! | When two balls, each on its own leg, first touch (the pair test) | `pair_contact.rs` |
-//! | The step's first plans: walls, then each pair of balls once | `first_plans.rs` |
+//! | A prediction, and the step's first predictions | `prediction.rs`, `first_predictions.rs` |
+//! | Predicting and scheduling each ball's next event | `next_event.rs` |
+//! | When two balls, each on its own leg, first touch | `pair_sweep.rs` |
 //! | The candidate pairs: a grid of swept boxes | `ball_grid.rs`, its cells in `ball_grid/cell.rs` |
-//! | The step's state: per-ball clocks and legs | `sim.rs`, `scratch.rs` |
-//! | A ball meets a wall or a moving obstacle | `walls.rs` |
-//! | Hinged bodies: impulse exchange, new motion from the impact on, limits | `hinges.rs` |
+//! | The balls' clocks and legs, and joining | `sim.rs` |
+//! | A ball meets an obstacle | `obstacle_contact.rs` |
+//! | Hinged bodies: impulse exchange, new motion from the impact on, limits | `hinges.rs`, `hinge_clocks.rs` |
 //! | Corners and squeezes: two surfaces at once | `pinch.rs` |
-//! | Pair resolution: simultaneous ball–ball contacts | `pairs.rs`, with the solve in `lcp.rs` |
-//! | The resting solve for slow contacts under gravity | `resting.rs` |
+//! | Ball–ball contacts of one instant | `pairs.rs`, with the solve in `lcp.rs` |
+//! | The resting solve for slow contacts under gravity | `resting.rs`, `resting_contacts.rs` |
 //! | Overlap correction, by position only | `overlap.rs` |
 
 mod ball;
 mod ball_grid;
-mod first_plans;
+mod first_predictions;
+mod hinge_clocks;
 mod hinges;
-mod islands;
 mod lcp;
+mod lone;
+mod next_event;
+mod obstacle_contact;
 mod order;
 mod overlap;
-mod pair_contact;
+mod pair_sweep;
 mod pairs;
 mod parallel;
 mod pinch;
-mod predict;
+mod prediction;
 mod queue;
 mod report;
 mod resting;
-mod scratch;
+mod resting_contacts;
 mod settings;
 mod sim;
+mod state;
 mod step;
-mod walls;
 
 pub use ball::{Ball, MovingObstacle};
 pub use parallel::{OneThread, Parallel, Threads};
 pub use report::{Contact, ContactWith, MultiballReport};
-pub use scratch::MultiballScratch;
 pub use settings::MultiballSettings;
-pub use step::{step_balls, step_balls_parallel};
+pub use state::MultiballScratch;
+pub use step::{MultiballStep, step_balls, step_balls_parallel};
 
 #[cfg(test)]
 mod tests;

@@ -3,7 +3,7 @@
 //!
 //! A prediction reads every ball near the predicted one. In the caller's order those are
 //! scattered over memory (a cache miss each, several per event); sorted along the curve,
-//! neighbours in space are mostly neighbours in memory, and planning every ball at the
+//! neighbours in space are mostly neighbours in memory, and predicting every ball at the
 //! step's start walks the pair grid in order. The order is a function of the inputs alone
 //! (ties by the caller's index), so the results stay deterministic and the same on any
 //! number of threads.
@@ -38,8 +38,8 @@ pub(super) struct SpatialOrder {
     swap: Vec<u32>,
     /// The balls in sorted order, while the event machinery runs.
     pub(super) balls: Vec<Ball>,
-    /// `member` in the order it is not in (swapped in and out).
-    member: Vec<bool>,
+    /// `in_events` in the order it is not in (swapped in and out).
+    in_events: Vec<bool>,
 }
 
 /// Spread the low [`MORTON_BITS`] bits of `v` to the even bits.
@@ -83,9 +83,9 @@ fn sort_by_code(codes: &[u32], order: &mut Vec<u32>, swap: &mut Vec<u32>) {
 }
 
 impl SpatialOrder {
-    /// Sort `balls` (copied into `self.balls`), and move `member` into the same order.
-    /// (`solo` stays in the caller's order: see [`SpatialOrder::caller`].)
-    pub(super) fn sort_in(&mut self, balls: &[Ball], member: &mut Vec<bool>) {
+    /// Sort `balls` (copied into `self.balls`), and move `in_events` into the same order.
+    /// (`lone` stays in the caller's order: see [`SpatialOrder::caller`].)
+    pub(super) fn sort_in(&mut self, balls: &[Ball], in_events: &mut Vec<bool>) {
         let finite = || balls.iter().map(|b| b.center).filter(|c| c.is_finite());
         let lo = finite().fold(Vec2::splat(f32::INFINITY), Vec2::min);
         let hi = finite().fold(Vec2::splat(f32::NEG_INFINITY), Vec2::max);
@@ -103,9 +103,10 @@ impl SpatialOrder {
         sort_by_code(&self.codes, &mut self.order, &mut self.swap);
         self.balls.clear();
         self.balls.extend(self.order.iter().map(|&k| balls[k as usize]));
-        self.member.clear();
-        self.member.extend(self.order.iter().map(|&k| member[k as usize]));
-        std::mem::swap(member, &mut self.member);
+        self.in_events.clear();
+        self.in_events
+            .extend(self.order.iter().map(|&k| in_events[k as usize]));
+        std::mem::swap(in_events, &mut self.in_events);
     }
 
     /// The caller's index of the ball at `n` in sorted order.
@@ -114,16 +115,16 @@ impl SpatialOrder {
         self.order.get(n).map_or(n, |&k| k as usize)
     }
 
-    /// Put the sorted balls back into `balls`, and `member` back in the caller's order.
-    pub(super) fn sort_out(&mut self, balls: &mut [Ball], member: &mut Vec<bool>) {
+    /// Put the sorted balls back into `balls`, and `in_events` back in the caller's order.
+    pub(super) fn sort_out(&mut self, balls: &mut [Ball], in_events: &mut Vec<bool>) {
         for (n, &k) in self.order.iter().enumerate() {
             balls[k as usize] = self.balls[n];
         }
-        std::mem::swap(member, &mut self.member);
-        member.clear();
-        member.resize(self.order.len(), false);
+        std::mem::swap(in_events, &mut self.in_events);
+        in_events.clear();
+        in_events.resize(self.order.len(), false);
         for (n, &k) in self.order.iter().enumerate() {
-            member[k as usize] = self.member[n];
+            in_events[k as usize] = self.in_events[n];
         }
         // Back to the identity, for whatever runs outside the machinery.
         self.order.clear();
@@ -143,6 +144,11 @@ impl SpatialOrder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// The seed of [`the_radix_sort_matches_a_comparison_sort`]'s codes.
+    const CODES_SEED: u64 = 7;
 
     #[test]
     fn sorts_and_restores() {
@@ -155,13 +161,13 @@ mod tests {
                 )
             })
             .collect();
-        let mut member: Vec<bool> = (0..100).map(|i| i % 3 == 0).collect();
-        let (member0, mut out) = (member.clone(), balls.clone());
+        let mut in_events: Vec<bool> = (0..100).map(|i| i % 3 == 0).collect();
+        let (member0, mut out) = (in_events.clone(), balls.clone());
         let mut order = SpatialOrder::default();
-        order.sort_in(&balls, &mut member);
+        order.sort_in(&balls, &mut in_events);
         for n in 0..100 {
             assert_eq!(order.balls[n], balls[order.caller(n)]);
-            assert_eq!(member[n], member0[order.caller(n)]);
+            assert_eq!(in_events[n], member0[order.caller(n)]);
         }
         // Neighbours along the curve are near in space.
         let near = order
@@ -173,16 +179,16 @@ mod tests {
             ball: 0,
             with: ContactWith::Ball(1),
             time: 0.0,
-            hit: super::super::predict::leg_placeholder(),
+            hit: super::super::state::SensorHit::NONE.hit,
             approach_speed: 0.0,
             sensor: false,
             kick: 0.0,
         }];
         let (a, b) = (order.caller(0), order.caller(1));
         order.renumber(&mut contacts);
-        order.sort_out(&mut out, &mut member);
+        order.sort_out(&mut out, &mut in_events);
         assert_eq!(out, balls);
-        assert_eq!(member, member0);
+        assert_eq!(in_events, member0);
         assert_eq!((contacts[0].ball, contacts[0].with), (a, ContactWith::Ball(b)));
         assert_eq!(order.caller(5), 5);
     }
@@ -191,15 +197,12 @@ mod tests {
     fn the_radix_sort_matches_a_comparison_sort() {
         // Codes over the whole range, many of them equal (ties go by index), and the
         // no-place code: the same order as sorting (code, index) pairs.
-        let mut seed = 7_u32;
+        let mut rng = StdRng::seed_from_u64(CODES_SEED);
         let codes: Vec<u32> = (0..5000)
-            .map(|k| {
-                seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-                match k % 7 {
-                    0 => NO_PLACE,
-                    1 => seed % 16,
-                    _ => (seed >> 4) % NO_PLACE,
-                }
+            .map(|k| match k % 7 {
+                0 => NO_PLACE,
+                1 => rng.random_range(0..16),
+                _ => rng.random_range(0..NO_PLACE),
             })
             .collect();
         let (mut order, mut swap) = (Vec::new(), Vec::new());

@@ -1,7 +1,7 @@
 //! Overlap correction: pushing balls that sank into each other apart, by position only.
 
 use super::report::MultiballReport;
-use super::resting::RestingPair;
+use super::resting_contacts::RestingPair;
 use super::sim::Sim;
 use crate::bounce::earliest_on_leg;
 use crate::obstacle::Obstacles;

@@ -19,9 +19,10 @@
 //! simultaneous model that keeps both.
 
 use super::lcp;
-use super::lcp::balanced_sum;
+use super::lcp::{BatchContact, balanced_sum, coupling};
 use super::report::{Contact, ContactWith, MultiballReport};
 use super::sim::Sim;
+use super::state::Pair;
 use crate::hit::Hit;
 use crate::obstacle::Obstacles;
 use crate::response::{Body, pair_friction, push_ball};
@@ -34,22 +35,22 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// pushing contact once, and predict every ball involved again.
     pub(super) fn resolve_pairs(
         &mut self,
-        pairs: &[(usize, usize)],
+        pairs: &[Pair],
         time: f32,
         report: &mut MultiballReport,
         on_contact: &mut impl FnMut(&Contact),
     ) {
-        let mut cluster = std::mem::take(&mut self.scratch.cluster);
-        let mut links = std::mem::take(&mut self.scratch.links);
+        let mut cluster = std::mem::take(&mut self.event.cluster);
+        let mut links = std::mem::take(&mut self.event.links);
         cluster.clear();
         links.clear();
-        for &(i, j) in pairs {
+        for &Pair { a: i, b: j } in pairs {
             for k in [i, j] {
                 if !cluster.contains(&k) {
                     cluster.push(k);
                 }
             }
-            links.push((i, j));
+            links.push(Pair { a: i, b: j });
         }
         for &k in &cluster {
             self.advance(k, time, on_contact);
@@ -61,11 +62,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         while grown < cluster.len() {
             let k = cluster[grown];
             grown += 1;
-            if self.scratch.due.tied(k) {
+            if self.step.due.tied(k) {
                 self.closing_now(k, time, &mut cluster, &mut links, on_contact);
             }
         }
-        let mut batch = std::mem::take(&mut self.scratch.batch_contacts);
+        let mut batch = std::mem::take(&mut self.event.batch_contacts);
         self.batch_contacts(&links, &mut batch);
         let passes = self.solve_batch(&mut batch, &cluster);
         report.max_batch_passes = report.max_batch_passes.max(passes);
@@ -73,19 +74,19 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             self.apply_contact(c, time, report, on_contact);
         }
         for &k in &cluster {
-            let s = &self.scratch.state[k];
+            let s = &self.step.state[k];
             let capped = s.bounces >= s.allowed.min(MAX_WEDGE_BOUNCES);
-            let clock = &mut self.scratch.clock[k];
+            let clock = &mut self.step.clock[k];
             clock.frozen |= capped;
             clock.version = clock.version.wrapping_add(1);
             self.moved(k);
         }
         for &k in &cluster {
-            self.predict(k, on_contact);
+            self.repredict(k);
         }
-        self.scratch.batch_contacts = batch;
-        self.scratch.cluster = cluster;
-        self.scratch.links = links;
+        self.event.batch_contacts = batch;
+        self.event.cluster = cluster;
+        self.event.links = links;
     }
 
     /// Add to `links` (and `cluster`) every ball touching ball `k` at `time` and closing in
@@ -95,25 +96,25 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         k: usize,
         time: f32,
         cluster: &mut Vec<usize>,
-        links: &mut Vec<(usize, usize)>,
+        links: &mut Vec<Pair>,
         on_contact: &mut impl FnMut(&Contact),
     ) {
         let b = self.balls[k];
         let reach =
             Aabb::new(b.center, b.center).inflated(b.radius * (1.0 + TOUCH_SLOP_REL) + self.max_radius);
-        let mut found = std::mem::take(&mut self.scratch.found);
+        let mut found = std::mem::take(&mut self.event.found);
         found.clear();
-        self.scratch.grid.query_except(reach, k, |j| found.push(j));
+        self.step.grid.query_except(reach, k, |j| found.push(j));
         let floor = self.settings.resting_speed * RESTING_EVENT_FRACTION;
         for &j in &found {
             if !b.layers.interacts(self.balls[j].layers)
-                || !self.scratch.clock[j].valid
-                || links.iter().any(|&(x, y)| (x, y) == (k, j) || (x, y) == (j, k))
+                || !self.step.clock[j].valid
+                || links.iter().any(|l| l.is(k, j))
             {
                 continue;
             }
             let o = self.balls[j];
-            let s = self.scratch.clock[j];
+            let s = self.step.clock[j];
             let at = if s.frozen {
                 o.center
             } else {
@@ -127,20 +128,20 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             let closing = -(self.effective_velocity(k) - self.effective_velocity(j)).dot(n) > floor;
             if touching && closing {
                 self.advance(j, time, on_contact);
-                links.push((k, j));
+                links.push(Pair { a: k, b: j });
                 if !cluster.contains(&j) {
                     cluster.push(j);
                 }
             }
         }
-        self.scratch.found = found;
+        self.event.found = found;
     }
 
     /// The batch's contacts: normals, inverse masses (a waiting ball cannot be pushed),
     /// materials and approach speeds.
-    fn batch_contacts(&self, pairs: &[(usize, usize)], out: &mut Vec<BatchContact>) {
+    fn batch_contacts(&self, pairs: &[Pair], out: &mut Vec<BatchContact>) {
         out.clear();
-        for &(i, j) in pairs {
+        for &Pair { a: i, b: j } in pairs {
             let (a, b) = (self.balls[i], self.balls[j]);
             let (va, vb) = (self.effective_velocity(i), self.effective_velocity(j));
             // In f64, renormalised: an f32 unit vector is off by up to 1e-7 in length, and
@@ -152,7 +153,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 continue;
             };
             let inverse = |k: usize| {
-                if self.scratch.clock[k].frozen {
+                if self.step.clock[k].frozen {
                     0.0
                 } else {
                     self.balls[k].inverse_mass
@@ -168,7 +169,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 a: i,
                 b: j,
                 normal,
-                inverse: (inverse(i), inverse(j)),
+                inverse_a: inverse(i),
+                inverse_b: inverse(j),
                 restitution: if resting { 0.0 } else { e },
                 friction: material.friction,
                 target: if resting {
@@ -191,9 +193,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
         let n = batch.len();
         let (mut a, mut q, mut p) = (
-            std::mem::take(&mut self.scratch.lcp_matrix),
-            std::mem::take(&mut self.scratch.lcp_rhs),
-            std::mem::take(&mut self.scratch.lcp_impulses),
+            std::mem::take(&mut self.event.lcp_matrix),
+            std::mem::take(&mut self.event.lcp_rhs),
+            std::mem::take(&mut self.event.lcp_impulses),
         );
         a.clear();
         a.resize(n * n, 0.0);
@@ -207,7 +209,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             let (va, vb) = (self.effective_velocity(c.a), self.effective_velocity(c.b));
             q.push((va - vb).as_dvec2().dot(c.normal) - f64::from(c.target));
         }
-        let mut lcp_scratch = std::mem::take(&mut self.scratch.lcp);
+        let mut lcp_scratch = std::mem::take(&mut self.event.lcp);
         let passes = lcp::solve(&a, &q, &mut p, &mut lcp_scratch);
         for (c, &impulse) in batch.iter_mut().zip(&p) {
             c.impulse = impulse;
@@ -235,13 +237,13 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 self.balls[k].velocity = push_ball(self.balls[k].velocity, push);
             }
         }
-        self.scratch.lcp = lcp_scratch;
+        self.event.lcp = lcp_scratch;
         for c in batch.iter().filter(|c| c.impulse > 0.0 && c.friction > 0.0) {
             self.rub(c);
         }
-        self.scratch.lcp_matrix = a;
-        self.scratch.lcp_rhs = q;
-        self.scratch.lcp_impulses = p;
+        self.event.lcp_matrix = a;
+        self.event.lcp_rhs = q;
+        self.event.lcp_impulses = p;
         passes
     }
 
@@ -253,7 +255,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let (va, vb) = (self.effective_velocity(c.a), self.effective_velocity(c.b));
         let q = (va - vb).as_dvec2().dot(c.normal) - f64::from(c.target);
         c.impulse = lcp::one(coupling(c, c), q);
-        for (k, sign, inverse) in [(c.a, 1.0, c.inverse.0), (c.b, -1.0, c.inverse.1)] {
+        for (k, sign, inverse) in [(c.a, 1.0, c.inverse_a), (c.b, -1.0, c.inverse_b)] {
             if inverse > 0.0 {
                 let term = c.normal * (sign * c.impulse * (1.0 + f64::from(c.restitution)));
                 let push = DVec2::new(lcp::lone(term.x), lcp::lone(term.y)) * f64::from(inverse);
@@ -271,8 +273,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let (a, b) = self.bodies(c);
         let limit = f64::from(c.friction) * c.impulse * (1.0 + f64::from(c.restitution));
         if let Some(impulse) = pair_friction(a, b, c.normal, limit) {
-            self.balls[c.a].velocity += impulse * c.inverse.0;
-            self.balls[c.b].velocity -= impulse * c.inverse.1;
+            self.balls[c.a].velocity += impulse * c.inverse_a;
+            self.balls[c.b].velocity -= impulse * c.inverse_b;
         }
     }
 
@@ -282,9 +284,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             .iter()
             .find_map(|c| {
                 if c.a == k {
-                    Some(c.inverse.0)
+                    Some(c.inverse_a)
                 } else if c.b == k {
-                    Some(c.inverse.1)
+                    Some(c.inverse_b)
                 } else {
                     None
                 }
@@ -299,7 +301,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             velocity: self.effective_velocity(k),
             inverse_mass,
         };
-        (body(c.a, c.inverse.0), body(c.b, c.inverse.1))
+        (body(c.a, c.inverse_a), body(c.b, c.inverse_b))
     }
 
     /// Report a pushing contact and count it.
@@ -327,45 +329,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         });
         report.bounces += 1;
         for k in [c.a, c.b] {
-            self.scratch.state[k].bounces += 1;
+            self.step.state[k].bounces += 1;
         }
     }
-}
-
-/// One contact of a batch.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct BatchContact {
-    a: usize,
-    b: usize,
-    /// From `b` towards `a`, unit in f64.
-    normal: DVec2,
-    /// `1/m` of `a` and `b` (zero for a ball that cannot be pushed).
-    inverse: (f32, f32),
-    restitution: f32,
-    friction: f32,
-    /// The separation speed a resting contact leaves at (zero for a bounce).
-    target: f32,
-    approach: f32,
-    /// The compression impulse found.
-    impulse: f64,
-}
-
-/// `J_c M⁻¹ J_dᵀ`: how an impulse along contact `d` changes the closing speed of `c`.
-fn coupling(c: &BatchContact, d: &BatchContact) -> f64 {
-    let dot = c.normal.dot(d.normal);
-    let mut sum = 0.0;
-    // Ball `a` of `c` moves with +n_c; ball `b` with −n_c (and the same for `d`).
-    if c.a == d.a {
-        sum += f64::from(c.inverse.0) * dot;
-    }
-    if c.a == d.b {
-        sum -= f64::from(c.inverse.0) * dot;
-    }
-    if c.b == d.a {
-        sum -= f64::from(c.inverse.1) * dot;
-    }
-    if c.b == d.b {
-        sum += f64::from(c.inverse.1) * dot;
-    }
-    sum
 }

@@ -2,7 +2,7 @@
 //! independent work over threads.
 //!
 //! Two parts of a multiball step are independent per ball: sweeping every ball on its own
-//! (its walls only; see `islands.rs`), and the first prediction of every ball that goes
+//! (its walls only; see `lone.rs`), and the first prediction of every ball that goes
 //! through the event machinery. Each item's result depends on that item alone, so any
 //! chunking, on any number of threads, gives the same results, bit for bit.
 

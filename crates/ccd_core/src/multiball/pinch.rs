@@ -14,11 +14,12 @@
 //! looking for surfaces within touching distance now (a ball resting on a wall that a
 //! flipper strikes has no recent contact with the wall).
 
+use super::hinges::SurfaceOf;
 use super::report::ContactWith;
 use super::sim::Sim;
 use crate::hit::Hit;
 use crate::obstacle::{Obstacle, ObstacleShape, Obstacles};
-use crate::response::{Surface, contact_restitution, takes_contact};
+use crate::response::{Surface, contact_restitution};
 use crate::shape::{Aabb, Circle, Segment};
 use crate::tolerance::{DEGENERATE_LENGTH_REL, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
 use glam::Vec2;
@@ -36,8 +37,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         time: f32,
         with: ContactWith,
         this: Surface,
-    ) -> Option<(ContactWith, Surface)> {
-        let state = &self.scratch.state[i];
+    ) -> Option<SurfaceOf> {
+        let state = &self.step.state[i];
         if let Some(last) = state.last
             && last.with != with
             && last.normal.dot(this.normal) < 0.0
@@ -48,14 +49,17 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 velocity: last.surface_velocity,
                 restitution: last.restitution,
             };
-            return Some((last.with, surface));
+            return Some(SurfaceOf {
+                with: last.with,
+                surface,
+            });
         }
         let ball = self.balls[i];
         let reach = ball.radius * (1.0 + TOUCH_SLOP_REL);
         let near = Aabb::new(ball.center, ball.center).inflated(reach);
-        let moving_near = self.scratch.moving_boxes.iter().any(|b| b.intersects(&near));
+        let moving_near = self.step.moving_boxes.iter().any(|b| b.intersects(&near));
         let resting_speed = self.settings.resting_speed;
-        let mut best: Option<(ContactWith, Surface)> = None;
+        let mut best: Option<SurfaceOf> = None;
         let mut consider = |candidate: ContactWith, obstacle: &Obstacle, velocity: Vec2| {
             if candidate == with || obstacle.sensor || !ball.layers.interacts(obstacle.layers) {
                 return;
@@ -66,20 +70,23 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             let approach = -(ball.velocity - velocity).dot(normal);
             // Away from moving parts, only a wall the ball moves into at this instant.
             if (ball.center - point).length() > reach
-                || !takes_contact(obstacle, normal)
+                || !obstacle.takes_contact(normal)
                 || (!moving_near && !(approach > 0.0))
             {
                 return;
             }
             let facing = normal.dot(this.normal);
-            if facing < 0.0 && best.is_none_or(|(_, b)| facing < b.normal.dot(this.normal)) {
+            if facing < 0.0 && best.is_none_or(|b| facing < b.surface.normal.dot(this.normal)) {
                 let combined = ball.material.combine(obstacle.material);
                 let surface = Surface {
                     normal,
                     velocity,
                     restitution: contact_restitution(combined, approach, resting_speed),
                 };
-                best = Some((candidate, surface));
+                best = Some(SurfaceOf {
+                    with: candidate,
+                    surface,
+                });
             }
         };
         self.obstacles
@@ -89,7 +96,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
         let toi = time / self.dt;
         for (index, m) in self.moving.iter().enumerate() {
-            if !self.scratch.moving_boxes[index].intersects(&near) {
+            if !self.step.moving_boxes[index].intersects(&near) {
                 continue;
             }
             let (obstacle, _) = m.rest_of_step(toi);
@@ -126,7 +133,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// limit), and a rider rides only the motion it met.
     ///
     /// From `time` on a rider moves on its own velocity, and the caller's
-    /// [`Sim::predict_near`] (after the body turns anew) predicts it again: a body that
+    /// [`Sim::repredict_near`] (after the body turns anew) predicts it again: a body that
     /// turns back into it meets it in a contact, whose impulse exchange never adds energy,
     /// and one that turns away leaves it. Carried on by the new motion instead, it would
     /// take the body's whole change of velocity, as from a body of infinite inertia: a
@@ -134,7 +141,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// and energy the hinge never lost.
     pub(super) fn carry_riders(&mut self, part: usize, time: f32) {
         for k in 0..self.balls.len() {
-            if let Some(index) = self.scratch.state[k].riding
+            if let Some(index) = self.step.state[k].riding
                 && self.moves_with(ContactWith::Moving(part), index)
                 && self.ride(k, time / self.dt)
             {
@@ -147,8 +154,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// changed (a partner's event with it is stale) and its box moved. At the bounce cap
     /// still, it rides again from its next contact.
     fn release(&mut self, k: usize) {
-        self.scratch.state[k].riding = None;
-        let clock = &mut self.scratch.clock[k];
+        self.step.state[k].riding = None;
+        let clock = &mut self.step.clock[k];
         clock.frozen = false;
         clock.version = clock.version.wrapping_add(1);
         self.moved(k);
@@ -159,8 +166,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// there (it is already when `to` is not after its clock; it is left where it was when
     /// the carry is not finite).
     fn ride(&mut self, k: usize, to: f32) -> bool {
-        let state = &self.scratch.state[k];
-        let (Some(index), Some(last), time) = (state.riding, state.last, self.scratch.clock[k].time) else {
+        let state = &self.step.state[k];
+        let (Some(index), Some(last), time) = (state.riding, state.last, self.step.clock[k].time) else {
             return false;
         };
         let Some(m) = self.moving.get(index) else {
@@ -180,8 +187,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         if end.is_finite() && velocity.is_finite() {
             self.balls[k].center = end;
             self.balls[k].velocity = velocity;
-            self.scratch.clock[k].time = to * self.dt;
-            if let Some(last) = &mut self.scratch.state[k].last {
+            self.step.clock[k].time = to * self.dt;
+            if let Some(last) = &mut self.step.state[k].last {
                 last.surface_velocity = surface;
                 last.time = to * self.dt;
             }
@@ -212,7 +219,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// ignored while that surface moved on) and against the slower one: where it touches
     /// both, if there is such a place next to it, else just out of the faster one.
     pub(super) fn squeeze_out(&mut self, k: usize) {
-        let Some(pinch) = self.scratch.state[k].pinched else {
+        let Some(pinch) = self.step.state[k].pinched else {
             return;
         };
         let ball = self.balls[k];

@@ -6,7 +6,7 @@
 //! earlier of its two children, so the root is the earliest of all. Scheduling a ball
 //! replaces its leaf and replays the matches up its path, stopping where nothing changes:
 //! at most `log2(n)` steps, with no stale entries to skip later and nothing to allocate.
-//! The balls are in spatial order (see `order.rs`), so the balls an event re-plans share
+//! The balls are in spatial order (see `order.rs`), so the balls an event re-predictions share
 //! most of their paths up the tree.
 //!
 //! Each node is one `u64`: the time's bits above the ball's index. Times are never
@@ -37,13 +37,29 @@ pub(super) enum EventKind {
     },
 }
 
+/// A ball's next event: when, and with what.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Event {
+    pub(super) time: f32,
+    pub(super) kind: EventKind,
+}
+
+/// A ball's scheduled event with another ball: when, which, and the other's version then
+/// (the event is stale if the other has changed course since).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct BallEvent {
+    pub(super) time: f32,
+    pub(super) other: u32,
+    pub(super) other_version: u32,
+}
+
 /// Each ball's scheduled event, 16 bytes a ball ([`Due`]): every event reads its ball's,
 /// in no spatial order, so four fit a cache line. A ball event (nearly all of them) is
-/// held whole; a wall event's contact waits in `walls`, read only when it comes.
+/// held whole; an obstacle event's contact waits in `obstacles`, read only when it comes.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Schedule {
     due: Vec<Due>,
-    walls: Vec<EventKind>,
+    obstacles: Vec<EventKind>,
 }
 
 /// One ball's scheduled event (see [`Schedule`]).
@@ -63,8 +79,8 @@ struct Due {
 enum Pending {
     Nothing,
     Ball,
-    /// A wall or moving obstacle: the contact is in `Schedule::walls`.
-    Wall,
+    /// A wall or moving obstacle: the contact is in `Schedule::obstacles`.
+    Obstacle,
 }
 
 impl Due {
@@ -82,9 +98,9 @@ impl Schedule {
     pub(super) fn reset(&mut self, n: usize) {
         self.due.clear();
         self.due.resize(n, Due::NONE);
-        if self.walls.len() < n {
-            // Read only where `Pending::Wall` says: grown, never cleared.
-            self.walls.resize(
+        if self.obstacles.len() < n {
+            // Read only where `Pending::Obstacle` says: grown, never cleared.
+            self.obstacles.resize(
                 n,
                 EventKind::Ball {
                     other: 0,
@@ -96,11 +112,14 @@ impl Schedule {
 
     /// Ball `i`'s event (none: any it had is dropped), and whether it is tied.
     #[inline]
-    pub(super) fn set(&mut self, i: usize, event: Option<(f32, EventKind)>, tied: bool) {
+    pub(super) fn set(&mut self, i: usize, event: Option<Event>, tied: bool) {
         let mut due = Due { tied, ..Due::NONE };
         match event {
             None => {}
-            Some((time, EventKind::Ball { other, other_version })) => {
+            Some(Event {
+                time,
+                kind: EventKind::Ball { other, other_version },
+            }) => {
                 due = Due {
                     time,
                     other,
@@ -109,10 +128,10 @@ impl Schedule {
                     tied,
                 };
             }
-            Some((time, wall)) => {
+            Some(Event { time, kind: obstacle }) => {
                 due.time = time;
-                due.what = Pending::Wall;
-                self.walls[i] = wall;
+                due.what = Pending::Obstacle;
+                self.obstacles[i] = obstacle;
             }
         }
         self.due[i] = due;
@@ -127,26 +146,33 @@ impl Schedule {
     /// Ball `i`'s event, if it is with another ball: its time, the other ball and the
     /// other's version.
     #[inline]
-    pub(super) fn ball(&self, i: usize) -> Option<(f32, u32, u32)> {
+    pub(super) fn ball(&self, i: usize) -> Option<BallEvent> {
         let d = &self.due[i];
-        (d.what == Pending::Ball).then_some((d.time, d.other, d.other_version))
+        (d.what == Pending::Ball).then_some(BallEvent {
+            time: d.time,
+            other: d.other,
+            other_version: d.other_version,
+        })
     }
 
     /// Take ball `i`'s event out (its tie stays).
     #[inline]
-    pub(super) fn take(&mut self, i: usize) -> Option<(f32, EventKind)> {
+    pub(super) fn take(&mut self, i: usize) -> Option<Event> {
         let d = &mut self.due[i];
         let what = std::mem::replace(&mut d.what, Pending::Nothing);
         match what {
             Pending::Nothing => None,
-            Pending::Ball => Some((
-                d.time,
-                EventKind::Ball {
+            Pending::Ball => Some(Event {
+                time: d.time,
+                kind: EventKind::Ball {
                     other: d.other,
                     other_version: d.other_version,
                 },
-            )),
-            Pending::Wall => Some((d.time, self.walls[i])),
+            }),
+            Pending::Obstacle => Some(Event {
+                time: d.time,
+                kind: self.obstacles[i],
+            }),
         }
     }
 
@@ -265,6 +291,11 @@ impl EventQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// The seed of [`pops_in_time_then_ball_order_like_a_sorted_list`]'s operations.
+    const QUEUE_OPS_SEED: u64 = 7;
 
     /// The queue against a sorted list: every pop is the earliest (time, then ball) of
     /// what is scheduled, through pushes that replace, removals and pops mixed.
@@ -274,17 +305,13 @@ mod tests {
         let mut queue = EventQueue::default();
         queue.reset(balls);
         let mut reference: Vec<Option<f32>> = vec![None; balls];
-        let mut seed = 7_u32;
-        let mut next = || {
-            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            seed >> 8
-        };
+        let mut rng = StdRng::seed_from_u64(QUEUE_OPS_SEED);
         for _ in 0..5_000 {
-            let ball = next() as usize % balls;
-            match next() % 4 {
+            let ball = rng.random_range(0..balls);
+            match rng.random_range(0..4) {
                 0 | 1 => {
                     // Times on a coarse grid, so ties happen.
-                    let time = (next() % 50) as f32 * 0.125;
+                    let time = f32::from(rng.random_range(0..50_u8)) * 0.125;
                     queue.push(Key {
                         time,
                         ball: ball as u32,
@@ -312,7 +339,7 @@ mod tests {
         }
     }
 
-    /// What is set is what is taken, once: a ball event whole, a wall event's contact
+    /// What is set is what is taken, once: a ball event whole, an obstacle event's contact
     /// from its own list; the tie outlives the taking; a reset drops everything.
     #[test]
     fn a_schedule_gives_back_what_was_set_once() {
@@ -326,45 +353,60 @@ mod tests {
         due.reset(3);
         due.set(
             0,
-            Some((
-                0.5,
-                EventKind::Ball {
+            Some(Event {
+                time: 0.5,
+                kind: EventKind::Ball {
                     other: 2,
                     other_version: 7,
                 },
-            )),
+            }),
             true,
         );
-        let wall = EventKind::Moving {
+        let obstacle = EventKind::Moving {
             index: 4,
             hit,
             surface_velocity: Vec2::X,
         };
-        due.set(1, Some((0.25, wall)), false);
-        assert_eq!(due.ball(0), Some((0.5, 2, 7)));
-        assert_eq!(due.ball(1), None, "a wall event is not a ball event");
+        due.set(
+            1,
+            Some(Event {
+                time: 0.25,
+                kind: obstacle,
+            }),
+            false,
+        );
+        assert_eq!(
+            due.ball(0),
+            Some(BallEvent {
+                time: 0.5,
+                other: 2,
+                other_version: 7
+            })
+        );
+        assert_eq!(due.ball(1), None, "an obstacle event is not a ball event");
         assert!(due.has(0) && due.has(1) && !due.has(2));
         assert!(matches!(
             due.take(0),
-            Some((
-                0.5,
-                EventKind::Ball {
+            Some(Event {
+                time: 0.5,
+                kind: EventKind::Ball {
                     other: 2,
                     other_version: 7
                 }
-            ))
+            })
         ));
         assert!(due.take(0).is_none(), "taken once");
         assert!(due.tied(0), "the tie stays");
         match due.take(1) {
-            Some((
-                t,
-                EventKind::Moving {
-                    index,
-                    hit: h,
-                    surface_velocity,
-                },
-            )) => {
+            Some(Event {
+                time: t,
+                kind:
+                    EventKind::Moving {
+                        index,
+                        hit: h,
+                        surface_velocity,
+                    },
+            }) => {
                 assert_eq!((t, index, h, surface_velocity), (0.25, 4, hit, Vec2::X));
             }
             other => panic!("{other:?}"),

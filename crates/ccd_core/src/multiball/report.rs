@@ -57,13 +57,13 @@ pub struct MultiballReport {
     /// [`MAX_SIMULTANEOUS_PASSES`](crate::MAX_SIMULTANEOUS_PASSES)).
     pub max_batch_passes: u32,
     /// Balls that kept their own sweep (nothing could meet them).
-    pub solo_balls: u32,
+    pub lone_balls: u32,
     /// Balls stepped by the event machinery (they could meet another ball or a moving
     /// obstacle).
     pub event_balls: u32,
     /// Of the event balls, those that joined during the step (a leg of another may have
     /// reached their path).
-    pub pulled_balls: u32,
+    pub joined_balls: u32,
     /// The deepest ball–ball overlap found at the start of the step, in world units,
     /// before the position correction (see [`ALLOWED_OVERLAP_REL`](crate::ALLOWED_OVERLAP_REL)).
     pub max_overlap: f32,

@@ -13,57 +13,15 @@
 //! step (time 0), as the single-ball sweep reports a resting contact.
 
 use super::report::{Contact, ContactWith, MultiballReport};
+use super::resting_contacts::{Rest, RestingPair, WallContact};
 use super::sim::Sim;
 use crate::hit::Hit;
-use crate::obstacle::{ObstacleId, ObstacleShape, Obstacles};
-use crate::response::{Accumulated, leave_wall, rest_step, takes_contact, without_approach};
+use crate::obstacle::{ObstacleShape, Obstacles};
+use crate::response::{Accumulated, leave_wall, rest_step, without_approach};
 use crate::shape::{Aabb, Segment};
 use crate::simultaneous::{Problem, Row, State};
 use crate::tolerance::{RESTING_ITERATIONS, TOUCH_SLOP_REL};
 use glam::Vec2;
-
-/// What a resting wall contact is on.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) enum Rest {
-    /// A face of this segment.
-    Face(Segment),
-    /// An end cap of a segment.
-    Cap,
-    /// A pillar.
-    Pillar,
-}
-
-/// A wall a ball touches at the start of the step.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct WallContact {
-    pub(super) ball: usize,
-    pub(super) obstacle: ObstacleId,
-    pub(super) point: Vec2,
-    /// From the wall towards the ball.
-    pub(super) normal: Vec2,
-    /// Both materials' friction, combined.
-    pub(super) friction: f32,
-    pub(super) on: Rest,
-    /// The approach at the start of the step (contacts approaching faster are impacts, for
-    /// the event machinery).
-    pub(super) approach: f32,
-    /// The impulses taken in the solve.
-    pub(super) taken: Accumulated,
-}
-
-/// Two touching balls at the start of the step.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct RestingPair {
-    pub(super) a: usize,
-    pub(super) b: usize,
-    /// From `b` towards `a`.
-    pub(super) normal: Vec2,
-    pub(super) friction: f32,
-    /// The approach at the start of the step.
-    pub(super) approach: f32,
-    /// The impulses taken in the solve.
-    pub(super) taken: Accumulated,
-}
 
 /// Where on `s` the point closest to `p` is: an end cap (the end point itself) or a face.
 fn rest_on(s: Segment, p: Vec2) -> (Vec2, Rest) {
@@ -111,12 +69,12 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         if !(resting > 0.0) {
             return;
         }
-        let mut pairs = std::mem::take(&mut self.scratch.resting_pairs);
-        let mut walls = std::mem::take(&mut self.scratch.wall_contacts);
+        let mut pairs = std::mem::take(&mut self.start.resting_pairs);
+        let mut walls = std::mem::take(&mut self.start.wall_contacts);
         pairs.clear();
         walls.clear();
         for k in 0..self.balls.len() {
-            if self.scratch.clock[k].frozen {
+            if self.step.clock[k].frozen {
                 continue;
             }
             self.gather_walls(k, &mut walls);
@@ -169,8 +127,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         self.propagate_shock(&walls, &mut pairs);
         self.report_resting(&walls, &pairs, report, on_contact);
         self.correct_overlaps(&pairs, report);
-        self.scratch.resting_pairs = pairs;
-        self.scratch.wall_contacts = walls;
+        self.start.resting_pairs = pairs;
+        self.start.wall_contacts = walls;
         // Velocities changed: the swept boxes did too.
         if self.settings.ball_ball {
             for k in 0..self.balls.len() {
@@ -223,7 +181,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             // follows bounces and kicks the ball, as the single-ball sweep does.
             if let Some(normal) = gap.try_normalize()
                 && gap.length() <= b.radius + slop
-                && takes_contact(o, normal)
+                && o.takes_contact(normal)
                 && !material.kick.fires(f64::from(-b.velocity.dot(normal)))
             {
                 walls.push(WallContact {
@@ -246,13 +204,13 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// The balls after `k` (by index) that touch it.
     fn gather_pairs(&mut self, k: usize, pairs: &mut Vec<RestingPair>) {
         let b = self.balls[k];
-        let mut found = std::mem::take(&mut self.scratch.found);
+        let mut found = std::mem::take(&mut self.event.found);
         found.clear();
         let reach =
             Aabb::new(b.center, b.center).inflated(b.radius * (1.0 + TOUCH_SLOP_REL) + self.max_radius);
-        self.scratch.grid.query(reach, |j| found.push(j));
+        self.step.grid.query(reach, |j| found.push(j));
         for &j in &found {
-            if j <= k || !b.layers.interacts(self.balls[j].layers) || !self.scratch.clock[j].valid {
+            if j <= k || !b.layers.interacts(self.balls[j].layers) || !self.step.clock[j].valid {
                 continue;
             }
             let o = self.balls[j];
@@ -270,7 +228,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 });
             }
         }
-        self.scratch.found = found;
+        self.event.found = found;
     }
 
     /// Shock propagation: one pass from the bottom up, each lower ball held still, so a

@@ -2,8 +2,10 @@
 
 use super::ball::{Ball, MovingObstacle};
 use super::report::Contact;
-use super::scratch::{BallState, Clock, MultiballScratch, NO_SENSOR};
+use super::report::ContactWith;
 use super::settings::MultiballSettings;
+use super::state::{BallState, Clock, EventBuffers, SensorHit, StartBuffers, StepState};
+use crate::bounce::{SweepSettings, sweep_bounces};
 use crate::obstacle::Obstacles;
 use crate::shape::Aabb;
 use crate::tolerance::MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG;
@@ -15,7 +17,10 @@ pub(super) struct Sim<'a, O: ?Sized> {
     pub(super) obstacles: &'a O,
     pub(super) moving: &'a mut [MovingObstacle],
     pub(super) settings: &'a MultiballSettings,
-    pub(super) scratch: &'a mut MultiballScratch,
+    /// The step's state, and the buffers of its start and of one event.
+    pub(super) step: &'a mut StepState,
+    pub(super) start: &'a mut StartBuffers,
+    pub(super) event: &'a mut EventBuffers,
     /// The largest ball radius, for neighbour searches.
     pub(super) max_radius: f32,
     /// Every usable ball is on the same layers, which interact with themselves: pair
@@ -34,8 +39,8 @@ pub(super) fn usable(b: &Ball) -> bool {
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
     pub(super) fn prepare(&mut self) {
         let n = self.balls.len();
-        self.scratch.state.clear();
-        self.scratch.state.resize(
+        self.step.state.clear();
+        self.step.state.resize(
             n,
             BallState {
                 allowed: self.settings.max_bounces,
@@ -43,13 +48,13 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             },
         );
         // Read only up to each ball's `sensor_count`: grown, never cleared.
-        if self.scratch.sensors.len() < n {
-            self.scratch.sensors.resize(n, [NO_SENSOR; SENSORS_PER_LEG]);
+        if self.step.sensors.len() < n {
+            self.step.sensors.resize(n, [SensorHit::NONE; SENSORS_PER_LEG]);
         }
         // One pass: each ball's clock, and over the usable balls the largest radius and
         // whether they all share one layer set.
-        let scratch = &mut *self.scratch;
-        scratch.clock.clear();
+        let step = &mut *self.step;
+        step.clock.clear();
         let (mut max_radius, mut layers, mut same_layers) = (0.0_f32, None, true);
         for (k, ball) in self.balls.iter().enumerate() {
             let ok = usable(ball);
@@ -58,8 +63,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 same_layers &= *layers.get_or_insert(ball.layers) == ball.layers;
             }
             // A bad ball sits out the whole step, and so does one swept on its own.
-            let valid = ok && scratch.member.get(k).copied().unwrap_or(true);
-            scratch.clock.push(Clock {
+            let valid = ok && step.in_events.get(k).copied().unwrap_or(true);
+            step.clock.push(Clock {
                 valid,
                 frozen: !valid,
                 ..Clock::default()
@@ -67,26 +72,26 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
         self.max_radius = max_radius;
         self.shared_layers = layers.is_none_or(|l| same_layers && l.interacts(l));
-        self.scratch.queue.reset(n);
-        self.scratch.due.reset(n);
-        self.scratch.moving_boxes.clear();
-        self.scratch
+        self.step.queue.reset(n);
+        self.step.due.reset(n);
+        self.step.moving_boxes.clear();
+        self.step
             .moving_boxes
             .extend(self.moving.iter().map(MovingObstacle::swept_aabb));
         if self.settings.ball_ball {
-            self.scratch.boxes.clear();
+            self.step.boxes.clear();
             for k in 0..n {
                 // A ball swept on its own is in the grid by its whole path's box (a leg that
-                // may reach it pulls it in first); a member by its leg.
-                let b = match self.scratch.solo.get(self.scratch.order.caller(k)) {
-                    Some(solo) if !self.scratch.clock[k].valid => {
-                        solo.bounds.unwrap_or(Aabb::new(Vec2::ZERO, Vec2::ZERO))
+                // may reach it makes it join first); an event ball by its leg.
+                let b = match self.step.lone.get(self.step.order.caller(k)) {
+                    Some(lone) if !self.step.clock[k].valid => {
+                        lone.bounds.unwrap_or(Aabb::new(Vec2::ZERO, Vec2::ZERO))
                     }
                     _ => self.swept_box(k),
                 };
-                self.scratch.boxes.push(b);
+                self.step.boxes.push(b);
             }
-            self.scratch.grid.rebuild(&self.scratch.boxes);
+            self.step.grid.rebuild(&self.step.boxes);
         }
     }
 
@@ -95,7 +100,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     #[inline]
     pub(super) fn swept_box(&self, k: usize) -> Aabb {
         let b = &self.balls[k];
-        let s = &self.scratch.clock[k];
+        let s = &self.step.clock[k];
         if !b.center.is_finite() {
             return Aabb::new(Vec2::ZERO, Vec2::ZERO);
         }
@@ -119,7 +124,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
 
     /// The velocity ball `k` moves with for the rest of the step.
     pub(super) fn effective_velocity(&self, k: usize) -> Vec2 {
-        if self.scratch.clock[k].frozen {
+        if self.step.clock[k].frozen {
             Vec2::ZERO
         } else {
             self.balls[k].velocity
@@ -129,7 +134,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Move ball `k` along its leg to time `t`, reporting the sensors it entered before.
     pub(super) fn advance(&mut self, k: usize, t: f32, on_contact: &mut impl FnMut(&Contact)) {
         self.flush_sensors(k, t, on_contact);
-        let s = &mut self.scratch.clock[k];
+        let s = &mut self.step.clock[k];
         if !s.frozen && t > s.time {
             self.balls[k].center += self.balls[k].velocity * (t - s.time);
         }
@@ -140,10 +145,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
 
     #[inline]
     pub(super) fn flush_sensors(&mut self, k: usize, until: f32, on_contact: &mut impl FnMut(&Contact)) {
-        let clock = &mut self.scratch.clock[k];
+        let clock = &mut self.step.clock[k];
         let count = usize::from(clock.sensors);
         clock.sensors = 0;
-        for &(time, with, hit) in &self.scratch.sensors[k][..count] {
+        for &SensorHit { time, with, hit } in &self.step.sensors[k][..count] {
             if time <= until {
                 let approach = -self.balls[k].velocity.dot(hit.normal);
                 on_contact(&Contact {
@@ -163,8 +168,62 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     pub(super) fn moved(&mut self, k: usize) {
         if self.settings.ball_ball {
             let b = self.swept_box(k);
-            self.scratch.boxes[k] = b;
-            self.scratch.grid.update(k, b);
+            self.step.boxes[k] = b;
+            self.step.grid.update(k, b);
         }
+    }
+}
+
+impl<O: Obstacles + ?Sized> Sim<'_, O> {
+    /// Ball `j`, swept on its own so far, joins the event machinery at `now`: its own sweep
+    /// replayed to `now` (reporting its contacts), then a clock at `now`. `false` if it
+    /// cannot (already in, or a bad ball).
+    pub(super) fn join(&mut self, j: usize, now: f32) -> bool {
+        if self.step.in_events[j] {
+            return false;
+        }
+        let Some(start) = self.step.lone[self.step.order.caller(j)].ball else {
+            return false;
+        };
+        let mut ball = start;
+        let mut bounces = 0;
+        if now > 0.0 {
+            let sweep = SweepSettings {
+                max_bounces: self.settings.max_bounces,
+                resting_speed: self.settings.resting_speed,
+                response: ball.response,
+                material: ball.material,
+                layers: ball.layers,
+            };
+            let contacts = &mut self.step.joined_contacts;
+            let result = sweep_bounces(ball.circle(), ball.velocity, now, self.obstacles, &sweep, |h| {
+                contacts.push(Contact {
+                    ball: j,
+                    with: ContactWith::Obstacle(h.obstacle),
+                    time: h.time,
+                    hit: h.hit,
+                    approach_speed: h.approach_speed,
+                    sensor: h.sensor,
+                    kick: h.kick,
+                });
+            });
+            let Ok(out) = result else {
+                return false;
+            };
+            (ball.center, ball.velocity, bounces) = (out.center, out.velocity, out.bounces);
+        }
+        self.balls[j] = ball;
+        self.step.in_events[j] = true;
+        self.step.clock[j] = Clock {
+            time: now,
+            version: 0,
+            frozen: false,
+            valid: true,
+            pinched: false,
+            sensors: 0,
+        };
+        self.step.state[j].bounces = bounces;
+        self.moved(j);
+        true
     }
 }

@@ -1,15 +1,15 @@
 //! [`step_balls`]: the public entry, and the loop over events.
 
 use super::ball::{Ball, MovingObstacle};
-use super::hinges::finish_hinges;
-use super::islands::{Solo, meets_something, sweep_solo};
+use super::hinge_clocks::finish_hinges;
+use super::lone::{Lone, meets_something, sweep_lone};
+use super::obstacle_contact::ObstacleHit;
 use super::parallel::{OneThread, Parallel};
-use super::queue::EventKind;
+use super::queue::{BallEvent, Event, EventKind};
 use super::report::{Contact, ContactWith, MultiballReport};
-use super::scratch::MultiballScratch;
 use super::settings::MultiballSettings;
 use super::sim::{Sim, usable};
-use super::walls::WallHit;
+use super::state::{MultiballScratch, Pair, Retry};
 use crate::obstacle::Obstacles;
 use crate::shape::Aabb;
 use crate::tolerance::{
@@ -45,78 +45,99 @@ pub fn step_balls<O: Obstacles + Sync + ?Sized>(
     scratch: &mut MultiballScratch,
     on_contact: impl FnMut(&Contact),
 ) -> MultiballReport {
-    step_balls_parallel(
-        &OneThread, balls, dt, obstacles, moving, settings, scratch, on_contact,
-    )
+    let step = MultiballStep {
+        balls,
+        dt,
+        obstacles,
+        moving,
+    };
+    step_balls_parallel(&OneThread, step, settings, scratch, on_contact)
+}
+
+/// What one step of [`step_balls_parallel`] moves, for how long, and against what.
+#[derive(Debug)]
+pub struct MultiballStep<'a, O: ?Sized> {
+    /// The balls, moved in place.
+    pub balls: &'a mut [Ball],
+    /// The step, seconds (a step that is not finite and positive does nothing).
+    pub dt: f32,
+    /// The static obstacles (walls).
+    pub obstacles: &'a O,
+    /// The moving obstacles; a hinged one is turned by the balls' impacts and its limits.
+    pub moving: &'a mut [MovingObstacle],
 }
 
 /// [`step_balls`], with its independent work (every ball swept on its own, and the first
 /// prediction of every ball that needs the event machinery) spread over `pool`'s threads.
 /// The results are the same as on one thread, bit for bit.
 ///
-/// The event machinery runs only for the balls that need it (see `islands.rs`): a ball
+/// The event machinery runs only for the balls that need it (see `lone.rs`): a ball
 /// whose path, swept on its own, cannot meet another ball or a moving obstacle keeps
 /// that sweep, which is cheaper and is exactly what it would do alone.
 ///
 /// ```
-/// use ccd_core::{step_balls_parallel, Ball, MultiballScratch, MultiballSettings, Obstacle, Threads, Vec2};
+/// use ccd_core::{step_balls_parallel, Ball, MultiballScratch, MultiballSettings, MultiballStep, Obstacle, Threads, Vec2};
 /// let mut balls: Vec<Ball> = (0..1000).map(|i| Ball::new(Vec2::new(i as f32 * 10.0, 0.0), Vec2::Y, 1.0)).collect();
 /// let none: [Obstacle; 0] = [];
 /// let mut scratch = MultiballScratch::default();
-/// let report = step_balls_parallel(&Threads(2), &mut balls, 1.0, &none[..], &mut [], &MultiballSettings::default(), &mut scratch, |_| {});
+/// let step = MultiballStep { balls: &mut balls, dt: 1.0, obstacles: &none[..], moving: &mut [] };
+/// let report = step_balls_parallel(&Threads(2), step, &MultiballSettings::default(), &mut scratch, |_| {});
 /// // Far apart: every ball keeps its own sweep.
-/// assert_eq!((report.solo_balls, report.event_balls), (1000, 0));
+/// assert_eq!((report.lone_balls, report.event_balls), (1000, 0));
 /// assert_eq!(balls[3].center, Vec2::new(30.0, 1.0));
 /// ```
-#[allow(clippy::too_many_arguments)]
 pub fn step_balls_parallel<P: Parallel, O: Obstacles + Sync + ?Sized>(
     pool: &P,
-    balls: &mut [Ball],
-    dt: f32,
-    obstacles: &O,
-    moving: &mut [MovingObstacle],
+    step: MultiballStep<'_, O>,
     settings: &MultiballSettings,
     scratch: &mut MultiballScratch,
     mut on_contact: impl FnMut(&Contact),
 ) -> MultiballReport {
+    let MultiballStep {
+        balls,
+        dt,
+        obstacles,
+        moving,
+    } = step;
     let mut report = MultiballReport::default();
     if !(dt > 0.0) || !dt.is_finite() {
         return report;
     }
-    scratch.hinges.prepare(moving, dt);
+    scratch.step.hinges.prepare(moving, dt);
     if balls.is_empty() {
-        report.hinge_limit_hits = finish_hinges(moving, &mut scratch.hinges);
+        report.hinge_limit_hits = finish_hinges(moving, &mut scratch.step.hinges);
         return report;
     }
-    let mut solo = std::mem::take(&mut scratch.solo);
-    scratch.moving_boxes.clear();
+    let mut lone = std::mem::take(&mut scratch.step.lone);
+    scratch.step.moving_boxes.clear();
     scratch
+        .step
         .moving_boxes
         .extend(moving.iter().map(MovingObstacle::swept_aabb));
-    if scratch.crowded {
+    if scratch.carried.crowded {
         // Most balls met something last step: sweeping each on its own first would be
         // wasted; every ball goes through the event machinery.
-        reset_solo(balls, &mut solo, true);
+        reset_lone(balls, &mut lone, true);
     } else {
-        sweep_every_ball(pool, balls, dt, obstacles, settings, &mut solo);
-        mark_meetings(&mut solo, moving, settings.ball_ball, scratch);
+        sweep_every_ball(pool, balls, dt, obstacles, settings, &mut lone);
+        mark_meetings(&mut lone, moving, settings.ball_ball, scratch);
     }
-    scratch.member.clear();
-    scratch.member.extend(solo.iter().map(|s| s.events));
-    scratch.solo = solo;
-    scratch.event_contacts.clear();
-    scratch.pulled_contacts.clear();
-    if scratch.member.iter().any(|&m| m) {
+    scratch.step.in_events.clear();
+    scratch.step.in_events.extend(lone.iter().map(|s| s.events));
+    scratch.step.lone = lone;
+    scratch.step.event_contacts.clear();
+    scratch.step.joined_contacts.clear();
+    if scratch.step.in_events.iter().any(|&m| m) {
         report = run_sorted(pool, balls, dt, obstacles, moving, settings, scratch);
     }
-    let solo = std::mem::take(&mut scratch.solo);
-    for (k, s) in solo.iter().enumerate() {
-        if scratch.member[k] {
+    let lone = std::mem::take(&mut scratch.step.lone);
+    for (k, s) in lone.iter().enumerate() {
+        if scratch.step.in_events[k] {
             report.event_balls += 1;
         } else if let (Some(end), Some(_)) = (s.end, s.ball) {
             balls[k].center = end.center;
             balls[k].velocity = end.velocity;
-            report.solo_balls += 1;
+            report.lone_balls += 1;
             report.bounces += s.contacts.iter().filter(|c| !c.sensor).count() as u32;
             report.max_bounces_per_ball = report.max_bounces_per_ball.max(end.bounces);
             report.capped_balls += u32::from(end.capped);
@@ -124,17 +145,17 @@ pub fn step_balls_parallel<P: Parallel, O: Obstacles + Sync + ?Sized>(
             s.contacts.iter().for_each(&mut on_contact);
         }
     }
-    report.pulled_balls = report.event_balls - solo.iter().filter(|s| s.events).count() as u32;
-    scratch.crowded = report.event_balls as f32 >= CROWDED_FRACTION * balls.len() as f32;
+    report.joined_balls = report.event_balls - lone.iter().filter(|s| s.events).count() as u32;
+    scratch.carried.crowded = report.event_balls as f32 >= CROWDED_FRACTION * balls.len() as f32;
     // The balls that joined late: their replayed contacts, then the machinery's, each
     // ball's in time order.
-    let mut contacts = std::mem::take(&mut scratch.event_contacts);
-    contacts.append(&mut scratch.pulled_contacts);
+    let mut contacts = std::mem::take(&mut scratch.step.event_contacts);
+    contacts.append(&mut scratch.step.joined_contacts);
     contacts.sort_by(|a, b| a.time.total_cmp(&b.time));
     contacts.iter().for_each(&mut on_contact);
-    scratch.event_contacts = contacts;
-    scratch.solo = solo;
-    report.hinge_limit_hits += finish_hinges(moving, &mut scratch.hinges);
+    scratch.step.event_contacts = contacts;
+    scratch.step.lone = lone;
+    report.hinge_limit_hits += finish_hinges(moving, &mut scratch.step.hinges);
     report
 }
 
@@ -145,22 +166,37 @@ fn sweep_every_ball<P: Parallel, O: Obstacles + Sync + ?Sized>(
     dt: f32,
     obstacles: &O,
     settings: &MultiballSettings,
-    solo: &mut Vec<Solo>,
+    lone: &mut Vec<Lone>,
 ) {
-    reset_solo(balls, solo, false);
-    pool.for_each_chunk(solo, &|chunk: &mut [Solo]| {
+    size_lone(balls.len(), lone);
+    // Each entry is reset in its own chunk: the reset is per ball too, and on one thread
+    // it was a tenth of the sweep.
+    pool.for_each_chunk(lone, &|chunk: &mut [Lone]| {
         for s in chunk {
-            sweep_solo(s, dt, obstacles, settings);
+            let b = &balls[s.index];
+            s.ball = usable(b).then_some(*b);
+            s.events = false;
+            sweep_lone(s, dt, obstacles, settings);
         }
     });
 }
 
+/// One entry per ball, each knowing its index (the rest is reset by its user).
+fn size_lone(n: usize, lone: &mut Vec<Lone>) {
+    lone.truncate(n);
+    let old = lone.len();
+    lone.resize_with(n, Lone::default);
+    for (k, s) in lone.iter_mut().enumerate().skip(old) {
+        s.index = k;
+    }
+}
+
 /// One entry per ball, nothing swept yet; every usable ball goes through the event
 /// machinery if `events`.
-fn reset_solo(balls: &[Ball], solo: &mut Vec<Solo>, events: bool) {
-    solo.truncate(balls.len());
-    solo.resize_with(balls.len(), Solo::default);
-    for (k, (s, b)) in solo.iter_mut().zip(balls).enumerate() {
+fn reset_lone(balls: &[Ball], lone: &mut Vec<Lone>, events: bool) {
+    lone.truncate(balls.len());
+    lone.resize_with(balls.len(), Lone::default);
+    for (k, (s, b)) in lone.iter_mut().zip(balls).enumerate() {
         s.index = k;
         s.ball = usable(b).then_some(*b);
         s.events = events && s.ball.is_some();
@@ -172,7 +208,7 @@ fn reset_solo(balls: &[Ball], solo: &mut Vec<Solo>, events: bool) {
 
 /// Mark the balls whose own paths can meet another ball or a moving obstacle.
 fn mark_meetings(
-    solo: &mut [Solo],
+    lone: &mut [Lone],
     moving: &[MovingObstacle],
     ball_ball: bool,
     scratch: &mut MultiballScratch,
@@ -182,26 +218,27 @@ fn mark_meetings(
         return;
     }
     let nowhere = Aabb::new(Vec2::ZERO, Vec2::ZERO);
-    scratch.boxes.clear();
+    scratch.step.boxes.clear();
     scratch
+        .step
         .boxes
-        .extend(solo.iter().map(|s| s.bounds.unwrap_or(nowhere)));
+        .extend(lone.iter().map(|s| s.bounds.unwrap_or(nowhere)));
     if ball_ball {
-        scratch.island_grid.rebuild(&scratch.boxes);
+        scratch.step.lone_grid.rebuild(&scratch.step.boxes);
     }
-    for k in 0..solo.len() {
-        let meets = solo[k].bounds.is_some_and(|b| {
+    for k in 0..lone.len() {
+        let meets = lone[k].bounds.is_some_and(|b| {
             meets_something(
                 k,
                 b,
-                solo,
-                &scratch.island_grid,
+                lone,
+                &scratch.step.lone_grid,
                 moving,
-                &scratch.moving_boxes,
+                &scratch.step.moving_boxes,
                 ball_ball,
             )
         });
-        solo[k].events = meets;
+        lone[k].events = meets;
     }
 }
 
@@ -216,22 +253,22 @@ fn run_sorted<P: Parallel, O: Obstacles + Sync + ?Sized>(
     settings: &MultiballSettings,
     scratch: &mut MultiballScratch,
 ) -> MultiballReport {
-    let mut order = std::mem::take(&mut scratch.order);
-    order.sort_in(balls, &mut scratch.member);
+    let mut order = std::mem::take(&mut scratch.step.order);
+    order.sort_in(balls, &mut scratch.step.in_events);
     let mut sorted = std::mem::take(&mut order.balls);
-    scratch.order = order;
+    scratch.step.order = order;
     let report = run_events(pool, &mut sorted, dt, obstacles, moving, settings, scratch);
-    let mut order = std::mem::take(&mut scratch.order);
+    let mut order = std::mem::take(&mut scratch.step.order);
     order.balls = sorted;
-    order.renumber(&mut scratch.event_contacts);
-    order.renumber(&mut scratch.pulled_contacts);
-    order.sort_out(balls, &mut scratch.member);
-    scratch.order = order;
+    order.renumber(&mut scratch.step.event_contacts);
+    order.renumber(&mut scratch.step.joined_contacts);
+    order.sort_out(balls, &mut scratch.step.in_events);
+    scratch.step.order = order;
     report
 }
 
-/// Step the event group (`scratch.member`) through the event machinery; its contacts go
-/// to `scratch.event_contacts`.
+/// Step the event group (`scratch.step.in_events`) through the event machinery; its contacts go
+/// to `scratch.step.event_contacts`.
 fn run_events<P: Parallel, O: Obstacles + Sync + ?Sized>(
     pool: &P,
     balls: &mut [Ball],
@@ -242,7 +279,7 @@ fn run_events<P: Parallel, O: Obstacles + Sync + ?Sized>(
     scratch: &mut MultiballScratch,
 ) -> MultiballReport {
     let mut report = MultiballReport::default();
-    let mut contacts = std::mem::take(&mut scratch.event_contacts);
+    let mut contacts = std::mem::take(&mut scratch.step.event_contacts);
     contacts.clear();
     let mut on_contact = |c: &Contact| contacts.push(*c);
     let mut sim = Sim {
@@ -251,7 +288,9 @@ fn run_events<P: Parallel, O: Obstacles + Sync + ?Sized>(
         obstacles,
         moving,
         settings,
-        scratch,
+        step: &mut scratch.step,
+        start: &mut scratch.start,
+        event: &mut scratch.event,
         max_radius: 0.0,
         shared_layers: false,
     };
@@ -264,13 +303,17 @@ fn run_events<P: Parallel, O: Obstacles + Sync + ?Sized>(
             .saturating_mul(DEFAULT_EVENTS_PER_BALL)
             .saturating_add(MIN_EVENT_BUDGET)
     };
-    sim.plan_all(pool);
+    sim.predict_first(pool);
     loop {
         let until = sim.peek_time().unwrap_or(dt);
         if sim.limit_before(until, &mut report, &mut on_contact) {
             continue;
         }
-        let Some((i, time, kind)) = sim.next_event() else {
+        let Some(Taken {
+            ball: i,
+            event: Event { time, kind },
+        }) = sim.take_next()
+        else {
             break;
         };
         if report.events >= budget {
@@ -283,8 +326,15 @@ fn run_events<P: Parallel, O: Obstacles + Sync + ?Sized>(
     }
     sim.finish(&mut report, &mut on_contact);
 
-    scratch.event_contacts = contacts;
+    scratch.step.event_contacts = contacts;
     report
+}
+
+/// An event taken out of the queue, with its ball.
+#[derive(Clone, Copy, Debug)]
+struct Taken {
+    ball: usize,
+    event: Event,
 }
 
 impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
@@ -299,29 +349,34 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
     ) {
         match kind {
             EventKind::Ball { other, other_version } => {
-                self.ball_event(i, time, (other as usize, other_version), report, on_contact);
+                let partner = BallEvent {
+                    time,
+                    other,
+                    other_version,
+                };
+                self.ball_event(i, partner, report, on_contact);
             }
             EventKind::Obstacle { id, material, hit } => {
-                let contact = WallHit {
+                let contact = ObstacleHit {
                     with: ContactWith::Obstacle(id),
                     material,
                     hit,
                     surface_velocity: Vec2::ZERO,
                 };
-                self.resolve_wall(i, time, contact, report, on_contact);
+                self.resolve_obstacle(i, time, contact, report, on_contact);
             }
             EventKind::Moving {
                 index,
                 hit,
                 surface_velocity,
             } => {
-                let contact = WallHit {
+                let contact = ObstacleHit {
                     with: ContactWith::Moving(index),
                     material: self.moving[index].obstacle.material,
                     hit,
                     surface_velocity,
                 };
-                self.resolve_wall(i, time, contact, report, on_contact);
+                self.resolve_obstacle(i, time, contact, report, on_contact);
             }
         }
     }
@@ -330,17 +385,20 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
     /// schedule holds an event (`schedule` pushes or removes it with the event, and taking
     /// the event pops it), so the key alone answers: no read of the ball's schedule.
     fn peek_time(&self) -> Option<f32> {
-        let key = self.scratch.queue.peek()?;
-        debug_assert!(self.scratch.due.has(key.ball as usize));
+        let key = self.step.queue.peek()?;
+        debug_assert!(self.step.due.has(key.ball as usize));
         Some(key.time)
     }
 
-    /// The earliest scheduled event still valid (any other is dropped): its ball, time
-    /// and kind, taken out of the ball's schedule.
-    fn next_event(&mut self) -> Option<(usize, f32, EventKind)> {
-        while let Some(key) = self.scratch.queue.pop() {
-            if let Some((time, kind)) = self.scratch.due.take(key.ball as usize) {
-                return Some((key.ball as usize, time, kind));
+    /// The earliest scheduled event still valid (any other is dropped), taken out of its
+    /// ball's schedule.
+    fn take_next(&mut self) -> Option<Taken> {
+        while let Some(key) = self.step.queue.pop() {
+            if let Some(event) = self.step.due.take(key.ball as usize) {
+                return Some(Taken {
+                    ball: key.ball as usize,
+                    event,
+                });
             }
         }
         None
@@ -351,70 +409,69 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
     fn hold_all(&mut self, time: f32, on_contact: &mut impl FnMut(&Contact)) {
         for k in 0..self.balls.len() {
             self.advance(k, time, on_contact);
-            self.scratch.clock[k].frozen = true;
+            self.step.clock[k].frozen = true;
         }
-        self.scratch.queue.reset(self.balls.len());
-        self.scratch.due.reset(self.balls.len());
+        self.step.queue.reset(self.balls.len());
+        self.step.due.reset(self.balls.len());
     }
 
-    /// Ball `i` meets ball `partner.0` at `time` (if the partner has not changed course
-    /// since): resolve it with every other ball–ball event at the same instant.
+    /// Ball `i` meets `partner.other` at `partner.time` (if the partner has not changed
+    /// course since): resolve it with every other ball–ball event at the same instant.
     fn ball_event(
         &mut self,
         i: usize,
-        time: f32,
-        partner: (usize, u32),
+        partner: BallEvent,
         report: &mut MultiballReport,
         on_contact: &mut impl FnMut(&Contact),
     ) {
-        let (j, version) = partner;
-        if self.scratch.clock[j].version != version {
+        let (j, time) = (partner.other as usize, partner.time);
+        if self.step.clock[j].version != partner.other_version {
             // The partner changed course: this ball's leg goes on; look again.
             self.advance(i, time, on_contact);
-            self.predict(i, on_contact);
+            self.repredict(i);
             return;
         }
-        let mut batch = std::mem::take(&mut self.scratch.batch);
-        let mut retry = std::mem::take(&mut self.scratch.retry);
+        let mut batch = std::mem::take(&mut self.event.batch);
+        let mut retry = std::mem::take(&mut self.event.retry);
         batch.clear();
         retry.clear();
-        batch.push((i, j));
+        batch.push(Pair { a: i, b: j });
         self.gather_simultaneous(time, &mut batch, &mut retry);
         self.resolve_pairs(&batch, time, report, on_contact);
-        for &(a, t) in &retry {
-            if !batch.iter().any(|&(x, y)| x == a || y == a) {
+        for &Retry { ball: a, time: t } in &retry {
+            if !batch.iter().any(|p| p.has(a)) {
                 self.advance(a, t, on_contact);
-                self.predict(a, on_contact);
+                self.repredict(a);
             }
         }
-        self.scratch.batch = batch;
-        self.scratch.retry = retry;
+        self.event.batch = batch;
+        self.event.retry = retry;
     }
 
     /// Take every other ball–ball event within [`SIMULTANEOUS_TIME_REL`] of the step after
     /// `time` into `batch`; a ball whose partner has changed course goes to `retry`.
-    fn gather_simultaneous(
-        &mut self,
-        time: f32,
-        batch: &mut Vec<(usize, usize)>,
-        retry: &mut Vec<(usize, f32)>,
-    ) {
+    fn gather_simultaneous(&mut self, time: f32, batch: &mut Vec<Pair>, retry: &mut Vec<Retry>) {
         let window = time + SIMULTANEOUS_TIME_REL * self.dt;
-        while let Some(key) = self.scratch.queue.peek() {
+        while let Some(key) = self.step.queue.peek() {
             if key.time > window {
                 break;
             }
             let a = key.ball as usize;
-            let Some((at, other, other_version)) = self.scratch.due.ball(a) else {
+            let Some(BallEvent {
+                time: at,
+                other,
+                other_version,
+            }) = self.step.due.ball(a)
+            else {
                 break;
             };
-            self.scratch.queue.pop();
-            self.scratch.due.take(a);
+            self.step.queue.pop();
+            self.step.due.take(a);
             let b = other as usize;
-            if self.scratch.clock[b].version != other_version {
-                retry.push((a, at));
-            } else if !batch.iter().any(|&(x, y)| (x, y) == (a, b) || (x, y) == (b, a)) {
-                batch.push((a, b));
+            if self.step.clock[b].version != other_version {
+                retry.push(Retry { ball: a, time: at });
+            } else if !batch.iter().any(|p| p.is(a, b)) {
+                batch.push(Pair { a, b });
             }
         }
     }
@@ -423,15 +480,15 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
     /// out of a squeeze), its sensors reported, its counts summed.
     fn finish(&mut self, report: &mut MultiballReport, on_contact: &mut impl FnMut(&Contact)) {
         for k in 0..self.balls.len() {
-            if !self.scratch.clock[k].frozen {
+            if !self.step.clock[k].frozen {
                 self.advance(k, self.dt, on_contact);
             }
             self.flush_sensors(k, self.dt, on_contact);
             self.ride_to_end(k);
             self.squeeze_out(k);
-            let s = &self.scratch.state[k];
+            let s = &self.step.state[k];
             report.max_bounces_per_ball = report.max_bounces_per_ball.max(s.bounces);
-            let clock = self.scratch.clock[k];
+            let clock = self.step.clock[k];
             let capped = clock.valid && s.bounces >= s.allowed.min(MAX_WEDGE_BOUNCES);
             report.capped_balls += u32::from(capped);
             if clock.valid && clock.frozen && (capped || report.event_budget_hit) {

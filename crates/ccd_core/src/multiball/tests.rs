@@ -7,6 +7,8 @@ use crate::shape::Segment;
 use crate::sweep::SegmentMotion;
 use crate::tolerance::MIN_EVENT_BUDGET;
 use glam::Vec2;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 fn v(x: f32, y: f32) -> Vec2 {
     Vec2::new(x, y)
@@ -41,17 +43,10 @@ fn run(
     contacts
 }
 
-/// A seeded xorshift generator of values in [0, 1), the same sequence on every platform
-/// (the dense-gas scene is the exact one that hit its bug).
-fn xorshift(seed: u64) -> impl FnMut() -> f32 {
-    let mut state = seed;
-    move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 11) as f32 / (1u64 << 53) as f32
-    }
-}
+/// The seed of [`dense_gas_never_runs_out_of_events`]'s scene.
+const DENSE_GAS_SEED: u64 = 99_991;
+/// The seed of [`the_first_contact_is_the_earliest_of_all_pairs`]'s jitter and velocities.
+const EARLIEST_PAIR_SEED: u64 = 2_024;
 
 fn momentum(balls: &[Ball]) -> glam::DVec2 {
     balls
@@ -462,19 +457,16 @@ fn two_runs_are_bit_identical() {
 }
 
 #[test]
-#[allow(
-    clippy::approx_constant,
-    reason = "6.283 is not meant as TAU: it is the exact scene that hit the bug"
-)]
 fn dense_gas_never_runs_out_of_events() {
     // 10,000 balls (radius 4, e = 1) at 500–4,000 units/s in a closed square of side 1,772
     // (the pit benchmark's density: 16% of the area covered), 120 Hz. A contact the pair
     // sweep called closing but the impulse did not (their normals differing in the last
     // bit) used to be resolved to nothing and found again at the same instant until the
     // event budget (10,000 · DEFAULT_EVENTS_PER_BALL + MIN_EVENT_BUDGET events) ran out;
-    // this scene hit it. Each of its 12 steps must now stay within the budget, with fewer
-    // events than twice its contacts plus MIN_EVENT_BUDGET.
-    let mut rnd = xorshift(99_991);
+    // a scene like this one hit it (drawn then from a hand-written xorshift, now from
+    // `rand`, so not the same balls). Each of its 12 steps must now stay within the
+    // budget, with fewer events than twice its contacts plus MIN_EVENT_BUDGET.
+    let mut rng = StdRng::seed_from_u64(DENSE_GAS_SEED);
     let h = 886.0;
     let walls = closed_box(h);
     let cell = 16.0;
@@ -482,8 +474,8 @@ fn dense_gas_never_runs_out_of_events() {
     let mut balls: Vec<Ball> = Vec::new();
     while balls.len() < 10_000 {
         let p = v(
-            rnd() * 2.0 * (h - 5.0) - (h - 5.0),
-            rnd() * 2.0 * (h - 5.0) - (h - 5.0),
+            rng.random_range(-(h - 5.0)..h - 5.0),
+            rng.random_range(-(h - 5.0)..h - 5.0),
         );
         let k = ((p.x / cell).floor() as i32, (p.y / cell).floor() as i32);
         let crowded = (-1..=1).any(|dx| {
@@ -497,7 +489,10 @@ fn dense_gas_never_runs_out_of_events() {
             continue;
         }
         buckets.entry(k).or_default().push(p);
-        let (angle, speed) = (rnd() * 6.283, 500.0 + 3500.0 * rnd());
+        let (angle, speed) = (
+            rng.random_range(0.0..std::f32::consts::TAU),
+            rng.random_range(500.0..4000.0),
+        );
         balls.push(Ball::new(p, Vec2::from_angle(angle) * speed, 4.0));
     }
     let mut scratch = MultiballScratch::default();
@@ -524,11 +519,11 @@ fn dense_gas_never_runs_out_of_events() {
 #[test]
 fn the_first_contact_is_the_earliest_of_all_pairs() {
     // 400 balls on a jittered grid (spacing 3, radius 1), up to 40 units/s, one 0.1 s
-    // step, no walls: nearly every ball meets another, so the step's first plans go pair
+    // step, no walls: nearly every ball meets another, so the step's first predictions go pair
     // by pair. The first contact resolved must be the earliest of all 79,800 pairs, each
     // swept on its own (a brute-force reference), with the same two balls.
-    let mut next = xorshift(2_024);
-    let mut rnd = move || next() - 0.5;
+    let mut rng = StdRng::seed_from_u64(EARLIEST_PAIR_SEED);
+    let mut rnd = move || rng.random_range(-0.5..0.5);
     let (dt, r) = (0.1, 1.0);
     let mut balls: Vec<Ball> = (0..400)
         .map(|k| {

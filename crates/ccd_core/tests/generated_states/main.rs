@@ -100,16 +100,16 @@ enum Path {
     /// [`sweep_bounces`], the single-ball sweep.
     Sweep,
     /// [`step_balls`] with ball–ball off.
-    Solo,
+    Lone,
     /// [`step_balls`] with ball–ball on and a passer-by ([`passer_by`]) whose path's box
     /// meets the ball's, so that both go through the event machinery (they never touch).
     Events,
 }
 
 /// The paths of a scene of static walls.
-const STATIC_PATHS: [Path; 3] = [Path::Sweep, Path::Solo, Path::Events];
+const STATIC_PATHS: [Path; 3] = [Path::Sweep, Path::Lone, Path::Events];
 /// The paths of a scene with a moving obstacle ([`sweep_bounces`] has none).
-const MOVING_PATHS: [Path; 2] = [Path::Solo, Path::Events];
+const MOVING_PATHS: [Path; 2] = [Path::Lone, Path::Events];
 
 /// The side of the passer-by's square, in multiples of the scene's larger side.
 const PASSER_SQUARE: f32 = 4.0;
@@ -198,7 +198,7 @@ impl Stepper {
                 ball.center = out.center;
                 ball.velocity = out.velocity;
             }
-            Path::Solo | Path::Events => {
+            Path::Lone | Path::Events => {
                 let events = self.path == Path::Events;
                 let settings = MultiballSettings {
                     ball_ball: events,
@@ -225,7 +225,7 @@ impl Stepper {
                 if moving.is_empty() {
                     let intended = if events { (0, 2) } else { (1, 0) };
                     assert_eq!(
-                        (report.solo_balls, report.event_balls),
+                        (report.lone_balls, report.event_balls),
                         intended,
                         "{:?}: the ball did not take the intended path",
                         self.path

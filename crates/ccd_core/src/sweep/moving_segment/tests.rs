@@ -2,6 +2,8 @@
 
 use super::*;
 use crate::sweep_circle_segment;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use std::f32::consts::{FRAC_PI_2, PI, TAU};
 
 fn v(x: f32, y: f32) -> Vec2 {
@@ -236,16 +238,14 @@ fn flipper_never_misses_a_resting_ball_at_any_phase() {
     assert!(clear >= 250, "{clear} placements clear of the arm");
 }
 
+/// The seed of [`moving_ball_against_spinning_arm_matches_brute_force`]'s configurations.
+const SPINNING_ARM_SEED: u64 = 0x2545_f491_4f6c_dd1d;
+
 #[test]
 fn moving_ball_against_spinning_arm_matches_brute_force() {
-    // A fixed pseudo-random sweep of configurations (xorshift, no dependency).
-    let mut state = 0x2545_f491_4f6c_dd1d_u64;
-    let mut rnd = move |lo: f32, hi: f32| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        lo + (hi - lo) * ((state >> 40) as f32 / (1u64 << 24) as f32)
-    };
+    // A fixed pseudo-random sweep of configurations.
+    let mut rng = StdRng::seed_from_u64(SPINNING_ARM_SEED);
+    let mut rnd = move |lo: f32, hi: f32| rng.random_range(lo..hi);
     let mut checked = 0;
     for _ in 0..1200 {
         let arm = Segment::new(

@@ -5,42 +5,45 @@
 //! motion), and the first other ball (swept against that ball's leg). Only the earliest is
 //! scheduled; a partner that changes course first makes it stale (see `step.rs`).
 
-use super::pair_contact::earlier;
-use super::queue::{EventKind, Key};
-use super::report::{Contact, ContactWith};
-use super::scratch::{Clock, LastContact};
+use super::pair_sweep::earlier;
+use super::prediction::{Leg, Next, Prediction};
+use super::queue::{Event, EventKind, Key};
+use super::report::ContactWith;
 use super::sim::Sim;
+use super::state::{Clock, LastContact, SensorHit};
 use crate::bounce::{earliest_solid_on_leg, keep_earliest};
-use crate::hit::Hit;
 use crate::obstacle::{ObstacleShape, Obstacles};
-use crate::response::takes_contact;
-use crate::shape::{Aabb, Circle};
+use crate::shape::Aabb;
 use crate::sweep::{sweep_circle_moving_circle, sweep_circle_moving_segment};
 use crate::tolerance::{MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
 use glam::Vec2;
 
-/// The sensors a leg crosses: time, what, where.
-type Sensors = ([(f32, ContactWith, Hit); SENSORS_PER_LEG], usize);
+/// The sensors a leg crosses, the earliest [`SENSORS_PER_LEG`] of them.
+struct SensorList {
+    hits: [SensorHit; SENSORS_PER_LEG],
+    count: usize,
+}
 
-/// Where a prediction puts the sensors a leg crosses: kept ([`Sensors`], when the plan is
-/// scheduled), or only counted (`usize`, when planning: no 384-byte list per plan).
+/// Where a prediction puts the sensors a leg crosses: kept ([`SensorList`], when the
+/// prediction is scheduled), or only counted (`usize`, when predicting: no 384-byte list
+/// per prediction).
 trait SensorSink {
-    fn add(&mut self, entry: (f32, ContactWith, Hit));
+    fn add(&mut self, entry: SensorHit);
     fn count(&self) -> usize;
 }
 
-impl SensorSink for Sensors {
+impl SensorSink for SensorList {
     /// Keeps the earliest [`SENSORS_PER_LEG`], in time order (when full, the latest goes).
-    fn add(&mut self, entry: (f32, ContactWith, Hit)) {
-        keep_earliest(&mut self.0, &mut self.1, entry, |e| e.0);
+    fn add(&mut self, entry: SensorHit) {
+        keep_earliest(&mut self.hits, &mut self.count, entry, |e| e.time);
     }
     fn count(&self) -> usize {
-        self.1
+        self.count
     }
 }
 
 impl SensorSink for usize {
-    fn add(&mut self, _: (f32, ContactWith, Hit)) {
+    fn add(&mut self, _: SensorHit) {
         *self = (*self + 1).min(SENSORS_PER_LEG);
     }
     fn count(&self) -> usize {
@@ -48,166 +51,60 @@ impl SensorSink for usize {
     }
 }
 
-/// A ball's leg: from its clock to the end of the step.
-#[derive(Clone, Copy, Debug)]
-struct Leg {
-    circle: Circle,
-    start: f32,
-    left: f32,
-    motion: Vec2,
-}
-
-/// A ball's planned next event, and whether its leg crosses sensors (rare: they are
-/// gathered again when the plan is scheduled, so plans stay small to move around).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Planned {
-    next: Next,
-    leg: Leg,
-    sensors: bool,
-}
-
-impl Planned {
-    /// The time of the event found so far (infinity if none).
-    #[inline]
-    pub(super) fn best_time(&self) -> f32 {
-        self.next.best_time
-    }
-
-    /// A ball swept on its own that this leg may reach: it must join first.
-    #[inline]
-    pub(super) fn pull(&mut self, j: usize) {
-        self.next.pull(j);
-    }
-
-    /// Ball `other` (at its `version`) met at `time`.
-    #[inline]
-    pub(super) fn consider_ball(&mut self, time: f32, other: usize, version: u32) {
-        self.next.consider(
-            time,
-            EventKind::Ball {
-                other: other as u32,
-                other_version: version,
-            },
-        );
-    }
-
-    /// Whether balls swept on their own must join before this plan holds.
-    fn wants_pulls(&self) -> bool {
-        self.next.pull_count > 0 || self.next.pull_overflow
-    }
-}
-
-/// The earliest event found so far, and whether another ball meets this one at the same
-/// instant (then the batch looks for it, see `pairs.rs`).
-#[derive(Clone, Copy, Debug)]
-struct Next {
-    best: Option<(f32, EventKind)>,
-    /// `best`'s time, infinite while there is none (read for every candidate pair: a
-    /// plain number, no test of the option).
-    best_time: f32,
-    second_ball: Option<f32>,
-    /// Balls swept on their own whose paths this leg may reach: they must join the event
-    /// machinery first (see `islands.rs`). More than fit: `pull_overflow`.
-    pulls: [u32; PULLS_PER_PLAN],
-    pull_count: u8,
-    pull_overflow: bool,
-}
-
-/// Balls a plan remembers to pull into the event machinery; more are found again when the
-/// ball is planned once more, after these joined.
-const PULLS_PER_PLAN: usize = 4;
-
-impl Next {
-    /// Nothing found yet (written out: the derived default called a library function
-    /// for the array, once per plan).
-    const NONE: Self = Self {
-        best: None,
-        best_time: f32::INFINITY,
-        second_ball: None,
-        pulls: [0; PULLS_PER_PLAN],
-        pull_count: 0,
-        pull_overflow: false,
-    };
-
-    #[inline]
-    fn pull(&mut self, j: usize) {
-        let n = self.pull_count as usize;
-        if n < PULLS_PER_PLAN {
-            self.pulls[n] = j as u32;
-            self.pull_count += 1;
-        } else {
-            self.pull_overflow = true;
-        }
-    }
-
-    #[inline]
-    fn consider(&mut self, time: f32, kind: EventKind) {
-        if self.best.is_none_or(|(t, _)| time < t) {
-            if let Some((t, EventKind::Ball { .. })) = self.best {
-                self.second_ball = Some(self.second_ball.map_or(t, |s| s.min(t)));
-            }
-            self.best = Some((time, kind));
-            self.best_time = time;
-        } else if matches!(kind, EventKind::Ball { .. }) {
-            self.second_ball = Some(self.second_ball.map_or(time, |s| s.min(time)));
-        }
-    }
-}
-
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Find ball `i`'s next event from its clock and schedule it (replacing any it had).
-    pub(super) fn predict(&mut self, i: usize, _on_contact: &mut impl FnMut(&Contact)) {
-        let planned = self.plan(i);
-        self.settle(i, planned.as_ref());
+    pub(super) fn repredict(&mut self, i: usize) {
+        let prediction = self.predict(i);
+        self.schedule(i, prediction.as_ref());
     }
 
-    /// Schedule ball `i`'s planned event, once every ball swept on its own that its leg may
-    /// reach has joined the event machinery (planning it again with them); then plan and
+    /// Schedule ball `i`'s predicted event, once every ball swept on its own that its leg may
+    /// reach has joined the event machinery (predicting it again with them); then predict and
     /// schedule those that joined, the same way.
-    pub(super) fn settle(&mut self, i: usize, planned: Option<&Planned>) {
-        // Nearly always nothing to pull: schedule it as it is, without moving it around.
-        if !planned.is_some_and(Planned::wants_pulls) {
-            self.schedule(i, planned);
+    pub(super) fn schedule(&mut self, i: usize, prediction: Option<&Prediction>) {
+        // Nearly always nothing to join: schedule it as it is, without moving it around.
+        if !prediction.is_some_and(Prediction::wants_joins) {
+            self.enqueue(i, prediction);
             return;
         }
-        let planned = planned.copied();
-        let mut joined = std::mem::take(&mut self.scratch.joining);
+        let prediction = prediction.copied();
+        let mut joined = std::mem::take(&mut self.event.joining);
         joined.clear();
-        let mut current = Some((i, planned));
+        let mut current = Some((i, prediction));
         loop {
-            let (k, mut planned) = match current.take() {
+            let (k, mut prediction) = match current.take() {
                 Some(first) => first,
                 None => match joined.pop() {
-                    Some(j) => (j, self.plan(j)),
+                    Some(j) => (j, self.predict(j)),
                     None => break,
                 },
             };
-            while let Some(p) = planned.filter(Planned::wants_pulls) {
-                let now = self.scratch.clock[k].time;
-                for &j in &p.next.pulls[..usize::from(p.next.pull_count)] {
-                    if self.pull(j as usize, now) {
+            while let Some(p) = prediction.filter(Prediction::wants_joins) {
+                let now = self.step.clock[k].time;
+                for &j in &p.next.joins[..usize::from(p.next.join_count)] {
+                    if self.join(j as usize, now) {
                         joined.push(j as usize);
                     }
                 }
-                planned = self.plan(k);
+                prediction = self.predict(k);
             }
-            self.schedule(k, planned.as_ref());
+            self.enqueue(k, prediction.as_ref());
         }
-        self.scratch.joining = joined;
+        self.event.joining = joined;
     }
 
     /// Ball `i`'s next event and the sensors before it, without changing anything (so many
-    /// balls can be planned at once). `None` for a ball that waits or has no leg left.
-    pub(super) fn plan(&self, i: usize) -> Option<Planned> {
-        self.plan_with(i, self.settings.ball_ball)
+    /// balls can be predicted at once). `None` for a ball that waits or has no leg left.
+    pub(super) fn predict(&self, i: usize) -> Option<Prediction> {
+        self.predict_with(i, self.settings.ball_ball)
     }
 
-    /// [`Sim::plan`], looking for other balls only if `balls` (the step's first plans
-    /// find them pair by pair instead, see `first_plans.rs`).
-    pub(super) fn plan_with(&self, i: usize, balls: bool) -> Option<Planned> {
+    /// [`Sim::predict`], looking for other balls only if `balls` (the step's first predictions
+    /// find them pair by pair instead, see `first_predictions.rs`).
+    pub(super) fn predict_with(&self, i: usize, balls: bool) -> Option<Prediction> {
         let Clock {
             frozen, time: start, ..
-        } = self.scratch.clock[i];
+        } = self.step.clock[i];
         if frozen {
             return None;
         }
@@ -229,7 +126,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         if balls {
             self.predict_balls(i, leg, &mut next);
         }
-        Some(Planned {
+        Some(Prediction {
             next,
             leg,
             sensors: sensors > 0,
@@ -239,8 +136,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// The faster of the two surfaces squeezing ball `i`, if it is squeezed.
     #[inline]
     fn pinched_faster(&self, i: usize) -> Option<ContactWith> {
-        if self.scratch.clock[i].pinched {
-            self.scratch.state[i].pinched.map(|p| p.faster)
+        if self.step.clock[i].pinched {
+            self.step.state[i].pinched.map(|p| p.faster)
         } else {
             None
         }
@@ -256,7 +153,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         };
         // The wall this leg starts from, if the ball's centre lies on it, is met again at
         // once from the other side: that contact is dropped (see `met_again_from_behind`).
-        let just_met = match self.scratch.state[i].last {
+        let just_met = match self.step.state[i].last {
             Some(LastContact {
                 with: ContactWith::Obstacle(id),
                 normal,
@@ -273,7 +170,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             skip,
             just_met,
             |id, hit| {
-                sensors.add((leg.start + hit.toi * leg.left, ContactWith::Obstacle(id), hit));
+                sensors.add(SensorHit {
+                    time: leg.start + hit.toi * leg.left,
+                    with: ContactWith::Obstacle(id),
+                    hit,
+                });
             },
         );
         if let Some((id, material, hit)) = solid {
@@ -292,7 +193,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let from = leg.start / self.dt;
         for (index, m) in self.moving.iter().enumerate() {
             if !ball.layers.interacts(m.obstacle.layers)
-                || !self.scratch.moving_boxes[index].intersects(&bounds)
+                || !self.step.moving_boxes[index].intersects(&bounds)
                 || ignored.is_some_and(|faster| self.moves_with(faster, index))
             {
                 continue;
@@ -301,7 +202,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             let found = match obstacle.shape {
                 ObstacleShape::Segment(s) => sweep_circle_moving_segment(leg.circle, leg.motion, s, rest)
                     .and_then(|h| {
-                        takes_contact(&obstacle, h.hit.normal).then_some((h.hit, h.surface_motion))
+                        obstacle
+                            .takes_contact(h.hit.normal)
+                            .then_some((h.hit, h.surface_motion))
                     }),
                 ObstacleShape::Circle(c) => {
                     let other_motion = m.circle_center_at(c, 1.0) - m.circle_center_at(c, from);
@@ -315,7 +218,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             let time = leg.start + hit.toi * leg.left;
             if obstacle.sensor {
                 if hit.toi > 0.0 && sensors.count() < SENSORS_PER_LEG {
-                    sensors.add((time, ContactWith::Moving(index), hit));
+                    sensors.add(SensorHit {
+                        time,
+                        with: ContactWith::Moving(index),
+                        hit,
+                    });
                 }
                 continue;
             }
@@ -335,31 +242,31 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     fn predict_balls(&self, i: usize, leg: Leg, next: &mut Next) {
         let ball = self.balls[i];
         let balls = &*self.balls;
-        let clocks = &self.scratch.clock;
+        let clocks = &self.step.clock;
         // Two balls whose swept boxes for the rest of the step are apart cannot touch: the
         // grid lists only the boxes that meet this one. The margin keeps f32 rounding of
         // the boxes from dropping a contact at their very edge.
         let reach =
             Aabb::swept(ball.center, leg.motion, ball.radius).inflated(self.max_radius * TOUCH_SLOP_REL);
-        let (solo, order) = (&self.scratch.solo, &self.scratch.order);
-        let member = &self.scratch.member;
+        let (lone, order) = (&self.step.lone, &self.step.order);
+        let in_events = &self.step.in_events;
         let shared_layers = self.shared_layers;
-        let queue = &self.scratch.queue;
-        self.scratch.grid.query_except(reach, i, |j| {
+        let queue = &self.step.queue;
+        self.step.grid.query_except(reach, i, |j| {
             if !shared_layers && !ball.layers.interacts(balls[j].layers) {
                 return;
             }
             if !clocks[j].valid {
                 // Swept on its own so far, and its path may be reached: it must join.
-                if !member[j] && solo[order.caller(j)].ball.is_some() {
-                    next.pull(j);
+                if !in_events[j] && lone[order.caller(j)].ball.is_some() {
+                    next.must_join(j);
                 }
                 return;
             }
             // A contact after the earliest event found so far (and the window after it)
-            // cannot change the plan: look only that far. Nor can one after the other
+            // cannot change the prediction: look only that far. Nor can one after the other
             // ball's own next event: the other changes course there, or finds that event
-            // gone, and plans again either way, finding this ball then if they still meet.
+            // gone, and predictions again either way, finding this ball then if they still meet.
             let until = earlier(next.best_time, queue.time_of(j));
             if let Some(time) = self.pair_contact(i, j, until) {
                 next.consider(
@@ -375,31 +282,36 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
 
     /// Keep the sensors up to the event, and schedule the event (none: any older one of
     /// the ball's is dropped all the same).
-    pub(super) fn schedule(&mut self, i: usize, planned: Option<&Planned>) {
-        let Some(&Planned {
+    pub(super) fn enqueue(&mut self, i: usize, prediction: Option<&Prediction>) {
+        let Some(&Prediction {
             ref next,
             leg,
             sensors,
-        }) = planned
+        }) = prediction
         else {
-            self.scratch.due.set(i, None, false);
-            self.scratch.queue.remove(i);
+            self.step.due.set(i, None, false);
+            self.step.queue.remove(i);
             return;
         };
-        let end = next.best.map_or(self.dt, |(t, _)| t);
+        let end = next.best.map_or(self.dt, |e| e.time);
         let window = SIMULTANEOUS_TIME_REL * self.dt;
         let n = if sensors {
             self.keep_sensors(i, leg, end)
         } else {
             0
         };
-        self.scratch.clock[i].sensors = n as u8;
-        let tied = matches!(next.best, Some((_, EventKind::Ball { .. })))
-            && next.second_ball.is_some_and(|t| t <= end + window);
-        self.scratch.due.set(i, next.best, tied);
+        self.step.clock[i].sensors = n as u8;
+        let tied = matches!(
+            next.best,
+            Some(Event {
+                kind: EventKind::Ball { .. },
+                ..
+            })
+        ) && next.second_ball.is_some_and(|t| t <= end + window);
+        self.step.due.set(i, next.best, tied);
         match next.best {
-            Some((time, _)) => self.scratch.queue.push(Key { time, ball: i as u32 }),
-            None => self.scratch.queue.remove(i),
+            Some(Event { time, .. }) => self.step.queue.push(Key { time, ball: i as u32 }),
+            None => self.step.queue.remove(i),
         }
     }
 }
@@ -409,30 +321,21 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// the leg) into its list, in time order. Returns how many.
     fn keep_sensors(&mut self, i: usize, leg: Leg, end: f32) -> usize {
         let mut again = Next::NONE;
-        let mut found: Sensors = (
-            [(0.0, ContactWith::Ball(0), leg_placeholder()); SENSORS_PER_LEG],
-            0,
-        );
+        let mut found = SensorList {
+            hits: [SensorHit::NONE; SENSORS_PER_LEG],
+            count: 0,
+        };
         self.predict_walls(i, leg, &mut again, &mut found);
         self.predict_moving(i, leg, &mut again, &mut found);
         let mut n = 0;
-        let kept = &mut self.scratch.sensors[i];
-        for entry in found.0.iter().take(found.1) {
-            if entry.0 <= end {
+        let kept = &mut self.step.sensors[i];
+        for entry in &found.hits[..found.count] {
+            if entry.time <= end {
                 kept[n] = *entry;
                 n += 1;
             }
         }
-        kept[..n].sort_by(|a, b| a.0.total_cmp(&b.0));
+        kept[..n].sort_by(|a, b| a.time.total_cmp(&b.time));
         n
-    }
-}
-
-pub(super) fn leg_placeholder() -> Hit {
-    Hit {
-        toi: 0.0,
-        center: Vec2::ZERO,
-        point: Vec2::ZERO,
-        normal: Vec2::ZERO,
     }
 }

@@ -2,8 +2,8 @@
 //!
 //! Most candidate pairs are turned away by [`clearly_apart`], a closest-approach test
 //! with no branch; the rest go to the exact sweep of two moving circles
-//! ([`moving_circles_toi`]). Used by each ball's plan (`predict.rs`) and by the step's
-//! first plans, pair by pair (`first_plans.rs`).
+//! ([`moving_circles_toi`]). Used by each ball's prediction (`next_event.rs`) and by the step's
+//! first predictions, pair by pair (`first_predictions.rs`).
 
 use super::sim::Sim;
 use crate::obstacle::Obstacles;
@@ -18,7 +18,7 @@ use glam::Vec2;
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Seconds past `until` a pair contact is still looked for: the window of contacts
     /// that count as simultaneous with the earliest, twice, and some slack (a contact
-    /// there can still change the plan's batch, see `pairs.rs`).
+    /// there can still change the prediction's batch, see `pairs.rs`).
     #[inline]
     pub(super) fn pair_window(&self) -> f32 {
         (2.0 * SIMULTANEOUS_TIME_REL + PAIR_HORIZON_SLACK_REL) * self.dt
@@ -31,7 +31,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     #[inline(always)]
     pub(super) fn pair_contact(&self, i: usize, j: usize, until: f32) -> Option<f32> {
         let (a, b) = (&self.balls[i], &self.balls[j]);
-        let (sa, sb) = (self.scratch.clock[i], self.scratch.clock[j]);
+        let (sa, sb) = (self.step.clock[i], self.step.clock[j]);
         let dt = self.dt;
         let common = later(sa.time, sb.time);
         let va = if sa.frozen { Vec2::ZERO } else { a.velocity };

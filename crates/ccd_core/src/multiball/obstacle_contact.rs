@@ -1,9 +1,9 @@
 //! A ball meets a wall or a moving obstacle.
 
-use super::hinges::Touch;
+use super::hinges::{SurfaceOf, Touch};
 use super::report::{Contact, ContactWith, MultiballReport};
-use super::scratch::{LastContact, Pinched};
 use super::sim::Sim;
+use super::state::{LastContact, Pinched};
 use crate::bounce::corner_bounces;
 use crate::hit::Hit;
 use crate::material::Material;
@@ -15,7 +15,7 @@ use glam::Vec2;
 
 /// A contact with a wall or a moving obstacle, as predicted.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct WallHit {
+pub(super) struct ObstacleHit {
     pub(super) with: ContactWith,
     pub(super) material: Material,
     pub(super) hit: Hit,
@@ -23,19 +23,26 @@ pub(super) struct WallHit {
     pub(super) surface_velocity: Vec2,
 }
 
+/// A ball's new velocity after a contact, and the normal speed the surface's kick added.
+#[derive(Clone, Copy, Debug)]
+struct Response {
+    velocity: Vec2,
+    kick: f32,
+}
+
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Ball `i` meets a wall or a moving obstacle at `time`: report it, change the velocity
     /// (alone, or with a second surface it still touches: a corner or a squeeze), count
     /// it against the bounce cap (raised in corners), and predict the ball's next event.
-    pub(super) fn resolve_wall(
+    pub(super) fn resolve_obstacle(
         &mut self,
         i: usize,
         time: f32,
-        contact: WallHit,
+        contact: ObstacleHit,
         report: &mut MultiballReport,
         on_contact: &mut impl FnMut(&Contact),
     ) {
-        let WallHit {
+        let ObstacleHit {
             with,
             material,
             mut hit,
@@ -78,14 +85,20 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 self.hinge_contact(i, time, touch, second)
             }
         };
-        let (joint, turned) = match pushed {
-            Some((velocity, turned)) => (Some(velocity), turned),
-            None => (None, [None; MAX_BODIES]),
-        };
-        let (velocity, kick) = match joint {
+        let turned = pushed.map_or([None; MAX_BODIES], |p| p.turned);
+        let Response { velocity, kick } = match pushed {
             // A hinge takes no kick: its impulse is the whole exchange.
-            Some(velocity) => (velocity, 0.0),
-            None => self.wall_velocity(i, with, this, second, combined, approach_speed),
+            Some(p) => Response {
+                velocity: p.velocity,
+                kick: 0.0,
+            },
+            None => self.obstacle_velocity(
+                i,
+                SurfaceOf { with, surface: this },
+                second,
+                combined,
+                approach_speed,
+            ),
         };
         on_contact(&Contact {
             ball: i,
@@ -97,7 +110,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             kick,
         });
         self.balls[i].velocity = velocity;
-        let clock = &mut self.scratch.clock[i];
+        let clock = &mut self.step.clock[i];
         clock.time = time;
         clock.version = clock.version.wrapping_add(1);
         report.bounces += 1;
@@ -108,52 +121,51 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             report.hinge_impacts += 1;
         }
         for near in turned.into_iter().flatten() {
-            self.predict_near(near, time, Some(i), on_contact);
+            self.repredict_near(near, time, Some(i), on_contact);
         }
-        self.predict(i, on_contact);
+        self.repredict(i);
     }
 
-    /// The velocity of ball `i` after meeting surface `this` (of `with`, with `combined`
+    /// The velocity of ball `i` after meeting surface `met` (with `combined`
     /// the ball's and the surface's materials): alone, or with a `second` surface it still
     /// touches (a corner or a squeeze; a squeeze is remembered in the ball's state), and the
     /// normal speed the surface's kick added (it fires only on a contact with one surface).
-    fn wall_velocity(
+    fn obstacle_velocity(
         &mut self,
         i: usize,
-        with: ContactWith,
-        this: Surface,
-        second: Option<(ContactWith, Surface)>,
+        met: SurfaceOf,
+        second: Option<SurfaceOf>,
         combined: Material,
         approach_speed: f32,
-    ) -> (Vec2, f32) {
+    ) -> Response {
         let ball = self.balls[i];
+        let this = met.surface;
         match (ball.response, second) {
-            (ResponseMode::Bounce, Some((other_with, other))) => {
-                let velocity = match two_surfaces(ball.velocity, this, other) {
+            (ResponseMode::Bounce, Some(other)) => {
+                let velocity = match two_surfaces(ball.velocity, this, other.surface) {
                     TwoSurfaces::Leave(v) => v,
                     TwoSurfaces::Squeezed {
                         velocity,
                         faster_is_b,
                     } => {
-                        let (faster, slower) = if faster_is_b {
-                            ((other_with, other), (with, this))
-                        } else {
-                            ((with, this), (other_with, other))
-                        };
-                        self.scratch.clock[i].pinched = true;
-                        self.scratch.state[i].pinched = Some(Pinched {
-                            faster: faster.0,
-                            faster_normal: faster.1.normal,
-                            slower: slower.0,
-                            slower_normal: slower.1.normal,
+                        let (faster, slower) = if faster_is_b { (other, met) } else { (met, other) };
+                        self.step.clock[i].pinched = true;
+                        self.step.state[i].pinched = Some(Pinched {
+                            faster: faster.with,
+                            faster_normal: faster.surface.normal,
+                            slower: slower.with,
+                            slower_normal: slower.surface.normal,
                         });
                         velocity
                     }
                 };
-                (velocity, 0.0)
+                Response { velocity, kick: 0.0 }
             }
             // Stopping on a moving surface means riding along with it.
-            (ResponseMode::Stop, _) => (this.velocity, 0.0),
+            (ResponseMode::Stop, _) => Response {
+                velocity: this.velocity,
+                kick: 0.0,
+            },
             (mode, _) => {
                 let relative = ball.velocity - this.velocity;
                 let kick = match mode {
@@ -164,7 +176,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 };
                 let velocity = respond(mode, relative, this.normal, combined, self.settings.resting_speed)
                     + this.velocity;
-                (velocity, kick)
+                Response { velocity, kick }
             }
         }
     }
@@ -173,7 +185,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// as many more contacts as an elastic ball can take there), freeze the ball at the
     /// cap or when it `stops_dead`, and remember the contact.
     fn count_bounce(&mut self, i: usize, time: f32, with: ContactWith, this: Surface, stops_dead: bool) {
-        let s = &mut self.scratch.state[i];
+        let s = &mut self.step.state[i];
         s.bounces += 1;
         if s.bounces >= s.allowed
             && let Some(last) = s.last
@@ -184,7 +196,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 .max(s.bounces.saturating_add(corner_bounces(last.normal, this.normal)));
         }
         if s.bounces >= s.allowed.min(MAX_WEDGE_BOUNCES) || stops_dead {
-            self.scratch.clock[i].frozen = true;
+            self.step.clock[i].frozen = true;
             // At the cap against a moving surface: ride with it rather than let it move on
             // into the waiting ball.
             if let ContactWith::Moving(index) = with {

@@ -1,0 +1,191 @@
+//! The step's first predictions: every ball's walls (in parallel), then every pair of balls
+//! whose boxes meet, found once from the pair grid itself, then each ball's prediction completed
+//! and scheduled in order. (When most balls are swept on their own, the first predictions are
+//! made one grid query per ball, a batch at a time, instead.)
+//!
+//! Prediction one ball at a time, every pair would be tested twice (once from each ball's
+//! query), and each ball would walk the grid cells around it on its own; in a crowded
+//! step a third of all predictions are these first ones. Pair by pair, the cells are walked
+//! once and each pair is swept once. The result is the prediction each ball would make alone
+//! (see `next_event.rs`): the earliest of its walls and of the balls it meets before that
+//! other ball's own scheduled event, scheduled in the same order.
+
+use super::parallel::Parallel;
+use super::prediction::{FirstPrediction, Prediction};
+use super::sim::Sim;
+use super::state::{BallContact, PairContact};
+use crate::obstacle::Obstacles;
+use crate::tolerance::CROWDED_FRACTION;
+
+/// Balls predicted together, one query each, before their predictions are scheduled (when few
+/// balls are in the machinery): 2,048 predictions (about 300 KB) stay in the second-level cache
+/// between the two, and are still enough to share among threads (each share starts a
+/// thread). Each batch sees the events the earlier ones scheduled.
+const PREDICT_BATCH: usize = 2048;
+
+impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
+    /// Predict and schedule every ball's first event: pair by pair when most balls are in
+    /// the machinery (walking every cell of the grid, the balls swept on their own in it
+    /// too, is worth it only then), else one grid query per ball.
+    pub(super) fn predict_first<P: Parallel>(&mut self, pool: &P) {
+        let n = self.balls.len();
+        let event_balls = self.step.clock.iter().filter(|c| c.valid).count();
+        if self.settings.ball_ball && event_balls as f32 >= CROWDED_FRACTION * n as f32 {
+            self.predict_by_pairs(pool);
+        } else {
+            self.predict_each(pool);
+        }
+    }
+
+    /// [`PREDICT_BATCH`] balls at a time: each batch predicted in parallel (walls and balls),
+    /// then scheduled in order. The batches do not depend on the threads, so neither do
+    /// the results.
+    fn predict_each<P: Parallel>(&mut self, pool: &P) {
+        let mut predictions = std::mem::take(&mut self.start.predictions);
+        for start in (0..self.balls.len()).step_by(PREDICT_BATCH) {
+            self.fill_predictions(
+                &mut predictions,
+                start..(start + PREDICT_BATCH).min(self.balls.len()),
+            );
+            let sim = &*self;
+            pool.for_each_chunk(&mut predictions, &|chunk: &mut [FirstPrediction]| {
+                for p in chunk.iter_mut().filter(|p| p.valid) {
+                    p.prediction = sim.predict(p.ball);
+                }
+            });
+            for p in predictions.iter().filter(|p| p.valid) {
+                self.schedule(p.ball, p.prediction.as_ref());
+            }
+        }
+        self.start.predictions = predictions;
+    }
+
+    /// One entry per ball of `range`, nothing predicted yet.
+    fn fill_predictions(&self, predictions: &mut Vec<FirstPrediction>, range: std::ops::Range<usize>) {
+        predictions.clear();
+        predictions.extend(range.map(|ball| FirstPrediction {
+            ball,
+            valid: self.step.clock[ball].valid,
+            prediction: None,
+        }));
+    }
+
+    /// Every ball's walls (in parallel), every pair of balls once, then each prediction
+    /// completed with its ball contacts and scheduled in order.
+    fn predict_by_pairs<P: Parallel>(&mut self, pool: &P) {
+        let mut predictions = std::mem::take(&mut self.start.predictions);
+        self.fill_predictions(&mut predictions, 0..self.balls.len());
+        let sim = &*self;
+        pool.for_each_chunk(&mut predictions, &|chunk: &mut [FirstPrediction]| {
+            for p in chunk.iter_mut().filter(|p| p.valid) {
+                p.prediction = sim.predict_with(p.ball, false);
+            }
+        });
+        self.find_pair_contacts(&mut predictions);
+        let starts = std::mem::take(&mut self.start.contact_starts);
+        let contacts = std::mem::take(&mut self.start.contact_list);
+        let window = self.pair_window();
+        for FirstPrediction {
+            ball: k,
+            valid,
+            prediction,
+        } in predictions.iter_mut()
+        {
+            let k = *k;
+            if !*valid {
+                continue;
+            }
+            if let Some(p) = prediction.as_mut() {
+                // The contacts a query from this ball would take (see `predict_balls`):
+                // those before its earliest event and before the other ball's own.
+                for &BallContact { other, time } in &contacts[starts[k] as usize..starts[k + 1] as usize] {
+                    let j = other as usize;
+                    let until = p.best_time().min(self.step.queue.time_of(j));
+                    if time <= until + window {
+                        p.consider_ball(time, j, self.step.clock[j].version);
+                    }
+                }
+            }
+            self.schedule(k, prediction.as_ref());
+        }
+        self.start.contact_starts = starts;
+        self.start.contact_list = contacts;
+        self.start.predictions = predictions;
+    }
+
+    /// Sweep every pair of balls whose boxes meet, once, and list each contact under both
+    /// balls (`contact_list`, ball `k`'s from `contact_starts[k]` to `contact_starts[k +
+    /// 1]`, in the order found). A ball swept on its own whose box a predicted ball's meets
+    /// must join before that prediction holds, as its query would find.
+    fn find_pair_contacts(&mut self, predictions: &mut [FirstPrediction]) {
+        let mut found = std::mem::take(&mut self.start.pair_contacts);
+        found.clear();
+        // A pair matters to a ball only before its earliest event so far (its walls): those
+        // times apart, 4 bytes a ball (the pairs come in no order the predictions' 150 bytes a
+        // ball would keep in cache).
+        let mut limits = std::mem::take(&mut self.start.first_limits);
+        limits.clear();
+        limits.extend(predictions.iter().map(|p| {
+            p.prediction
+                .as_ref()
+                .map_or(f32::NEG_INFINITY, Prediction::best_time)
+        }));
+        let sim = &*self;
+        let (balls, clocks) = (&*sim.balls, &sim.step.clock);
+        let (lone, order, in_events) = (&sim.step.lone, &sim.step.order, &sim.step.in_events);
+        sim.step.grid.for_each_pair(|a, b| {
+            if !sim.shared_layers && !balls[a].layers.interacts(balls[b].layers) {
+                return;
+            }
+            match (clocks[a].valid, clocks[b].valid) {
+                (true, true) => {
+                    let until = limits[a].max(limits[b]);
+                    if let Some(time) = sim.pair_contact(a, b, until) {
+                        found.push(PairContact {
+                            a: a as u32,
+                            b: b as u32,
+                            time,
+                        });
+                    }
+                }
+                (true, false) | (false, true) => {
+                    let (predicted, other) = if clocks[a].valid { (a, b) } else { (b, a) };
+                    if !in_events[other]
+                        && lone[order.caller(other)].ball.is_some()
+                        && let Some(p) = predictions[predicted].prediction.as_mut()
+                    {
+                        p.must_join(other);
+                    }
+                }
+                (false, false) => {}
+            }
+        });
+        self.start.first_limits = limits;
+        // By ball: count, then each ball's first place, then fill (each start moves to the
+        // next ball's as its contacts go in), then move the starts back.
+        let n = predictions.len();
+        let starts = &mut self.start.contact_starts;
+        starts.clear();
+        starts.resize(n + 1, 0);
+        for &PairContact { a, b, .. } in &found {
+            starts[a as usize + 1] += 1;
+            starts[b as usize + 1] += 1;
+        }
+        for k in 1..=n {
+            starts[k] += starts[k - 1];
+        }
+        let list = &mut self.start.contact_list;
+        list.clear();
+        list.resize(found.len() * 2, BallContact { other: 0, time: 0.0 });
+        for &PairContact { a, b, time } in &found {
+            for (me, other) in [(a, b), (b, a)] {
+                let at = &mut starts[me as usize];
+                list[*at as usize] = BallContact { other, time };
+                *at += 1;
+            }
+        }
+        starts.copy_within(0..n, 1);
+        starts[0] = 0;
+        self.start.pair_contacts = found;
+    }
+}

@@ -1,0 +1,126 @@
+//! A ball's prediction: its next event, found without changing anything (so that many
+//! balls can be predicted at once, on several threads), kept until it is scheduled.
+
+use super::queue::{Event, EventKind};
+use crate::shape::Circle;
+use glam::Vec2;
+
+/// A ball's leg: from its clock to the end of the step.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Leg {
+    pub(super) circle: Circle,
+    pub(super) start: f32,
+    pub(super) left: f32,
+    pub(super) motion: Vec2,
+}
+
+/// A ball's predicted next event, and whether its leg crosses sensors (rare: they are
+/// gathered again when the prediction is scheduled, so predictions stay small to move around).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Prediction {
+    pub(super) next: Next,
+    pub(super) leg: Leg,
+    pub(super) sensors: bool,
+}
+
+impl Prediction {
+    /// The time of the event found so far (infinity if none).
+    #[inline]
+    pub(super) fn best_time(&self) -> f32 {
+        self.next.best_time
+    }
+
+    /// A ball swept on its own that this leg may reach: it must join first.
+    #[inline]
+    pub(super) fn must_join(&mut self, j: usize) {
+        self.next.must_join(j);
+    }
+
+    /// Ball `other` (at its `version`) met at `time`.
+    #[inline]
+    pub(super) fn consider_ball(&mut self, time: f32, other: usize, version: u32) {
+        self.next.consider(
+            time,
+            EventKind::Ball {
+                other: other as u32,
+                other_version: version,
+            },
+        );
+    }
+
+    /// Whether balls swept on their own must join before this prediction holds.
+    pub(super) fn wants_joins(&self) -> bool {
+        self.next.join_count > 0 || self.next.join_overflow
+    }
+}
+
+/// The earliest event found so far, and whether another ball meets this one at the same
+/// instant (then the batch looks for it, see `pairs.rs`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Next {
+    pub(super) best: Option<Event>,
+    /// `best`'s time, infinite while there is none (read for every candidate pair: a
+    /// plain number, no test of the option).
+    pub(super) best_time: f32,
+    pub(super) second_ball: Option<f32>,
+    /// Balls swept on their own whose paths this leg may reach: they must join the event
+    /// machinery first (see `lone.rs`). More than fit: `join_overflow`.
+    pub(super) joins: [u32; JOINS_PER_PREDICTION],
+    pub(super) join_count: u8,
+    pub(super) join_overflow: bool,
+}
+
+/// Lone balls a prediction remembers, which must join the event machinery first; more are
+/// found again when the ball is predicted once more, after these joined.
+pub(super) const JOINS_PER_PREDICTION: usize = 4;
+
+impl Next {
+    /// Nothing found yet (written out: the derived default called a library function
+    /// for the array, once per prediction).
+    pub(super) const NONE: Self = Self {
+        best: None,
+        best_time: f32::INFINITY,
+        second_ball: None,
+        joins: [0; JOINS_PER_PREDICTION],
+        join_count: 0,
+        join_overflow: false,
+    };
+
+    #[inline]
+    pub(super) fn must_join(&mut self, j: usize) {
+        let n = self.join_count as usize;
+        if n < JOINS_PER_PREDICTION {
+            self.joins[n] = j as u32;
+            self.join_count += 1;
+        } else {
+            self.join_overflow = true;
+        }
+    }
+
+    #[inline]
+    pub(super) fn consider(&mut self, time: f32, kind: EventKind) {
+        if self.best.is_none_or(|best| time < best.time) {
+            if let Some(Event {
+                time: t,
+                kind: EventKind::Ball { .. },
+            }) = self.best
+            {
+                self.second_ball = Some(self.second_ball.map_or(t, |s| s.min(t)));
+            }
+            self.best = Some(Event { time, kind });
+            self.best_time = time;
+        } else if matches!(kind, EventKind::Ball { .. }) {
+            self.second_ball = Some(self.second_ball.map_or(time, |s| s.min(time)));
+        }
+    }
+}
+
+/// A ball's prediction at the step's start.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct FirstPrediction {
+    pub(super) ball: usize,
+    /// In the event machinery at the step's start (a ball that joins later is predicted and
+    /// scheduled when it joins, and is not this prediction's).
+    pub(super) valid: bool,
+    pub(super) prediction: Option<Prediction>,
+}

@@ -1,0 +1,50 @@
+//! The contacts the resting solve (`resting.rs`) finds at the start of a step: a ball on a
+//! wall, and two balls touching.
+
+use crate::obstacle::ObstacleId;
+use crate::response::Accumulated;
+use crate::shape::Segment;
+use glam::Vec2;
+
+/// What a resting wall contact is on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Rest {
+    /// A face of this segment.
+    Face(Segment),
+    /// An end cap of a segment.
+    Cap,
+    /// A pillar.
+    Pillar,
+}
+
+/// A wall a ball touches at the start of the step.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct WallContact {
+    pub(super) ball: usize,
+    pub(super) obstacle: ObstacleId,
+    pub(super) point: Vec2,
+    /// From the wall towards the ball.
+    pub(super) normal: Vec2,
+    /// Both materials' friction, combined.
+    pub(super) friction: f32,
+    pub(super) on: Rest,
+    /// The approach at the start of the step (contacts approaching faster are impacts, for
+    /// the event machinery).
+    pub(super) approach: f32,
+    /// The impulses taken in the solve.
+    pub(super) taken: Accumulated,
+}
+
+/// Two touching balls at the start of the step.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RestingPair {
+    pub(super) a: usize,
+    pub(super) b: usize,
+    /// From `b` towards `a`.
+    pub(super) normal: Vec2,
+    pub(super) friction: f32,
+    /// The approach at the start of the step.
+    pub(super) approach: f32,
+    /// The impulses taken in the solve.
+    pub(super) taken: Accumulated,
+}

@@ -1,0 +1,247 @@
+//! What the event machinery keeps, grouped by how long it lives.
+//!
+//! | struct | lives for | holds |
+//! |---|---|---|
+//! | [`StepState`] | one step: set up at its start, read at its end | each ball's clock and state, the lone sweeps, the queue, the grids, the hinges' clocks, the contacts to report |
+//! | [`StartBuffers`] | the step's start: its first predictions and the resting solve | buffers only |
+//! | [`EventBuffers`] | one event: resolving a contact, a batch of ball–ball contacts, a join | buffers only |
+//! | [`Carried`] | from one step to the next | what the last step learned |
+//!
+//! All four are kept in [`MultiballScratch`] between calls, so that a warm step allocates
+//! nothing; only [`Carried`] means anything at the start of a step.
+
+use super::ball_grid::BallGrid;
+use super::hinge_clocks::HingeClocks;
+use super::lcp::{BatchContact, LcpScratch};
+use super::lone::Lone;
+use super::order::SpatialOrder;
+use super::prediction::FirstPrediction;
+use super::queue::{EventQueue, Schedule};
+use super::report::{Contact, ContactWith};
+use super::resting_contacts::{RestingPair, WallContact};
+use crate::hit::Hit;
+use crate::shape::Aabb;
+use crate::tolerance::MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG;
+use glam::Vec2;
+
+/// Reusable state and buffers for [`step_balls`](crate::step_balls), so stepping
+/// allocates nothing once warm. Keep one per world and pass it to every step.
+#[derive(Clone, Debug, Default)]
+pub struct MultiballScratch {
+    pub(super) step: StepState,
+    pub(super) start: StartBuffers,
+    pub(super) event: EventBuffers,
+    pub(super) carried: Carried,
+}
+
+/// The state of one step (see the [module](self) docs).
+#[derive(Clone, Debug, Default)]
+pub(super) struct StepState {
+    /// Per ball: what every pair prediction reads.
+    pub(super) clock: Vec<Clock>,
+    /// Per ball: the rest of its state over the step.
+    pub(super) state: Vec<BallState>,
+    /// Per ball, the sensors its leg crosses before its next event (the first
+    /// `Clock::sensors`), kept apart: rare, and large beside the rest of the state.
+    pub(super) sensors: Vec<[SensorHit; SENSORS_PER_LEG]>,
+    /// Per ball: in the event machinery (the others are lone, see `lone.rs`).
+    pub(super) in_events: Vec<bool>,
+    /// Every ball's lone sweep, in the caller's order (the event machinery finds ball
+    /// `k`'s at `order.caller(k)`).
+    pub(super) lone: Vec<Lone>,
+    /// The grid of the lone balls' paths, to find the balls that can meet.
+    pub(super) lone_grid: BallGrid,
+    /// The spatial order the event machinery works in.
+    pub(super) order: SpatialOrder,
+    /// Each ball's next event's time, earliest first.
+    pub(super) queue: EventQueue,
+    /// Each ball's next event (the queue holds only its time).
+    pub(super) due: Schedule,
+    /// The grid of the event balls' swept boxes, to find the pairs that can meet.
+    pub(super) grid: BallGrid,
+    /// Per ball: its box in `grid`.
+    pub(super) boxes: Vec<Aabb>,
+    /// Per moving obstacle: its swept box over the step.
+    pub(super) moving_boxes: Vec<Aabb>,
+    /// Per moving obstacle: the step fraction its hinge last changed motion at, and how
+    /// many limits it has hit this step.
+    pub(super) hinges: HingeClocks,
+    /// The event machinery's contacts, and those of the balls that joined it replayed up to
+    /// when they joined (merged in time order at the end of the step).
+    pub(super) event_contacts: Vec<Contact>,
+    pub(super) joined_contacts: Vec<Contact>,
+}
+
+/// Buffers of the step's start: its first predictions (see `first_predictions.rs`) and
+/// the resting solve (see `resting.rs`).
+#[derive(Clone, Debug, Default)]
+pub(super) struct StartBuffers {
+    /// The first predictions, made in parallel.
+    pub(super) predictions: Vec<FirstPrediction>,
+    /// The first predictions' ball contacts: each pair once, as found.
+    pub(super) pair_contacts: Vec<PairContact>,
+    /// Each first prediction's earliest event time before the pairs.
+    pub(super) first_limits: Vec<f32>,
+    /// The pair contacts by ball: ball `k`'s are `contact_list[contact_starts[k]..contact_starts[k + 1]]`.
+    pub(super) contact_starts: Vec<u32>,
+    pub(super) contact_list: Vec<BallContact>,
+    /// The resting solve's wall contacts and touching pairs.
+    pub(super) wall_contacts: Vec<WallContact>,
+    pub(super) resting_pairs: Vec<RestingPair>,
+}
+
+/// Buffers of one event.
+#[derive(Clone, Debug, Default)]
+pub(super) struct EventBuffers {
+    /// Lone balls that joined the event machinery and wait for their first prediction.
+    pub(super) joining: Vec<usize>,
+    /// The ball–ball events taken together at one instant.
+    pub(super) batch: Vec<Pair>,
+    /// Balls whose partner changed course: predicted again after the batch.
+    pub(super) retry: Vec<Retry>,
+    /// The batch grown by the contacts that close in at the same instant (see `pairs.rs`).
+    pub(super) cluster: Vec<usize>,
+    pub(super) links: Vec<Pair>,
+    pub(super) batch_contacts: Vec<BatchContact>,
+    /// The batch's LCP: its matrix, right-hand side and impulses (see `lcp.rs`).
+    pub(super) lcp_matrix: Vec<f64>,
+    pub(super) lcp_rhs: Vec<f64>,
+    pub(super) lcp_impulses: Vec<f64>,
+    pub(super) lcp: LcpScratch,
+    /// Balls found near a place (a grid query's answer).
+    pub(super) found: Vec<usize>,
+}
+
+/// What one step leaves for the next.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Carried {
+    /// Most balls went through the event machinery last step: skip the lone sweeps.
+    pub(super) crowded: bool,
+}
+
+/// Two balls, by index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Pair {
+    pub(super) a: usize,
+    pub(super) b: usize,
+}
+
+impl Pair {
+    /// Whether this is the pair of `a` and `b`, in either order.
+    #[inline]
+    pub(super) fn is(self, a: usize, b: usize) -> bool {
+        (self.a == a && self.b == b) || (self.a == b && self.b == a)
+    }
+
+    /// Whether ball `k` is one of the two.
+    #[inline]
+    pub(super) fn has(self, k: usize) -> bool {
+        self.a == k || self.b == k
+    }
+}
+
+/// A ball to predict again from `time`, its partner having changed course.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Retry {
+    pub(super) ball: usize,
+    pub(super) time: f32,
+}
+
+/// Two balls that first touch at `time` (a first prediction's pair contact).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct PairContact {
+    pub(super) a: u32,
+    pub(super) b: u32,
+    pub(super) time: f32,
+}
+
+/// A ball's pair contact, listed under the ball: the other ball, and when.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct BallContact {
+    pub(super) other: u32,
+    pub(super) time: f32,
+}
+
+/// What every pair prediction reads of a ball, kept apart from the rest of its state
+/// (struct of arrays: the hot loops touch 12 bytes per ball, not a few hundred).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Clock {
+    /// The time of `Ball::center`, seconds since the step's start.
+    pub(super) time: f32,
+    /// Changes whenever the ball changes course (a partner's event with it is then stale).
+    pub(super) version: u32,
+    /// Waiting at its last contact for the rest of the step.
+    pub(super) frozen: bool,
+    /// Passed `usable` at the step's start (cached: pair searches ask it of every
+    /// candidate, and a ball's values stay finite through the step).
+    pub(super) valid: bool,
+    /// `BallState::pinched` is set (read first here: a prediction then reads the larger
+    /// state only for the rare squeezed ball).
+    pub(super) pinched: bool,
+    /// How many of its entries in `MultiballScratch::sensors` hold (here, not in the
+    /// larger state: every advance along a leg asks).
+    pub(super) sensors: u8,
+}
+
+/// The rest of a ball's state over the step.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct BallState {
+    pub(super) bounces: u32,
+    /// Contacts allowed before the ball waits: the cap, raised in corners.
+    pub(super) allowed: u32,
+    /// The last solid contact with a wall or moving obstacle in this step.
+    pub(super) last: Option<LastContact>,
+    /// Squeezed between two surfaces closing in on it: ignore the faster one for the rest of
+    /// the step, then push the ball out of it.
+    pub(super) pinched: Option<Pinched>,
+    /// At the bounce cap against a moving obstacle (by index): instead of waiting where it
+    /// is while the obstacle moves on into it, the ball rides along with the obstacle's
+    /// surface for the rest of the step, or until the obstacle's motion changes (an impact
+    /// or a limit), where it is released and predicted again.
+    pub(super) riding: Option<usize>,
+}
+
+/// A sensor a leg crosses: when, which, where.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SensorHit {
+    pub(super) time: f32,
+    pub(super) with: ContactWith,
+    pub(super) hit: Hit,
+}
+
+impl SensorHit {
+    /// An unused slot.
+    pub(super) const NONE: Self = Self {
+        time: 0.0,
+        with: ContactWith::Ball(0),
+        hit: Hit {
+            toi: 0.0,
+            center: Vec2::ZERO,
+            point: Vec2::ZERO,
+            normal: Vec2::ZERO,
+        },
+    };
+}
+
+/// A ball's last solid contact with a wall or a moving obstacle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct LastContact {
+    pub(super) with: ContactWith,
+    pub(super) normal: Vec2,
+    pub(super) surface_velocity: Vec2,
+    /// The contact's restitution ([`contact_restitution`](crate::response::contact_restitution)).
+    pub(super) restitution: f32,
+    pub(super) time: f32,
+}
+
+/// A ball squeezed between two surfaces.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Pinched {
+    /// The faster surface, ignored for the rest of the step.
+    pub(super) faster: ContactWith,
+    /// Its normal towards the ball when the squeeze began (which side the ball is on).
+    pub(super) faster_normal: Vec2,
+    /// The slower surface, which the ball keeps to.
+    pub(super) slower: ContactWith,
+    pub(super) slower_normal: Vec2,
+}
