@@ -67,9 +67,14 @@ pub enum FaultKind {
 }
 
 /// Each circle's centre at the start of the step, for the one-way check. Filled in
-/// [`CircleCcdSystems::Prepare`](crate::CircleCcdSystems::Prepare) while auditing.
+/// [`CircleCcdSystems::Prepare`](crate::CircleCcdSystems::Prepare) while auditing, in the
+/// query's order, which the audit walks in step (a circle out of step, because an entity
+/// changed archetype in between, is looked up in `lookup`, built then, once a step).
 #[derive(Resource, Default, Debug)]
-pub(crate) struct AuditStarts(EntityHashMap<Vec2>);
+pub(crate) struct AuditStarts {
+    order: Vec<(Entity, Vec2)>,
+    lookup: EntityHashMap<Vec2>,
+}
 
 /// A circle as the audit reads it.
 type AuditedCircle<'a> = (Entity, &'a MovingCircle, &'a Transform, Option<&'a CcdLayers>);
@@ -86,10 +91,11 @@ pub(crate) fn note_starts(
     mut starts: ResMut<AuditStarts>,
     circles: Query<(Entity, &Transform), (With<MovingCircle>, Stepped)>,
 ) {
-    starts.0.clear();
+    starts.order.clear();
+    starts.lookup.clear();
     if settings.audit {
         starts
-            .0
+            .order
             .extend(circles.iter().map(|(e, t)| (e, t.translation.truncate())));
     }
 }
@@ -101,7 +107,7 @@ pub(crate) struct StepRead<'w> {
     settings: Res<'w, CcdSettings>,
     stats: Res<'w, CcdStats>,
     world: Res<'w, CcdWorld>,
-    starts: Res<'w, AuditStarts>,
+    starts: ResMut<'w, AuditStarts>,
 }
 
 /// Audit every circle against the static grid and every moving obstacle at its pose at the
@@ -117,7 +123,7 @@ pub(crate) fn audit_step(
         settings,
         stats,
         world,
-        starts,
+        mut starts,
     } = step;
     if !settings.audit {
         return;
@@ -139,6 +145,10 @@ pub(crate) fn audit_step(
         faults: &mut faults,
         found: 0,
     };
+    // Without one-way segments only what overlaps a circle at its end matters: its own box
+    // (a surface it is inside meets that box), not the box of its whole path.
+    let one_way = world.has_one_way();
+    let mut next_start = 0;
     for (entity, circle, transform, layers) in &circles {
         let ball = Circle::new(transform.translation.truncate(), circle.radius);
         // A circle the step skipped for a bad value this step (its `CcdInvalid` is not
@@ -147,11 +157,24 @@ pub(crate) fn audit_step(
             continue;
         }
         let layers: Layers = layers.copied().unwrap_or_default().into();
-        let start = starts.0.get(&entity).copied();
+        let start = match starts.order.get(next_start) {
+            Some(&(e, from)) if e == entity => {
+                next_start += 1;
+                Some(from)
+            }
+            _ => {
+                if starts.lookup.is_empty() && !starts.order.is_empty() {
+                    let AuditStarts { order, lookup } = &mut *starts;
+                    lookup.extend(order.iter().copied());
+                }
+                starts.lookup.get(&entity).copied()
+            }
+        };
         // The box the straight path from the start swept, for the one-way check.
-        let bounds = start.map_or(ball.aabb(), |from| {
-            Aabb::swept(from, ball.center - from, ball.radius)
-        });
+        let bounds = match start {
+            Some(from) if one_way => Aabb::swept(from, ball.center - from, ball.radius),
+            _ => ball.aabb(),
+        };
         world.grid().query(bounds, |id, obstacle| {
             if let Some(wall) = world.entity(id) {
                 audit.check(entity, ball, layers, start, wall, obstacle);

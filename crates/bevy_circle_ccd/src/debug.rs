@@ -9,6 +9,7 @@ use crate::{
 };
 use bevy::color::Color;
 use bevy::ecs::schedule::ScheduleLabel;
+use bevy::ecs::system::SystemParam;
 use bevy::gizmos::config::{GizmoConfigGroup, GizmoConfigStore};
 use bevy::gizmos::prelude::*;
 use bevy::prelude::*;
@@ -49,14 +50,51 @@ impl Default for CcdGizmos {
 pub struct LastStepPaths {
     /// Path vertices of all circles, back to back: start, each contact centre, end.
     pub points: Vec<Vec2>,
-    /// For each circle: its entity, its radius and the range of its vertices in `points`.
-    pub paths: Vec<(Entity, f32, std::ops::Range<usize>)>,
-    /// Every contact of the last step: point and normal.
-    pub contacts: Vec<(Vec2, Vec2)>,
-    /// Where each circle started the step, and its radius.
-    starts: Vec<(Entity, f32, Vec2)>,
-    /// Contact centres of each circle: circle, time, centre.
-    centers: Vec<(Entity, f32, Vec2)>,
+    /// Each circle's path.
+    pub paths: Vec<SweptPath>,
+    /// Every contact of the last step.
+    pub contacts: Vec<ContactMark>,
+    /// Where each circle started the step.
+    starts: Vec<PathStart>,
+    /// The contact centres of each circle.
+    centers: Vec<PathCenter>,
+}
+
+/// One circle's path in [`LastStepPaths`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweptPath {
+    /// The circle.
+    pub entity: Entity,
+    /// Its radius.
+    pub radius: f32,
+    /// The range of its vertices in [`LastStepPaths::points`]: its start, each contact
+    /// centre, its end.
+    pub points: std::ops::Range<usize>,
+}
+
+/// A contact of the last step, as [`LastStepPaths`] keeps it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactMark {
+    /// The contact point, on the other's surface.
+    pub point: Vec2,
+    /// The normal there, towards the circle.
+    pub normal: Vec2,
+}
+
+/// Where a circle started the step.
+#[derive(Clone, Copy, Debug)]
+struct PathStart {
+    entity: Entity,
+    radius: f32,
+    at: Vec2,
+}
+
+/// A circle's centre at one of its contacts.
+#[derive(Clone, Copy, Debug)]
+struct PathCenter {
+    entity: Entity,
+    time: f32,
+    center: Vec2,
 }
 
 impl Plugin for CcdDebugPlugin {
@@ -89,11 +127,13 @@ impl Plugin for CcdDebugPlugin {
 /// Where every circle starts the step.
 fn record_starts(mut paths: ResMut<LastStepPaths>, circles: Query<(Entity, &MovingCircle, &Transform)>) {
     paths.starts.clear();
-    paths.starts.extend(
-        circles
-            .iter()
-            .map(|(e, c, t)| (e, c.radius, t.translation.truncate())),
-    );
+    paths
+        .starts
+        .extend(circles.iter().map(|(entity, c, t)| PathStart {
+            entity,
+            radius: c.radius,
+            at: t.translation.truncate(),
+        }));
 }
 
 /// The step's paths: each circle's start, its contact centres in time order, and its end.
@@ -108,37 +148,50 @@ fn record_paths(
     paths.contacts.clear();
     paths.centers.clear();
     for h in &hits.0 {
-        paths.contacts.push((h.point, h.normal));
+        paths.contacts.push(ContactMark {
+            point: h.point,
+            normal: h.normal,
+        });
         if h.sensor {
             continue;
         }
-        paths.centers.push((h.circle, h.time, h.center));
+        paths.centers.push(PathCenter {
+            entity: h.circle,
+            time: h.time,
+            center: h.center,
+        });
         // The other side of a ball–ball contact: its centre is a radius behind the point.
         if let Ok((other, _)) = circles.get(h.other) {
-            paths
-                .centers
-                .push((h.other, h.time, h.point - h.normal * other.radius));
+            paths.centers.push(PathCenter {
+                entity: h.other,
+                time: h.time,
+                center: h.point - h.normal * other.radius,
+            });
         }
     }
     paths
         .centers
-        .sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
-    paths.starts.sort_by_key(|s| s.0);
+        .sort_by(|a, b| a.entity.cmp(&b.entity).then(a.time.total_cmp(&b.time)));
+    paths.starts.sort_by_key(|s| s.entity);
     let mut cursor = 0;
-    for &(entity, radius, start) in &paths.starts {
+    for &PathStart { entity, radius, at } in &paths.starts {
         let begin = paths.points.len();
-        paths.points.push(start);
-        while cursor < paths.centers.len() && paths.centers[cursor].0 < entity {
+        paths.points.push(at);
+        while cursor < paths.centers.len() && paths.centers[cursor].entity < entity {
             cursor += 1;
         }
-        while cursor < paths.centers.len() && paths.centers[cursor].0 == entity {
-            paths.points.push(paths.centers[cursor].2);
+        while cursor < paths.centers.len() && paths.centers[cursor].entity == entity {
+            paths.points.push(paths.centers[cursor].center);
             cursor += 1;
         }
         if let Ok((_, t)) = circles.get(entity) {
             paths.points.push(t.translation.truncate());
         }
-        paths.paths.push((entity, radius, begin..paths.points.len()));
+        paths.paths.push(SweptPath {
+            entity,
+            radius,
+            points: begin..paths.points.len(),
+        });
     }
 }
 
@@ -150,6 +203,8 @@ const NORMAL: Color = Color::srgb(0.3, 0.9, 0.4);
 const PATH: Color = Color::srgb(1.0, 0.8, 0.2);
 const CONTACT: Color = Color::srgb(1.0, 0.3, 0.3);
 const PREDICTED: Color = Color::srgba(1.0, 1.0, 1.0, 0.6);
+/// The radius of the ring drawn at each contact point, world units.
+const CONTACT_MARK_RADIUS: f32 = 2.0;
 
 /// What the prediction gizmos read of a circle.
 type PredictParts<'a> = (
@@ -160,23 +215,31 @@ type PredictParts<'a> = (
     Option<&'a CircleResponse>,
 );
 
+/// What the gizmos draw from: their configuration, the world, the last step's paths and
+/// the circles that predict theirs.
+#[derive(SystemParam)]
+struct DrawInput<'w, 's> {
+    store: Res<'w, GizmoConfigStore>,
+    world: Res<'w, CcdWorld>,
+    kinematics: Res<'w, Kinematics>,
+    paths: Res<'w, LastStepPaths>,
+    settings: Res<'w, CcdSettings>,
+    fixed: Res<'w, Time<Fixed>>,
+    predict: Query<'w, 's, PredictParts<'static>>,
+}
+
 /// Draws what [`CcdGizmos`] asks for: the obstacles, the last step's swept paths and
 /// contacts, and the predicted paths, in that order.
-#[allow(
-    clippy::too_many_arguments,
-    reason = "a Bevy system: each argument is a system parameter"
-)]
-fn draw(
-    mut gizmos: Gizmos<CcdGizmos>,
-    store: Res<GizmoConfigStore>,
-    world: Res<CcdWorld>,
-    kinematics: Res<Kinematics>,
-    paths: Res<LastStepPaths>,
-    settings: Res<CcdSettings>,
-    fixed: Res<Time<Fixed>>,
-    predict: Query<PredictParts>,
-    mut scratch: Local<Vec<Vec2>>,
-) {
+fn draw(mut gizmos: Gizmos<CcdGizmos>, input: DrawInput, mut scratch: Local<Vec<Vec2>>) {
+    let DrawInput {
+        store,
+        world,
+        kinematics,
+        paths,
+        settings,
+        fixed,
+        predict,
+    } = input;
     let (_, cfg) = store.config::<CcdGizmos>();
     if cfg.obstacles {
         draw_static_obstacles(&mut gizmos, cfg, &world);
@@ -237,16 +300,16 @@ fn draw_moving_obstacles(gizmos: &mut Gizmos<CcdGizmos>, cfg: &CcdGizmos, kinema
 /// Each circle's path during the last step with the circle at its end, then every contact
 /// with its normal.
 fn draw_swept_paths(gizmos: &mut Gizmos<CcdGizmos>, cfg: &CcdGizmos, paths: &LastStepPaths) {
-    for (_, radius, range) in &paths.paths {
-        let points = &paths.points[range.clone()];
+    for path in &paths.paths {
+        let points = &paths.points[path.points.clone()];
         gizmos.linestrip_2d(points.iter().copied(), PATH);
         if let Some(last) = points.last() {
-            gizmos.circle_2d(*last, *radius, PATH);
+            gizmos.circle_2d(*last, path.radius, PATH);
         }
     }
-    for (point, normal) in &paths.contacts {
-        gizmos.circle_2d(*point, 2.0, CONTACT);
-        gizmos.line_2d(*point, *point + *normal * cfg.normal_length, CONTACT);
+    for c in &paths.contacts {
+        gizmos.circle_2d(c.point, CONTACT_MARK_RADIUS, CONTACT);
+        gizmos.line_2d(c.point, c.point + c.normal * cfg.normal_length, CONTACT);
     }
 }
 

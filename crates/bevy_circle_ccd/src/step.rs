@@ -7,11 +7,12 @@ use crate::kinematic::Kinematics;
 use crate::query::{CircleParts, CirclePartsReadOnlyItem};
 use crate::{CcdInvalid, CcdSettings, CcdStats, CcdWorld, CircleHit, CircleHitEvent};
 use bevy::ecs::message::Messages;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
 use ccd_core::{
-    Ball, ContactWith, MultiballReport, MultiballScratch, MultiballSettings, Parallel, ShapeError, Threads,
-    step_balls_parallel,
+    Ball, ContactWith, MultiballReport, MultiballScratch, MultiballSettings, MultiballStep, Parallel,
+    ShapeError, Threads, step_balls_parallel,
 };
 use std::time::Instant;
 
@@ -97,24 +98,43 @@ fn check_circle(parts: &CirclePartsReadOnlyItem) -> Result<(), (&'static str, St
     Ok(())
 }
 
+/// What the step reads: the time, the settings and the static world.
+#[derive(SystemParam)]
+pub(crate) struct StepInput<'w> {
+    time: Res<'w, Time>,
+    settings: Res<'w, CcdSettings>,
+    world: Res<'w, CcdWorld>,
+}
+
+/// What the step writes besides the circles: its contacts, its statistics, and the
+/// moving obstacles (a hinge turns when a ball pushes it).
+#[derive(SystemParam)]
+pub(crate) struct StepOutput<'w> {
+    hits: ResMut<'w, StepHits>,
+    stats: ResMut<'w, CcdStats>,
+    kinematics: ResMut<'w, Kinematics>,
+}
+
 /// Move every circle through one step: gather, step, write back. Runs in
 /// [`CircleCcdSystems::Step`](crate::CircleCcdSystems::Step).
-#[allow(
-    clippy::too_many_arguments,
-    reason = "a Bevy system: each argument is a system parameter"
-)]
 pub(crate) fn step_circles(
-    time: Res<Time>,
-    settings: Res<CcdSettings>,
-    world: Res<CcdWorld>,
+    input: StepInput,
+    output: StepOutput,
     mut circles: Query<CircleParts>,
-    mut hits: ResMut<StepHits>,
-    mut stats: ResMut<CcdStats>,
-    mut kinematics: ResMut<Kinematics>,
     mut buffers: Local<StepBuffers>,
     mut warned: Local<Option<Vec2>>,
     mut commands: Commands,
 ) {
+    let StepInput {
+        time,
+        settings,
+        world,
+    } = input;
+    let StepOutput {
+        mut hits,
+        mut stats,
+        mut kinematics,
+    } = output;
     let dt = time.delta_secs();
     if !settings.enabled || !(dt > 0.0) {
         return;
@@ -272,7 +292,12 @@ fn run_core(
             });
         }
     };
-    let grid = world.grid();
+    let step = MultiballStep {
+        balls,
+        dt,
+        obstacles: world.grid(),
+        moving,
+    };
     match ComputeTaskPool::try_get() {
         Some(pool) => {
             // The calling thread takes a chunk too (see `TaskPool`): by Bevy's defaults a
@@ -283,18 +308,9 @@ fn run_core(
                 settings.threads
             };
             let pool = TaskPool { pool, threads };
-            step_balls_parallel(&pool, balls, dt, grid, moving, &multiball, scratch, on_contact)
+            step_balls_parallel(&pool, step, &multiball, scratch, on_contact)
         }
-        None => step_balls_parallel(
-            &Threads(1),
-            balls,
-            dt,
-            grid,
-            moving,
-            &multiball,
-            scratch,
-            on_contact,
-        ),
+        None => step_balls_parallel(&Threads(1), step, &multiball, scratch, on_contact),
     }
 }
 

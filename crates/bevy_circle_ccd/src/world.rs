@@ -29,6 +29,15 @@ pub struct CcdWorld {
     ids: EntityHashMap<ObstacleId>,
     #[reflect(ignore)]
     entities: Vec<Option<Entity>>,
+    /// One-way segments in the grid (the audit's crossing check needs a circle's whole
+    /// path only when there is one).
+    #[reflect(ignore)]
+    one_way: usize,
+}
+
+/// Whether the audit's one-way check applies to an obstacle.
+fn is_one_way(o: &Obstacle) -> bool {
+    o.one_sided && !o.sensor && matches!(o.shape, ccd_core::ObstacleShape::Segment(_))
 }
 
 impl CcdWorld {
@@ -50,6 +59,13 @@ impl CcdWorld {
     #[must_use]
     pub fn obstacle(&self, entity: Entity) -> Option<&Obstacle> {
         self.ids.get(&entity).and_then(|id| self.grid.get(*id))
+    }
+
+    /// Whether any obstacle in the grid is a one-way segment.
+    #[inline]
+    #[must_use]
+    pub(crate) fn has_one_way(&self) -> bool {
+        self.one_way > 0
     }
 
     /// Number of obstacles.
@@ -80,12 +96,15 @@ impl CcdWorld {
     }
 
     fn upsert(&mut self, entity: Entity, obstacle: Obstacle) -> Result<(), ShapeError> {
+        let one_way = usize::from(is_one_way(&obstacle));
         if let Some(&id) = self.ids.get(&entity)
-            && self.grid.replace(id, obstacle)?.is_some()
+            && let Some(old) = self.grid.replace(id, obstacle)?
         {
+            self.one_way = self.one_way - usize::from(is_one_way(&old)) + one_way;
             return Ok(());
         }
         let id = self.grid.insert(obstacle)?;
+        self.one_way += one_way;
         self.ids.insert(entity, id);
         let slot = id.0 as usize;
         if self.entities.len() <= slot {
@@ -97,7 +116,9 @@ impl CcdWorld {
 
     fn remove(&mut self, entity: Entity) {
         if let Some(id) = self.ids.remove(&entity) {
-            self.grid.remove(id);
+            if let Some(old) = self.grid.remove(id) {
+                self.one_way -= usize::from(is_one_way(&old));
+            }
             if let Some(slot) = self.entities.get_mut(id.0 as usize) {
                 *slot = None;
             }

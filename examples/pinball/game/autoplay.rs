@@ -20,6 +20,7 @@ use crate::table::flipper_shape::BatShape;
 use crate::table::parts::Flipper;
 use crate::table::ramp::ON_PLAYFIELD;
 use crate::table::spawn::Ball;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 
@@ -117,19 +118,52 @@ impl Autoplay {
 
 type BallView<'a> = (&'a Transform, &'a MovingCircle, &'a CcdLayers);
 
+/// What the autoplayer watches: the game and its progression, the table with its tuning,
+/// and the CCD world the balls' futures are predicted in.
+#[derive(SystemParam)]
+pub struct Watched<'w> {
+    /// Game over or not, the score and ball number (which vary the plunge).
+    game: Res<'w, Game>,
+    /// The lit shots to aim at, and the tilt bob a nudge must respect.
+    progress: Res<'w, Progress>,
+    /// The physics tuning (gravity for the predictions).
+    tune: Res<'w, Tune>,
+    /// The table's definition.
+    table: Res<'w, Table>,
+    /// The world the predictions sweep through.
+    world: Res<'w, CcdWorld>,
+}
+
+/// What the autoplayer works, as a player would: the flippers and plunger, and the
+/// requests (a new game, a nudge).
+#[derive(SystemParam)]
+pub struct Hands<'w> {
+    /// Flippers and plunger.
+    controls: ResMut<'w, Controls>,
+    /// A new game, a nudge.
+    requests: ResMut<'w, Requests>,
+}
+
 /// One step of the autoplayer.
-#[allow(clippy::too_many_arguments)]
 pub fn autoplay(
     time: Res<Time>,
     mut auto: ResMut<Autoplay>,
-    mut controls: ResMut<Controls>,
-    mut requests: ResMut<Requests>,
-    (game, progress, tune): (Res<Game>, Res<Progress>, Res<Tune>),
-    table: Res<Table>,
-    world: Res<CcdWorld>,
+    hands: Hands,
+    watched: Watched,
     balls: Query<BallView, With<Ball>>,
     flippers: Query<(&Flipper, &BatShape)>,
 ) {
+    let Hands {
+        mut controls,
+        mut requests,
+    } = hands;
+    let Watched {
+        game,
+        progress,
+        tune,
+        table,
+        world,
+    } = watched;
     if !auto.on {
         return;
     }

@@ -12,6 +12,7 @@ use crate::game::autoplay::Autoplay;
 use crate::game::rules::Requests;
 use crate::game::tilt::Nudge;
 use crate::view::ViewToggles;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 
@@ -29,19 +30,48 @@ impl Plugin for InputPlugin {
 #[derive(Resource, Default)]
 pub struct StepOnce(pub bool);
 
+/// What the player presses: the keys, the mouse buttons, and egui, which keeps a click
+/// on the panel for itself.
+#[derive(SystemParam)]
+struct Pressed<'w, 's> {
+    /// The keyboard.
+    keys: Res<'w, ButtonInput<KeyCode>>,
+    /// The mouse buttons.
+    mouse: Res<'w, ButtonInput<MouseButton>>,
+    /// The panel's context, asked whether the pointer is its.
+    egui: EguiContexts<'w, 's>,
+}
+
+/// What the keys set: the flippers and plunger, the requests to the rules, the view's
+/// toggles, the virtual clock (pause) and the single step.
+#[derive(SystemParam)]
+struct KeyTargets<'w> {
+    /// Flippers and plunger (left to the autoplayer while it plays).
+    controls: ResMut<'w, Controls>,
+    /// New game, another ball, a nudge.
+    requests: ResMut<'w, Requests>,
+    /// What the view shows.
+    toggles: ResMut<'w, ViewToggles>,
+    /// The virtual clock, paused and resumed.
+    time: ResMut<'w, Time<Virtual>>,
+    /// One fixed step while paused.
+    step: ResMut<'w, StepOnce>,
+}
+
 /// Keys and buttons for play; `Controls` are only written when the autoplayer is off.
-#[allow(clippy::too_many_arguments)]
-fn keys(
-    keys: Res<ButtonInput<KeyCode>>,
-    auto: Res<Autoplay>,
-    mut controls: ResMut<Controls>,
-    mut requests: ResMut<Requests>,
-    mut toggles: ResMut<ViewToggles>,
-    mut time: ResMut<Time<Virtual>>,
-    mut step: ResMut<StepOnce>,
-    mouse: Res<ButtonInput<MouseButton>>,
-    mut egui: EguiContexts,
-) {
+fn keys(pressed: Pressed, auto: Res<Autoplay>, set: KeyTargets) {
+    let Pressed {
+        keys,
+        mouse,
+        mut egui,
+    } = pressed;
+    let KeyTargets {
+        mut controls,
+        mut requests,
+        mut toggles,
+        mut time,
+        mut step,
+    } = set;
     // A click on the panel is the panel's, not a flip.
     let on_panel = egui
         .ctx_mut()

@@ -5,7 +5,7 @@
 //! multiball and its jackpot, and the ball-save clock. Rules tell the view what was hit
 //! with [`PartHit`]; the view reads [`Progress`] for its lamps.
 
-use crate::game::rules::{Game, Part, PartHit};
+use crate::game::rules::{Game, Part, PartHit, PlayState};
 use crate::game::stats::RunStats;
 use crate::game::{Controls, Table};
 use crate::table::playfield::Lights;
@@ -13,6 +13,7 @@ use crate::table::ramp::crossing_forward;
 use crate::table::saucer::{Caught, Held};
 use crate::table::spawn::Ball;
 use crate::table::{TableDef, v};
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 
@@ -224,19 +225,38 @@ impl Progress {
     }
 }
 
+/// What the step brought to the richer table's parts: the balls' hits, the saucer's
+/// catches, and the parts the hits name.
+#[derive(SystemParam)]
+pub struct PlayfieldHits<'w, 's> {
+    /// The step's hits.
+    hits: MessageReader<'w, 's, CircleHit>,
+    /// The balls the saucer caught this step.
+    caught: MessageReader<'w, 's, Caught>,
+    /// The parts the rules react to.
+    parts: Query<'w, 's, &'static Part>,
+}
+
 /// Where a hit on the richer table's parts leads.
-#[allow(clippy::too_many_arguments)]
 pub fn on_playfield_hits(
     time: Res<Time>,
     table: Res<Table>,
-    mut hits: MessageReader<CircleHit>,
-    mut caught: MessageReader<Caught>,
-    parts: Query<&Part>,
-    (mut game, mut progress, mut stats): (ResMut<Game>, ResMut<Progress>, ResMut<RunStats>),
+    step: PlayfieldHits,
+    play: PlayState,
     balls: Query<(), (With<Ball>, Without<Held>)>,
     mut lit: MessageWriter<PartHit>,
     mut scored: Local<Vec<(Entity, Part, Vec2, u64)>>,
 ) {
+    let PlayfieldHits {
+        mut hits,
+        mut caught,
+        parts,
+    } = step;
+    let PlayState {
+        mut game,
+        mut progress,
+        mut stats,
+    } = play;
     let now = time.elapsed_secs();
     let def = &table.def;
     let p = &def.playfield;

@@ -10,6 +10,7 @@ use crate::game::{Table, Tune};
 use crate::table::spawn::{Ball, spawn_ball};
 use crate::table::v;
 use bevy::ecs::entity::EntityHashSet;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_circle_ccd::ccd_core;
 use bevy_circle_ccd::prelude::*;
@@ -119,6 +120,34 @@ pub struct PartHit {
     pub points: u64,
 }
 
+/// The game in play, as the systems that score change it: the score, the balls and the
+/// lamps (`Game`), the progression (`Progress`) and the run's counts (`RunStats`).
+#[derive(SystemParam)]
+pub struct PlayState<'w> {
+    /// Score, ball number, lit lanes and targets down, the launch queue, the message.
+    pub game: ResMut<'w, Game>,
+    /// The richer table's progression: arrows, bonus, locks, ball save, tilt.
+    pub progress: ResMut<'w, Progress>,
+    /// The run's counts for the summary.
+    pub stats: ResMut<'w, RunStats>,
+}
+
+/// The table as serving sees it: its definition and tuning, the balls on it, the drop
+/// targets, and the commands that spawn balls and raise targets.
+#[derive(SystemParam)]
+pub struct ServeTable<'w, 's> {
+    /// The table's definition.
+    table: Res<'w, Table>,
+    /// The physics tuning new balls take.
+    tune: Res<'w, Tune>,
+    /// The balls on the table.
+    balls: Query<'w, 's, &'static Transform, With<Ball>>,
+    /// The parts, searched for the drop targets.
+    targets: Query<'w, 's, (Entity, &'static Part)>,
+    /// Spawns balls and puts targets back up.
+    commands: Commands<'w, 's>,
+}
+
 pub fn rules_requests(
     mut requests: ResMut<Requests>,
     mut game: ResMut<Game>,
@@ -152,18 +181,20 @@ pub fn rules_requests(
 
 /// Scores the step's hits on parts: slings and bumpers that kicked, rollovers, drop targets;
 /// despawns drained balls (their later hits are skipped) and tells the view what lit up.
-#[allow(clippy::too_many_arguments)]
 pub fn on_hits(
     mut hits: MessageReader<CircleHit>,
     parts: Query<&Part>,
-    mut game: ResMut<Game>,
-    mut stats: ResMut<RunStats>,
+    play: PlayState,
     table: Res<Table>,
     mut commands: Commands,
     mut gone: Local<EntityHashSet>,
     mut lit: MessageWriter<PartHit>,
-    mut progress: ResMut<Progress>,
 ) {
+    let PlayState {
+        mut game,
+        mut progress,
+        mut stats,
+    } = play;
     gone.clear();
     for hit in hits.read() {
         if gone.contains(&hit.circle) {
@@ -261,18 +292,25 @@ fn score_target(
 }
 
 /// Serve the next ball, launch queued balls, bring targets back, end the game.
-#[allow(clippy::too_many_arguments)]
 pub fn serve(
     time: Res<Time>,
-    mut game: ResMut<Game>,
-    mut stats: ResMut<RunStats>,
-    table: Res<Table>,
-    tune: Res<Tune>,
-    (auto, mut scores, mut progress): (Res<Autoplay>, ResMut<HighScores>, ResMut<Progress>),
-    balls: Query<&Transform, With<Ball>>,
-    targets: Query<(Entity, &Part)>,
-    mut commands: Commands,
+    play: PlayState,
+    auto: Res<Autoplay>,
+    mut scores: ResMut<HighScores>,
+    on_table: ServeTable,
 ) {
+    let PlayState {
+        mut game,
+        mut progress,
+        mut stats,
+    } = play;
+    let ServeTable {
+        table,
+        tune,
+        balls,
+        targets,
+        mut commands,
+    } = on_table;
     let dt = time.delta_secs();
     let def = &table.def;
     let in_play = balls.iter().count() as u32;

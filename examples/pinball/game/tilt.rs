@@ -4,9 +4,7 @@
 //! the game warns, past the tilt level the ball is tilted: the flippers go dead, and the
 //! ball ends without its bonus when it drains.
 
-use crate::game::progress::Progress;
-use crate::game::rules::{Game, Requests};
-use crate::game::stats::RunStats;
+use crate::game::rules::{PlayState, Requests};
 use crate::game::{Controls, Table};
 use crate::table::saucer::Held;
 use crate::table::spawn::Ball;
@@ -39,17 +37,19 @@ impl Nudge {
 
 /// Apply a requested nudge, move the tilt bob, and keep the flippers dead after a tilt.
 /// Runs after the inputs are in and before the flippers move.
-#[allow(clippy::too_many_arguments)]
 pub fn nudge_and_tilt(
     time: Res<Time>,
     table: Res<Table>,
     mut requests: ResMut<Requests>,
     mut controls: ResMut<Controls>,
-    mut game: ResMut<Game>,
-    mut progress: ResMut<Progress>,
-    mut stats: ResMut<RunStats>,
+    play: PlayState,
     mut balls: Query<&mut MovingCircle, (With<Ball>, Without<Held>)>,
 ) {
+    let PlayState {
+        mut game,
+        mut progress,
+        mut stats,
+    } = play;
     let rules = &table.def.playfield.rules;
     progress.tilt_bob = (progress.tilt_bob - rules.tilt_settle_per_second * time.delta_secs()).max(0.0);
     if let Some(nudge) = requests.nudge.take()

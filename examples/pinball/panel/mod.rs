@@ -22,6 +22,7 @@ use crate::table::spawn::Ball;
 use crate::view::ViewToggles;
 use bevy::camera::visibility::RenderLayers;
 use bevy::camera::{CameraOutputMode, Viewport};
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::render::render_resource::BlendState;
 use bevy::window::PrimaryWindow;
@@ -114,27 +115,95 @@ impl UiRects {
     }
 }
 
-/// The resources the panel shows and edits.
-type Shown<'w> = (Res<'w, Game>, Res<'w, RunStats>, Res<'w, CcdStats>);
-type Edited<'w> = (
-    ResMut<'w, ViewToggles>,
-    ResMut<'w, Requests>,
-    ResMut<'w, StepOnce>,
-    ResMut<'w, Autoplay>,
-);
+/// Where the panel draws: egui's context, the table's camera (fitted beside the panel)
+/// and the window.
+#[derive(SystemParam)]
+struct Screen<'w, 's> {
+    /// The primary egui context.
+    contexts: EguiContexts<'w, 's>,
+    /// The table's camera.
+    camera: Single<'w, 's, &'static mut Camera, (Without<PrimaryEguiContext>, With<Camera2d>)>,
+    /// The primary window.
+    window: Single<'w, 's, &'static Window, With<PrimaryWindow>>,
+}
 
-#[allow(clippy::too_many_arguments)]
+/// What the panel shows and does not change: the game, the run's stats, the plugin's
+/// step stats, and the balls in play.
+#[derive(SystemParam)]
+struct Shown<'w, 's> {
+    /// The game's score and ball.
+    game: Res<'w, Game>,
+    /// The run's counts.
+    run: Res<'w, RunStats>,
+    /// The plugin's step statistics.
+    ccd: Res<'w, CcdStats>,
+    /// The balls in play, counted.
+    balls: Query<'w, 's, (), With<Ball>>,
+}
+
+/// What the tuning sections edit: the table, its physics tuning, the plugin's settings
+/// and the clocks.
+#[derive(SystemParam)]
+struct Tuned<'w> {
+    /// The table's definition.
+    table: ResMut<'w, Table>,
+    /// The physics tuning.
+    tune: ResMut<'w, Tune>,
+    /// The plugin's settings.
+    settings: ResMut<'w, CcdSettings>,
+    /// The fixed step's clock.
+    fixed: ResMut<'w, Time<Fixed>>,
+    /// The virtual clock (speed and pause).
+    virt: ResMut<'w, Time<Virtual>>,
+}
+
+/// What the panel's buttons and toggles change: the view's toggles, the requests to the
+/// rules, the single step, and the autoplayer.
+#[derive(SystemParam)]
+struct Edited<'w> {
+    /// What the view shows.
+    toggles: ResMut<'w, ViewToggles>,
+    /// New game, another ball.
+    requests: ResMut<'w, Requests>,
+    /// One fixed step while paused.
+    step: ResMut<'w, StepOnce>,
+    /// The autoplayer, on or off.
+    auto: ResMut<'w, Autoplay>,
+}
+
+/// The panel, drawn each frame; the table's camera then gets the space beside it.
 fn panel(
-    mut contexts: EguiContexts,
-    mut camera: Single<&mut Camera, (Without<PrimaryEguiContext>, With<Camera2d>)>,
-    window: Single<&Window, With<PrimaryWindow>>,
-    (game, run, ccd): Shown,
-    (mut table, mut tune, mut settings): (ResMut<Table>, ResMut<Tune>, ResMut<CcdSettings>),
-    (mut fixed, mut virt): (ResMut<Time<Fixed>>, ResMut<Time<Virtual>>),
-    (mut toggles, mut requests, mut step, mut auto): Edited,
-    balls: Query<(), With<Ball>>,
-    (mut smooth, mut rects): (Local<stats::Smoothed>, ResMut<UiRects>),
+    screen: Screen,
+    shown: Shown,
+    tuned: Tuned,
+    edited: Edited,
+    mut smooth: Local<stats::Smoothed>,
+    mut rects: ResMut<UiRects>,
 ) -> Result {
+    let Screen {
+        mut contexts,
+        mut camera,
+        window,
+    } = screen;
+    let Shown {
+        game,
+        run,
+        ccd,
+        balls,
+    } = shown;
+    let Tuned {
+        mut table,
+        mut tune,
+        mut settings,
+        mut fixed,
+        mut virt,
+    } = tuned;
+    let Edited {
+        mut toggles,
+        mut requests,
+        mut step,
+        mut auto,
+    } = edited;
     let ctx = contexts.ctx_mut()?;
     smooth.add(ccd.step_micros);
     let mut edits = tuning::Edits::read(&tune, &table, &settings, &fixed, &virt);
