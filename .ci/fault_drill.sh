@@ -51,6 +51,19 @@ expect fail "bounce_lab exits 1 after its screenshot" smoke_bounce_lab CI_EXAMPL
 expect fail "pinball headless exits 1" smoke_pinball_headless CI_EXAMPLES="$DRILL/exit1"
 expect fail "pinball exits 1 after its screenshot" smoke_pinball_screenshot CI_EXAMPLES="$DRILL/exit1"
 
+# 1b. The program crashes partway: a panic's exit status (101), or aborted (SIGABRT) while
+#     it runs. (SIGSEGV from `kill` would not do: Rust's stack-overflow handler takes
+#     the first one and the program runs on.)
+stand_in "$DRILL/crash" trajectory 'exit 101'
+stand_in "$DRILL/crash" bounce_lab '"$REAL/bounce_lab" "$@" & pid=$!; sleep 1; kill -ABRT $pid; wait $pid'
+stand_in "$DRILL/crash" pinball '"$REAL/pinball" "$@" & pid=$!; sleep 10; kill -ABRT $pid; wait $pid'
+expect fail "trajectory panics" smoke_trajectory CI_EXAMPLES="$DRILL/crash"
+expect fail "bounce_lab crashes before its screenshot" smoke_bounce_lab CI_EXAMPLES="$DRILL/crash"
+expect fail "pinball headless crashes" smoke_pinball_headless CI_EXAMPLES="$DRILL/crash"
+# (The input session closes the app after about 10 s: its crash comes sooner.)
+stand_in "$DRILL/crash-input" pinball '"$REAL/pinball" "$@" & pid=$!; sleep 4; kill -ABRT $pid; wait $pid'
+expect fail "pinball crashes in the input session" smoke_pinball_input CI_EXAMPLES="$DRILL/crash-input"
+
 # 2. A ball inside a wall: the served ball 3.5 mm above the plunger lane's floor (its
 #    radius is 13.5), so the audit finds it 10 mm deep.
 sed 's/ball_at: (493.0, 60.0)/ball_at: (493.0, 50.0)/' assets/tables/starfall.ron >"$DRILL/buried.ron"

@@ -105,10 +105,12 @@ echo "window $WIN is up, its panel drawn, after ${SECONDS} s"
 # snapshot NAME: press F9 and keep the file it writes as input-state-NAME.ron.
 snapshot() {
   rm -f "$STATE"
+  # Each command says what failed: `snapshot` runs inside `if` and `||` (snapshot_until),
+  # where errexit is off.
   alive
-  xdotool key F9
+  xdotool key F9 || die "F9 was sent for snapshot $1"
   wait_until "$POLL_LIMIT" test -s "$STATE" || die "a snapshot ($1) was written on F9"
-  mv "$STATE" "$OUT/input-state-$1.ron"
+  mv "$STATE" "$OUT/input-state-$1.ron" || die "snapshot $1 was kept"
 }
 
 # field NAME FIELD: a top-level or tuning field of snapshot NAME.

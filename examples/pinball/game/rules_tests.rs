@@ -4,28 +4,12 @@
 
 use crate::game::rules::{self, Requests};
 use crate::game::{self, stats};
-use crate::table;
-use crate::table::spawn::{self, spawn_ball};
+
+use crate::table::spawn::spawn_ball;
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 
-const CLASSIC: &str = include_str!("../../../assets/tables/classic.ron");
-
-fn app() -> App {
-    let mut app = crate::headless_app(table::parse(CLASSIC).unwrap(), false, 1000.0);
-    // Startup: the table is spawned; the game is over until N, so nothing is served.
-    app.update();
-    app
-}
-
-fn balls(app: &mut App) -> Vec<(Entity, Vec2)> {
-    let mut q = app
-        .world_mut()
-        .query_filtered::<(Entity, &Transform), With<spawn::Ball>>();
-    q.iter(app.world())
-        .map(|(e, t)| (e, t.translation.truncate()))
-        .collect()
-}
+use crate::table::parts_tests::{app, balls};
 
 #[test]
 fn a_game_serves_three_balls_then_ends() {

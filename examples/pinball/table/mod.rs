@@ -381,7 +381,7 @@ mod tests {
 #[cfg(test)]
 mod file_tests;
 #[cfg(test)]
-mod parts_tests;
+pub(crate) mod parts_tests;
 #[cfg(test)]
 mod physics_tests;
 #[cfg(test)]

@@ -13,7 +13,9 @@ use bevy_circle_ccd::prelude::*;
 
 const CLASSIC: &str = include_str!("../../../assets/tables/classic.ron");
 
-fn app() -> App {
+/// The classic table, headless at 1 kHz, spawned and waiting for N (shared with
+/// `game/rules_tests.rs`).
+pub(crate) fn app() -> App {
     let mut app = crate::headless_app(table::parse(CLASSIC).unwrap(), false, 1000.0);
     // Startup: the table is spawned; the game is over until N, so nothing is served.
     app.update();
@@ -140,7 +142,8 @@ fn never_through(motor: bool, moments: usize) {
     }
 }
 
-fn balls(app: &mut App) -> Vec<(Entity, Vec2)> {
+/// Every ball in play and where it is.
+pub(crate) fn balls(app: &mut App) -> Vec<(Entity, Vec2)> {
     let mut q = app
         .world_mut()
         .query_filtered::<(Entity, &Transform), With<spawn::Ball>>();

@@ -18,7 +18,7 @@ use super::ball::{Ball, MovingObstacle};
 use super::ball_grid::BallGrid;
 use super::report::{Contact, ContactWith};
 use super::settings::MultiballSettings;
-use crate::bounce::{SweepOutcome, SweepSettings, sweep_bounces};
+use crate::bounce::{BounceHit, SweepOutcome, SweepSettings, sweep_bounces};
 use crate::obstacle::Obstacles;
 use crate::shape::Aabb;
 
@@ -65,20 +65,25 @@ pub(super) fn sweep_lone<O: Obstacles + ?Sized>(
         if !h.sensor {
             path = path.union(Aabb::new(h.hit.center, h.hit.center));
         }
-        contacts.push(Contact {
-            ball: k,
-            with: ContactWith::Obstacle(h.obstacle),
-            time: h.time,
-            hit: h.hit,
-            approach_speed: h.approach_speed,
-            sensor: h.sensor,
-            kick: h.kick,
-        });
+        contacts.push(wall_contact(k, h));
     });
     if let Ok(out) = result {
         path = path.union(Aabb::new(out.center, out.center));
         lone.end = Some(out);
         lone.bounds = Some(path.inflated(ball.radius));
+    }
+}
+
+/// Ball `k`'s contact with a wall, as its lone sweep reports it.
+pub(super) fn wall_contact(k: usize, h: &BounceHit) -> Contact {
+    Contact {
+        ball: k,
+        with: ContactWith::Obstacle(h.obstacle),
+        time: h.time,
+        hit: h.hit,
+        approach_speed: h.approach_speed,
+        sensor: h.sensor,
+        kick: h.kick,
     }
 }
 

@@ -1,8 +1,8 @@
 //! The state of one step: balls with their own clocks, moving along their legs.
 
 use super::ball::{Ball, MovingObstacle};
+use super::lone::wall_contact;
 use super::report::Contact;
-use super::report::ContactWith;
 use super::settings::MultiballSettings;
 use super::state::{BallState, Clock, EventBuffers, SensorHit, StartBuffers, StepState};
 use crate::bounce::{SweepSettings, sweep_bounces};
@@ -197,15 +197,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             };
             let contacts = &mut self.step.joined_contacts;
             let result = sweep_bounces(ball.circle(), ball.velocity, now, self.obstacles, &sweep, |h| {
-                contacts.push(Contact {
-                    ball: j,
-                    with: ContactWith::Obstacle(h.obstacle),
-                    time: h.time,
-                    hit: h.hit,
-                    approach_speed: h.approach_speed,
-                    sensor: h.sensor,
-                    kick: h.kick,
-                });
+                contacts.push(wall_contact(j, h));
             });
             let Ok(out) = result else {
                 return false;
