@@ -15,7 +15,7 @@ mod support;
 use bevy::gizmos::config::GizmoConfigStore;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
-use bevy_circle_ccd::ccd_core::{Circle, PredictSettings};
+use bevy_circle_ccd::ccd_core::{Circle, PathLeg, PredictSettings};
 use bevy_circle_ccd::prelude::*;
 use clap::Parser;
 use std::path::PathBuf;
@@ -35,6 +35,8 @@ struct Args {
 const BALL_RADIUS: f32 = 9.0;
 /// Launch speed per unit of drag, 1/s.
 const LAUNCH_GAIN: f32 = 6.0;
+/// Straight pieces each predicted leg under gravity is drawn with.
+const CURVE_PIECES: u32 = 24;
 const HALF: Vec2 = Vec2::new(600.0, 340.0);
 
 fn main() -> AppExit {
@@ -200,7 +202,7 @@ fn draw_aim(
     world: Res<CcdWorld>,
     settings: Res<CcdSettings>,
     mut gizmos: Gizmos,
-    mut path: Local<Vec<Vec2>>,
+    mut path: Local<Vec<PathLeg>>,
 ) {
     let Some(from) = aim.from else {
         return;
@@ -217,9 +219,9 @@ fn draw_aim(
         .predict_path(Circle::new(from, BALL_RADIUS), velocity, &predict, &mut path)
         .is_ok()
     {
-        gizmos.linestrip_2d(path.iter().copied(), Color::srgb(1.0, 1.0, 1.0));
-        for p in path.iter().skip(1) {
-            gizmos.circle_2d(*p, BALL_RADIUS, Color::srgba(1.0, 1.0, 1.0, 0.35));
+        for leg in path.iter() {
+            gizmos.linestrip_2d(leg.points(CURVE_PIECES), Color::srgb(1.0, 1.0, 1.0));
+            gizmos.circle_2d(leg.end(), BALL_RADIUS, Color::srgba(1.0, 1.0, 1.0, 0.35));
         }
     }
 }

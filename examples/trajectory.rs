@@ -42,27 +42,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         max_time: 3.0,
         ..Default::default()
     };
-    let mut path = Vec::new();
-    let prediction = predict_path(ball, velocity, &grid, &settings, &mut path)?;
+    let mut legs = Vec::new();
+    let prediction = predict_path(ball, velocity, &grid, &settings, &mut legs)?;
 
     let mut canvas = vec![[' '; WIDTH]; HEIGHT];
     draw_obstacles(&grid, &mut canvas);
-    for pair in path.windows(2) {
-        draw_line(&mut canvas, pair[0], pair[1], '.');
+    for leg in &legs {
+        draw_line(&mut canvas, leg.start, leg.end(), '.');
     }
-    for (i, p) in path.iter().enumerate() {
-        let mark = if i == 0 { 'S' } else { 'o' };
-        plot(&mut canvas, *p, mark);
+    plot(&mut canvas, ball.center, 'S');
+    for leg in &legs {
+        plot(&mut canvas, leg.end(), 'o');
     }
     for row in canvas.iter().rev() {
         println!("{}", row.iter().collect::<String>());
     }
     println!(
-        "predicted {} bounces over {:.3} s in {} step(s); {} path points",
+        "predicted {} bounces over {:.3} s in {} legs",
         prediction.bounces,
         prediction.time,
-        prediction.steps,
-        path.len()
+        legs.len()
     );
 
     // Now run it for real at 120 Hz for 10 s and check, after every step, that it is

@@ -13,7 +13,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::gizmos::config::{GizmoConfigGroup, GizmoConfigStore};
 use bevy::gizmos::prelude::*;
 use bevy::prelude::*;
-use ccd_core::{Circle, ObstacleShape, PredictSettings, SweepSettings};
+use ccd_core::{Circle, ObstacleShape, PathLeg, PredictSettings, SweepSettings};
 
 /// Draws what the CCD sees, in its own gizmo group [`CcdGizmos`]. Toggle it with
 /// `GizmoConfigStore::config_mut::<CcdGizmos>().0.enabled`.
@@ -205,6 +205,8 @@ const CONTACT: Color = Color::srgb(1.0, 0.3, 0.3);
 const PREDICTED: Color = Color::srgba(1.0, 1.0, 1.0, 0.6);
 /// The radius of the ring drawn at each contact point, world units.
 const CONTACT_MARK_RADIUS: f32 = 2.0;
+/// Straight pieces a predicted leg under gravity is drawn with (a straight leg takes one).
+const CURVE_PIECES: u32 = 24;
 
 /// What the prediction gizmos read of a circle.
 type PredictParts<'a> = (
@@ -230,7 +232,7 @@ struct DrawInput<'w, 's> {
 
 /// Draws what [`CcdGizmos`] asks for: the obstacles, the last step's swept paths and
 /// contacts, and the predicted paths, in that order.
-fn draw(mut gizmos: Gizmos<CcdGizmos>, input: DrawInput, mut scratch: Local<Vec<Vec2>>) {
+fn draw(mut gizmos: Gizmos<CcdGizmos>, input: DrawInput, mut scratch: Local<Vec<PathLeg>>) {
     let DrawInput {
         store,
         world,
@@ -313,22 +315,22 @@ fn draw_swept_paths(gizmos: &mut Gizmos<CcdGizmos>, cfg: &CcdGizmos, paths: &Las
     }
 }
 
-/// The predicted path of every circle with [`PredictPath`], with fixed steps of `dt`
-/// seconds; a circle whose prediction fails draws nothing.
+/// The predicted path of every circle with [`PredictPath`], each leg drawn as its curve; a
+/// circle whose prediction fails draws nothing. `dt` is the physics step (for the resting
+/// speed).
 fn draw_predictions(
     gizmos: &mut Gizmos<CcdGizmos>,
     world: &CcdWorld,
     settings: &CcdSettings,
     dt: f32,
     predict: &Query<PredictParts>,
-    scratch: &mut Vec<Vec2>,
+    scratch: &mut Vec<PathLeg>,
 ) {
     for (circle, transform, request, material, response) in predict {
         let settings = PredictSettings {
             max_bounces: request.max_bounces,
             max_time: request.max_time,
             gravity: settings.gravity,
-            step: dt,
             sweep: SweepSettings {
                 max_bounces: settings.max_bounces,
                 resting_speed: settings.resting_speed_for(dt),
@@ -342,7 +344,9 @@ fn draw_predictions(
             .predict_path(start, circle.velocity, &settings, scratch)
             .is_ok()
         {
-            gizmos.linestrip_2d(scratch.iter().copied(), PREDICTED);
+            for leg in scratch.iter() {
+                gizmos.linestrip_2d(leg.points(CURVE_PIECES), PREDICTED);
+            }
         }
     }
 }

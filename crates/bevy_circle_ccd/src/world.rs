@@ -14,7 +14,9 @@ use crate::{
 use bevy::ecs::entity::EntityHashMap;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use ccd_core::{Circle, Grid, Obstacle, ObstacleId, PredictSettings, Prediction, ShapeError, predict_path};
+use ccd_core::{
+    Circle, Grid, Obstacle, ObstacleId, PathLeg, PredictSettings, Prediction, ShapeError, predict_path,
+};
 
 /// The broadphase of every [`StaticSegment`] and [`Pillar`], in world space.
 ///
@@ -80,8 +82,8 @@ impl CcdWorld {
         self.grid.is_empty()
     }
 
-    /// Predict the path of `circle` moving at `velocity` through the obstacles (see
-    /// [`ccd_core::predict_path`]).
+    /// Predict the path of `circle` moving at `velocity` through the obstacles, one
+    /// [`PathLeg`] (one curve) per leg (see [`ccd_core::predict_path`]).
     ///
     /// # Errors
     /// A [`ShapeError`] naming the bad input.
@@ -90,9 +92,9 @@ impl CcdWorld {
         circle: Circle,
         velocity: Vec2,
         settings: &PredictSettings,
-        path: &mut Vec<Vec2>,
+        legs: &mut Vec<PathLeg>,
     ) -> Result<Prediction, ShapeError> {
-        predict_path(circle, velocity, &self.grid, settings, path)
+        predict_path(circle, velocity, &self.grid, settings, legs)
     }
 
     fn upsert(&mut self, entity: Entity, obstacle: Obstacle) -> Result<(), ShapeError> {

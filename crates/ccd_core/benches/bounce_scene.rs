@@ -12,7 +12,8 @@
 //!
 //! Criterion reports the time for 1 000 ball-steps and the throughput; ns per ball-step is
 //! `1000 / (Melem/s)`. The same scene in a plain `Vec<Obstacle>` (a linear scan of all
-//! 1 000 obstacles per leg) is benched for comparison, with fewer samples.
+//! 1 000 obstacles per leg) is benched for comparison, with fewer samples, and so is the
+//! grid under gravity (`grid_gravity`: each leg a parabola).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -31,6 +32,10 @@ const BALL_RADIUS: f32 = 4.0;
 const DT: f32 = 1.0 / 120.0;
 /// The grid's cell side: `Grid::default`'s 32 units, about one step of the fastest ball.
 const CELL_SIZE: f32 = 32.0;
+
+/// Gravity of the curved run, units/s²: over a step of 1/120 s it bends a path by
+/// `½·g·dt² = 0.035` units, and a ball at rest gains 8.3 units/s.
+const GRAVITY: f32 = 1000.0;
 
 /// The seed of the generator the scene and the balls are drawn from.
 const SEED: u64 = 0x2545_f491_4f6c_dd1d;
@@ -148,6 +153,17 @@ fn bench(c: &mut Criterion) {
         b.iter(|| step_all(black_box(&mut on_grid), &grid, &settings));
     });
     report("grid", &on_grid);
+
+    // The same scene under gravity: every leg a parabola, found by the curved queries.
+    let curved = SweepSettings {
+        gravity: Vec2::new(0.0, -GRAVITY),
+        ..settings
+    };
+    let mut falling = start.clone();
+    group.bench_function("grid_gravity", |b| {
+        b.iter(|| step_all(black_box(&mut falling), &grid, &curved));
+    });
+    report("grid_gravity", &falling);
 
     let mut in_vec = start.clone();
     group.sample_size(10);

@@ -1,16 +1,14 @@
 //! The multi-bounce sweep: move a circle through a whole time step, bouncing as often as
 //! it must, with no time lost and no tunnelling.
 
-use crate::hit::{ContactOrder, Feature, Hit};
+use crate::hit::Hit;
 use crate::material::Material;
 use crate::obstacle::{Layers, ObstacleId, Obstacles};
+use crate::parabola::{Parabola, PathLeg};
 use crate::response::{ResponseMode, respond};
 use crate::response::{Surface, TwoSurfaces, contact_restitution, two_surfaces};
 use crate::shape::{Aabb, Circle, ShapeError};
-use crate::sweep::met_again_from_behind;
-use crate::tolerance::{
-    DEFAULT_MAX_BOUNCES, MAX_SENSOR_HITS_PER_LEG, MAX_WEDGE_BOUNCES, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL,
-};
+use crate::tolerance::{DEFAULT_MAX_BOUNCES, MAX_WEDGE_BOUNCES, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
 use glam::Vec2;
 
 /// How [`sweep_bounces`] treats the moving circle.
@@ -33,6 +31,11 @@ pub struct SweepSettings {
     pub material: Material,
     /// The circle's collision layers. Default [`Layers::ALL`].
     pub layers: Layers,
+    /// Constant acceleration, in units per second². Default zero: every leg is straight.
+    /// Otherwise each leg is a [`Parabola`] and each contact is found on it, with the
+    /// velocity of that instant; a ball that gravity presses onto a face, with no speed to
+    /// leave it, slides along it (see the crate's `bounce/slide.rs`).
+    pub gravity: Vec2,
 }
 
 impl Default for SweepSettings {
@@ -43,6 +46,7 @@ impl Default for SweepSettings {
             response: ResponseMode::Bounce,
             material: Material::ELASTIC,
             layers: Layers::ALL,
+            gravity: Vec2::ZERO,
         }
     }
 }
@@ -130,9 +134,26 @@ pub fn sweep_bounces<O: Obstacles + ?Sized>(
     dt: f32,
     obstacles: &O,
     settings: &SweepSettings,
+    on_hit: impl FnMut(&BounceHit),
+) -> Result<SweepOutcome, ShapeError> {
+    sweep_legs(circle, velocity, dt, obstacles, settings, on_hit, |_| {})
+}
+
+/// [`sweep_bounces`], passing `on_leg` every leg it travels, in order: from the start or a
+/// contact to the next contact, a slide's end or the step's end, each on one curve.
+pub(crate) fn sweep_legs<O: Obstacles + ?Sized>(
+    circle: Circle,
+    velocity: Vec2,
+    dt: f32,
+    obstacles: &O,
+    settings: &SweepSettings,
     mut on_hit: impl FnMut(&BounceHit),
+    mut on_leg: impl FnMut(PathLeg),
 ) -> Result<SweepOutcome, ShapeError> {
     check_inputs(circle, velocity, dt)?;
+    if !settings.gravity.is_finite() {
+        return Err(ShapeError::NonFinite { field: "gravity" });
+    }
     let mut out = SweepOutcome {
         center: circle.center,
         velocity,
@@ -144,40 +165,57 @@ pub fn sweep_bounces<O: Obstacles + ?Sized>(
     let mut allowed = settings.max_bounces;
     // The previous solid contact: obstacle, surface, time.
     let mut last: Option<(ObstacleId, Surface, f32)> = None;
-    // Each pass is one straight leg; every pass but the last resolves a bounce, so the
-    // bounce cap (at most `MAX_WEDGE_BOUNCES`) bounds the loop.
+    let mut sliding: Option<Slide> = None;
+    // Each pass is one leg; every pass but the last resolves a bounce or ends a slide at
+    // its face's end (after which the next contact is a bounce), so the bounce cap (at
+    // most `MAX_WEDGE_BOUNCES`) bounds the loop.
     loop {
         let time_left = dt - elapsed;
-        let motion = out.velocity * time_left;
-        if !(time_left > 0.0) || motion == Vec2::ZERO {
+        if !(time_left > 0.0) {
             break;
         }
         let here = circle.at(out.center);
+        let Some((path, duration)) =
+            leg_path(out.velocity, settings.gravity, sliding, here.center, time_left)
+        else {
+            break;
+        };
         // The wall just met, if the circle's centre lies on it, is met again at once from
         // the other side: that contact is dropped (see `met_again_from_behind`).
         let just_met = last.map(|(id, s, _)| (id, s.normal));
-        let leg = earliest_on_leg(here, motion, obstacles, settings.layers, None, just_met);
+        let skip = sliding.map(|s| s.obstacle);
+        let leg = earliest_on_path(here, path, obstacles, settings.layers, skip, just_met);
         for sensor in leg.sensors() {
             if leg.solid.is_none_or(|(_, _, solid)| sensor.1.toi <= solid.toi) {
-                on_hit(&leg_hit(
-                    sensor.0,
-                    sensor.1,
-                    elapsed,
-                    time_left,
-                    out.velocity,
-                    true,
-                ));
+                let (_, at) = path.at(sensor.1.toi, out.velocity);
+                on_hit(&leg_hit(sensor.0, sensor.1, elapsed, duration, at, true));
             }
         }
-        let Some((id, material, hit)) = leg.solid else {
-            out.center += motion;
+        on_leg(path.travelled(
+            here.center,
+            out.velocity,
+            duration,
+            leg.found.as_ref().map(|f| f.hit.toi),
+        ));
+        let Some(solid) = leg.found else {
+            let (moved, end_velocity) = path.at(1.0, out.velocity);
+            out.center += moved;
+            out.velocity = end_velocity;
+            if duration < time_left {
+                // The slide reached its face's end: free again.
+                elapsed += duration;
+                sliding = None;
+                continue;
+            }
             break;
         };
-        let mut event = leg_hit(id, hit, elapsed, time_left, out.velocity, false);
+        let (id, hit) = (solid.id, solid.hit);
+        let (_, at_contact) = path.at(hit.toi, out.velocity);
+        let mut event = leg_hit(id, hit, elapsed, duration, at_contact, false);
         out.center = hit.center;
         elapsed = event.time;
         out.bounces += 1;
-        let combined = settings.material.combine(material);
+        let combined = settings.material.combine(solid.obstacle.material);
         let this = Surface {
             normal: hit.normal,
             velocity: Vec2::ZERO,
@@ -193,9 +231,9 @@ pub fn sweep_bounces<O: Obstacles + ?Sized>(
             .map(|(_, s, _)| s)
             .or_else(|| {
                 let ball = Circle::new(hit.center, circle.radius);
-                approached_touching(obstacles, ball, out.velocity, settings, id, hit.normal)
+                approached_touching(obstacles, ball, at_contact, settings, id, hit.normal)
             });
-        (out.velocity, event.kick) = contact_velocity(out.velocity, this, corner, combined, settings);
+        (out.velocity, event.kick) = contact_velocity(at_contact, this, corner, combined, settings);
         on_hit(&event);
         if settings.response == ResponseMode::Stop {
             break;
@@ -211,9 +249,83 @@ pub fn sweep_bounces<O: Obstacles + ?Sized>(
             out.lost_time = (dt - elapsed).max(0.0);
             break;
         }
+        let held_by = corner.map(|s| s.normal).or(sliding.map(|s| s.normal));
+        sliding = next_slide(
+            &solid,
+            &mut out.velocity,
+            settings,
+            event.approach_speed,
+            circle.radius,
+            dt,
+        );
+        if let (Some(slide), Some(other)) = (sliding, held_by)
+            && slide.wedged_with(other, settings.gravity)
+        {
+            // Wedged between two faces that hold it against gravity: at rest for the rest
+            // of the step.
+            out.velocity = Vec2::ZERO;
+            break;
+        }
         last = Some((id, this, elapsed));
     }
     Ok(out)
+}
+
+/// The next leg's path from `center` and its duration: straight without gravity (`None`
+/// when it does not move), a curve under gravity, or, sliding on a face, a curve under
+/// gravity's part along it, cut where the centre's foot leaves the face.
+fn leg_path(
+    velocity: Vec2,
+    gravity: Vec2,
+    sliding: Option<Slide>,
+    center: Vec2,
+    time_left: f32,
+) -> Option<(LegPath, f32)> {
+    if gravity == Vec2::ZERO {
+        let motion = velocity * time_left;
+        return (motion != Vec2::ZERO).then_some((LegPath::Straight(motion), time_left));
+    }
+    let Some(slide) = sliding else {
+        return Some((
+            LegPath::Curved(Parabola::new(velocity, gravity, time_left)),
+            time_left,
+        ));
+    };
+    let along = Parabola::new(velocity, slide.gravity(gravity), time_left);
+    let duration = slide
+        .leaves_at(center, along)
+        .map_or(time_left, |s| (s * f64::from(time_left)) as f32);
+    Some((LegPath::Curved(Parabola { duration, ..along }), duration))
+}
+
+/// The slide a contact starts under gravity, if any, with `velocity` (the one after the
+/// contact) turned along the face. A ball slides when the contact is a resting one: pressed
+/// on by gravity alone, or approached slower than `resting_speed` or than a fall from
+/// within the touch slop ([`TOUCH_SLOP_REL`] of the radius) gives, `sqrt(2·g_n·slop)` (a
+/// centre rounded a hair above the face falls back onto it: that is no bounce). It also
+/// slides when its hop would be over within an instant of the step.
+fn next_slide(
+    solid: &Solid,
+    velocity: &mut Vec2,
+    settings: &SweepSettings,
+    approach: f32,
+    radius: f32,
+    dt: f32,
+) -> Option<Slide> {
+    if settings.gravity == Vec2::ZERO {
+        return None;
+    }
+    let pressing = -settings.gravity.dot(solid.hit.normal);
+    let settling = (2.0 * pressing.max(0.0) * TOUCH_SLOP_REL * radius).sqrt();
+    let hop_speed = if approach < settings.resting_speed.max(settling) || !(approach > 0.0) {
+        f32::INFINITY
+    } else {
+        // A hop at speed u lasts 2u / g_n.
+        0.5 * pressing * SIMULTANEOUS_TIME_REL * dt
+    };
+    let slide = Slide::after(solid, *velocity, settings.gravity, hop_speed)?;
+    *velocity = slide.along(*velocity);
+    Some(slide)
 }
 
 /// The circle, its velocity and the step, or the first bad one.
@@ -322,17 +434,19 @@ pub(crate) fn corner_bounces(a: Vec2, b: Vec2) -> u32 {
     }
 }
 
+/// The contact `hit` of a leg of `duration` seconds that started at `elapsed`, met at
+/// `velocity`.
 fn leg_hit(
     obstacle: ObstacleId,
     hit: Hit,
     elapsed: f32,
-    time_left: f32,
+    duration: f32,
     velocity: Vec2,
     sensor: bool,
 ) -> BounceHit {
     BounceHit {
         obstacle,
-        time: elapsed + hit.toi * time_left,
+        time: elapsed + hit.toi * duration,
         hit,
         approach_speed: -velocity.dot(hit.normal),
         sensor,
@@ -340,131 +454,12 @@ fn leg_hit(
     }
 }
 
-/// What one straight leg meets: the earliest solid contact and the sensors entered.
-pub(crate) struct Leg {
-    pub(crate) solid: Option<(ObstacleId, Material, Hit)>,
-    /// Orders the solid contact against the others found (see [`ContactOrder`]).
-    order: ContactOrder,
-    sensors: [(ObstacleId, Hit); MAX_SENSOR_HITS_PER_LEG],
-    sensor_count: usize,
-}
+mod leg;
+mod slide;
 
-impl Leg {
-    pub(crate) fn sensors(&self) -> &[(ObstacleId, Hit)] {
-        &self.sensors[..self.sensor_count]
-    }
-
-    /// Keep sensor hits sorted by toi; when full, drop the latest.
-    fn push_sensor(&mut self, id: ObstacleId, hit: Hit) {
-        keep_earliest(&mut self.sensors, &mut self.sensor_count, (id, hit), |e| e.1.toi);
-    }
-}
-
-/// Insert `entry` into the first `*len` of `list`, kept sorted by `time`: the earliest
-/// `list.len()` entries stay, and when the list is full the latest goes (which may be
-/// `entry` itself).
-pub(crate) fn keep_earliest<T: Copy>(list: &mut [T], len: &mut usize, entry: T, time: impl Fn(&T) -> f32) {
-    let Some(&last) = list.last() else {
-        return;
-    };
-    let mut k = *len;
-    if k >= list.len() {
-        if time(&entry) >= time(&last) {
-            return;
-        }
-        k = list.len() - 1;
-    } else {
-        *len += 1;
-    }
-    while k > 0 && time(&list[k - 1]) > time(&entry) {
-        list[k] = list[k - 1];
-        k -= 1;
-    }
-    list[k] = entry;
-}
-
-pub(crate) fn earliest_on_leg<O: Obstacles + ?Sized>(
-    circle: Circle,
-    motion: Vec2,
-    obstacles: &O,
-    layers: Layers,
-    skip: Option<ObstacleId>,
-    just_met: Option<(ObstacleId, Vec2)>,
-) -> Leg {
-    let placeholder = (
-        ObstacleId(u32::MAX),
-        Hit {
-            toi: 0.0,
-            center: Vec2::ZERO,
-            point: Vec2::ZERO,
-            normal: Vec2::ZERO,
-        },
-    );
-    let mut leg = Leg {
-        solid: None,
-        order: ContactOrder {
-            toi: f64::INFINITY,
-            feature: Feature::Round,
-        },
-        sensors: [placeholder; MAX_SENSOR_HITS_PER_LEG],
-        sensor_count: 0,
-    };
-    let (solid, order) =
-        earliest_solid_on_leg(circle, motion, obstacles, layers, skip, just_met, |id, hit| {
-            leg.push_sensor(id, hit);
-        });
-    leg.solid = solid;
-    leg.order = order;
-    leg
-}
-
-/// [`earliest_on_leg`] without the sensor list: the earliest solid contact (and its
-/// order), with every sensor entered passed to `on_sensor` as found (in no time order).
-/// For callers that only count sensors, or keep them their own way: no list to fill.
-///
-/// `skip` is an obstacle to ignore. `just_met` is the solid contact the leg starts from
-/// (obstacle and normal), if any: that obstacle met again at once from the other side is
-/// the same contact (the circle's centre lies on it) and is dropped, so the side the
-/// first contact chose holds (see [`met_again_from_behind`]).
-#[inline]
-pub(crate) fn earliest_solid_on_leg<O: Obstacles + ?Sized>(
-    circle: Circle,
-    motion: Vec2,
-    obstacles: &O,
-    layers: Layers,
-    skip: Option<ObstacleId>,
-    just_met: Option<(ObstacleId, Vec2)>,
-    mut on_sensor: impl FnMut(ObstacleId, Hit),
-) -> (Option<(ObstacleId, Material, Hit)>, ContactOrder) {
-    let mut solid = None;
-    let mut best = ContactOrder {
-        toi: f64::INFINITY,
-        feature: Feature::Round,
-    };
-    obstacles.query(
-        Aabb::swept(circle.center, motion, circle.radius),
-        |id, obstacle| {
-            if !layers.interacts(obstacle.layers) || skip == Some(id) {
-                return;
-            }
-            let Some((hit, order)) = obstacle.sweep_ordered(circle, motion) else {
-                return;
-            };
-            if obstacle.sensor {
-                // A sensor the circle already overlaps was entered earlier: not a new contact.
-                if hit.toi > 0.0 {
-                    on_sensor(id, hit);
-                }
-            } else if order.before(best)
-                && !just_met.is_some_and(|(met, normal)| met == id && met_again_from_behind(&hit, normal))
-            {
-                solid = Some((id, obstacle.material, hit));
-                best = order;
-            }
-        },
-    );
-    (solid, best)
-}
+use leg::{LegPath, Solid, earliest_on_path};
+pub(crate) use leg::{earliest_on_leg, earliest_solid_on_leg, keep_earliest};
+use slide::Slide;
 
 #[cfg(test)]
 mod tests;

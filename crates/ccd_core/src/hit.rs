@@ -26,11 +26,19 @@ impl Hit {
     #[inline]
     #[must_use]
     pub(crate) fn approached_by(self, motion: Vec2) -> Option<Self> {
+        self.finite_if(motion.dot(self.normal) < 0.0)
+    }
+
+    /// `Some(self)` when every field is finite and `approached` holds: the curved sweeps'
+    /// form of [`Hit::approached_by`], whose approach depends on the instant.
+    #[inline]
+    #[must_use]
+    pub(crate) fn finite_if(self, approached: bool) -> Option<Self> {
         let finite = self.toi.is_finite()
             && self.center.is_finite()
             && self.point.is_finite()
             && self.normal.is_finite();
-        (finite && motion.dot(self.normal) < 0.0).then_some(self)
+        (finite && approached).then_some(self)
     }
 }
 

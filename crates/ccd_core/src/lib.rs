@@ -15,11 +15,12 @@
 //! | … a static circle (pillar)? | [`sweep_circle_circle`] (`sweep/circle_circle.rs`) |
 //! | … another moving circle (ball, kinematic pillar)? | [`sweep_circle_moving_circle`] (`sweep/moving_circle.rs`) |
 //! | … a turning, sliding segment (flipper)? | [`sweep_circle_moving_segment`] (`sweep/moving_segment.rs`) |
+//! | … under gravity, on a [`Parabola`] (`parabola.rs`)? | [`sweep_parabola_segment`], [`sweep_parabola_circle`] (`sweep/parabola_segment.rs`, `sweep/parabola_circle.rs`), each a polynomial's first root (`roots.rs`); [`sweep_parabola_moving_segment`] (`sweep/moving_segment.rs`) |
 //! | what does a contact do to the velocity? | [`reflect`], [`slide`], [`respond`], [`Material`] (`response.rs`) |
 //! | … with several surfaces at once (a corner, a hinge on its stop, a pinch)? | one contact with restitution (`simultaneous.rs`) |
 //! | obstacles with materials, one-sidedness, sensors, layers | [`Obstacle`], [`Obstacles`] (`obstacle.rs`) |
 //! | hinged bodies the ball pushes: spinners, gates, motorised flippers | [`HingeBody`], [`hinge_impulse`], [`HingeDrive`] (`hinge/`) |
-//! | move through a whole step, bouncing | [`sweep_bounces`] (`bounce.rs`) |
+//! | move through a whole step, bouncing | [`sweep_bounces`] (`bounce.rs`; one leg's search in `bounce/leg.rs`, sliding under gravity in `bounce/slide.rs`) |
 //! | many balls, flippers and ball–ball, event by event | [`step_balls`] (`multiball/`) |
 //! | did a ball end up inside a wall, or cross a one-way part backwards? (the audit) | [`penetration`], [`crossed_one_way`] (`penetration.rs`) |
 //! | where will the ball go? | [`predict_path`] (`predict.rs`) |
@@ -46,10 +47,12 @@ mod kick;
 mod material;
 mod multiball;
 mod obstacle;
+mod parabola;
 mod penetration;
 mod predict;
 mod ray;
 mod response;
+mod roots;
 mod shape;
 mod simultaneous;
 mod sweep;
@@ -69,22 +72,25 @@ pub use multiball::{
     MultiballStep, OneThread, Parallel, Threads, step_balls, step_balls_parallel,
 };
 pub use obstacle::{Layers, Obstacle, ObstacleId, ObstacleShape, Obstacles};
+pub use parabola::{Parabola, PathLeg};
 pub use penetration::{Penetration, crossed_one_way, penetration, penetration_slop};
 pub use predict::{PredictSettings, Prediction, predict_path};
 pub use ray::ray_circle_toi;
 pub use response::{ResponseMode, reflect, respond, slide};
 pub use shape::{Aabb, Circle, Segment, ShapeError};
 pub use sweep::{
-    MovingHit, SegmentMotion, moving_segment_tolerance, sweep_circle_circle, sweep_circle_moving_circle,
-    sweep_circle_moving_segment, sweep_circle_segment,
+    CurvedHit, MovingHit, SegmentMotion, moving_segment_tolerance, sweep_circle_circle,
+    sweep_circle_moving_circle, sweep_circle_moving_segment, sweep_circle_segment, sweep_parabola_circle,
+    sweep_parabola_moving_segment, sweep_parabola_segment,
 };
 pub use tolerance::{
     ALLOWED_OVERLAP_REL, CLEARLY_APART_MARGIN, CONTACT_SOLVE_TOLERANCE, CORRECTION_SLIDE_MIN_REL,
     CROWDED_FRACTION, DEFAULT_EVENTS_PER_BALL, DEFAULT_MAX_BOUNCES, HINGE_LIMIT_SLOP, HINGE_RESTING_PUSHES,
     MAX_CELLS_PER_OBSTACLE, MAX_CORRECTION_SLIDES, MAX_GRID_CELLS, MAX_HINGE_LIMIT_HITS,
-    MAX_MOVING_SEGMENT_ITERATIONS, MAX_MOVING_SEGMENT_RESTARTS, MAX_PREDICT_STEPS, MAX_SENSOR_HITS_PER_LEG,
+    MAX_MOVING_SEGMENT_ITERATIONS, MAX_MOVING_SEGMENT_RESTARTS, MAX_ROOT_ITERATIONS, MAX_SENSOR_HITS_PER_LEG,
     MAX_SIMULTANEOUS_PASSES, MAX_SIMULTANEOUS_ROUNDS, MAX_WEDGE_BOUNCES, MIN_EVENT_BUDGET,
     MIN_ITEMS_PER_THREAD, MOVING_SEGMENT_TOLERANCE_REL, OVERLAP_CORRECTION_FRACTION,
     OVERLAP_CORRECTION_ITERATIONS, PENETRATION_SLOP_REL, RESTING_EVENT_FRACTION, RESTING_ITERATIONS,
-    SIMULTANEOUS_SOLVE_TOLERANCE_REL, SIMULTANEOUS_TIME_REL, SQUEEZE_SPEED_SLACK_REL, TOUCH_SLOP_REL,
+    ROOT_BRACKET_REL, SIMULTANEOUS_SOLVE_TOLERANCE_REL, SIMULTANEOUS_TIME_REL, SQUEEZE_SPEED_SLACK_REL,
+    TOUCH_SLOP_REL,
 };

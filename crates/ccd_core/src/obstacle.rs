@@ -3,8 +3,12 @@
 
 use crate::hit::{ContactOrder, Hit};
 use crate::material::Material;
+use crate::parabola::Parabola;
 use crate::shape::{Aabb, Circle, Segment, ShapeError};
-use crate::sweep::{sweep_circle_circle_ordered, sweep_circle_segment_ordered};
+use crate::sweep::{
+    CurvedHit, sweep_circle_circle_ordered, sweep_circle_segment_ordered, sweep_parabola_circle_ordered,
+    sweep_parabola_segment_ordered,
+};
 use glam::Vec2;
 
 /// The geometry of an obstacle.
@@ -201,6 +205,41 @@ impl Obstacle {
                 self.takes_contact(found.0.normal).then_some(found)
             }
             ObstacleShape::Circle(c) => sweep_circle_circle_ordered(circle, motion, c),
+        }
+    }
+
+    /// First contact of `circle`, whose centre follows the curve `path` (under gravity),
+    /// with this obstacle, honouring one-sidedness:
+    /// [`sweep_parabola_segment`](crate::sweep_parabola_segment) or
+    /// [`sweep_parabola_circle`](crate::sweep_parabola_circle).
+    ///
+    /// ```
+    /// use ccd_core::{Circle, Obstacle, Parabola, Segment, Vec2};
+    /// // A one-sided floor facing up catches a ball falling onto it, not one thrown up through it.
+    /// let floor = Obstacle::segment(Segment::new(Vec2::new(-5.0, 0.0), Vec2::new(5.0, 0.0))).with_one_sided(true);
+    /// let g = Vec2::new(0.0, -10.0);
+    /// assert!(floor.sweep_curved(Circle::new(Vec2::new(0.0, 3.0), 1.0), Parabola::new(Vec2::ZERO, g, 1.0)).is_some());
+    /// assert!(floor.sweep_curved(Circle::new(Vec2::new(0.0, -3.0), 1.0), Parabola::new(Vec2::new(0.0, 9.0), g, 0.5)).is_none());
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn sweep_curved(&self, circle: Circle, path: Parabola) -> Option<CurvedHit> {
+        self.sweep_curved_ordered(circle, path).map(|(hit, _)| hit)
+    }
+
+    /// [`Obstacle::sweep_curved`], with what orders the contact against other obstacles'.
+    #[inline]
+    pub(crate) fn sweep_curved_ordered(
+        &self,
+        circle: Circle,
+        path: Parabola,
+    ) -> Option<(CurvedHit, ContactOrder)> {
+        match self.shape {
+            ObstacleShape::Segment(s) => {
+                let found = sweep_parabola_segment_ordered(circle, path, s)?;
+                self.takes_contact(found.0.hit.normal).then_some(found)
+            }
+            ObstacleShape::Circle(c) => sweep_parabola_circle_ordered(circle, path, c),
         }
     }
 }

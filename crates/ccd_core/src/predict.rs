@@ -1,9 +1,9 @@
-//! Trajectory prediction: the future path of a ball as a polyline, for aiming guides.
+//! Trajectory prediction: the future path of a ball, one curve per leg, for aiming guides.
 
-use crate::bounce::{SweepSettings, sweep_bounces};
+use crate::bounce::{SweepSettings, sweep_legs};
 use crate::obstacle::Obstacles;
+use crate::parabola::PathLeg;
 use crate::shape::{Circle, ShapeError};
-use crate::tolerance::MAX_PREDICT_STEPS;
 use glam::Vec2;
 
 /// How far [`predict_path`] looks ahead.
@@ -13,12 +13,12 @@ pub struct PredictSettings {
     pub max_bounces: u32,
     /// Stop after this many seconds. Default 2 s.
     pub max_time: f32,
-    /// Constant acceleration, in world units per second². Default zero.
+    /// Constant acceleration, in world units per second². Default zero. The path follows
+    /// it exactly, as a step of [`sweep_bounces`](crate::sweep_bounces) with this
+    /// gravity does: each leg is one parabola, with no integration steps.
     pub gravity: Vec2,
-    /// Integration step in seconds when `gravity` is not zero (the path is then a chain
-    /// of short straight legs, integrated as the plugin does). Default 1/120 s.
-    pub step: f32,
-    /// How the ball bounces. Default [`SweepSettings::default`].
+    /// How the ball bounces. Default [`SweepSettings::default`]; its `max_bounces` and
+    /// `gravity` are replaced by the ones above.
     pub sweep: SweepSettings,
 }
 
@@ -28,7 +28,6 @@ impl Default for PredictSettings {
             max_bounces: 8,
             max_time: 2.0,
             gravity: Vec2::ZERO,
-            step: 1.0 / 120.0,
             sweep: SweepSettings::default(),
         }
     }
@@ -41,99 +40,80 @@ pub struct Prediction {
     pub bounces: u32,
     /// Seconds of motion the path covers.
     pub time: f32,
-    /// Integration steps taken (at most [`MAX_PREDICT_STEPS`]).
-    pub steps: u32,
 }
 
-/// Fill `path` with the centre's future positions: the start, every contact, and (under
-/// gravity) the end of every integration step, up to `settings.max_bounces` contacts or
-/// `settings.max_time` seconds. `path` is cleared first, so a caller can reuse it.
+/// Fill `legs` with the centre's future path, one [`PathLeg`] (one curve) from the start
+/// or a contact to the next, up to `settings.max_bounces` contacts or `settings.max_time`
+/// seconds. The legs are those of one [`sweep_bounces`](crate::sweep_bounces) call over
+/// `max_time`: the path a step of that length would take, exactly. `legs` is cleared
+/// first, so a caller can reuse it.
 ///
 /// # Errors
-/// [`ShapeError`] naming the bad field when the circle, velocity, gravity or times are
-/// not finite or negative; `path` is then left empty.
+/// [`ShapeError`] naming the bad field when the circle, velocity, gravity or time are not
+/// finite or negative; `legs` is then left empty.
 ///
 /// ```
 /// use ccd_core::{predict_path, Circle, Obstacle, PredictSettings, Segment, Vec2};
 /// // A wall at x = 10. A ball of radius 1 from the origin at 20 units/s to the right
 /// // touches it at x = 9 after 0.45 s, and comes back 1.05 s × 20 = 21 units to x = −12 at 1.5 s.
 /// let wall = [Obstacle::segment(Segment::new(Vec2::new(10.0, -5.0), Vec2::new(10.0, 5.0)))];
-/// let mut path = Vec::new();
+/// let mut legs = Vec::new();
 /// let settings = PredictSettings { max_time: 1.5, ..Default::default() };
-/// let p = predict_path(Circle::new(Vec2::ZERO, 1.0), Vec2::new(20.0, 0.0), &wall, &settings, &mut path).unwrap();
+/// let p = predict_path(Circle::new(Vec2::ZERO, 1.0), Vec2::new(20.0, 0.0), &wall, &settings, &mut legs).unwrap();
 /// assert_eq!(p.bounces, 1);
-/// assert_eq!(path.len(), 3);
-/// assert!((path[1] - Vec2::new(9.0, 0.0)).length() < 1e-5);
-/// assert!((path[2] - Vec2::new(-12.0, 0.0)).length() < 1e-4);
+/// assert_eq!(legs.len(), 2);
+/// assert!((legs[0].end() - Vec2::new(9.0, 0.0)).length() < 1e-5);
+/// assert!((legs[1].end() - Vec2::new(-12.0, 0.0)).length() < 1e-4);
 /// ```
 pub fn predict_path<O: Obstacles + ?Sized>(
     circle: Circle,
     velocity: Vec2,
     obstacles: &O,
     settings: &PredictSettings,
-    path: &mut Vec<Vec2>,
+    legs: &mut Vec<PathLeg>,
 ) -> Result<Prediction, ShapeError> {
-    path.clear();
+    legs.clear();
     circle.validate()?;
-    for (value, field) in [(settings.max_time, "max_time"), (settings.step, "step")] {
-        if !value.is_finite() {
-            return Err(ShapeError::NonFinite { field });
-        }
-        if value < 0.0 {
-            return Err(ShapeError::NegativeRadius { field });
-        }
+    if !settings.max_time.is_finite() {
+        return Err(ShapeError::NonFinite { field: "max_time" });
     }
-    if !settings.gravity.is_finite() {
-        return Err(ShapeError::NonFinite { field: "gravity" });
+    if settings.max_time < 0.0 {
+        return Err(ShapeError::NegativeRadius { field: "max_time" });
     }
-    if !velocity.is_finite() {
-        return Err(ShapeError::NonFinite { field: "velocity" });
-    }
-    let step = if settings.gravity == Vec2::ZERO || settings.step <= 0.0 {
-        settings.max_time
-    } else {
-        settings.step
+    let sweep = SweepSettings {
+        max_bounces: settings.max_bounces,
+        gravity: settings.gravity,
+        ..settings.sweep
     };
-    let mut out = Prediction {
-        bounces: 0,
-        time: 0.0,
-        steps: 0,
-    };
-    let mut center = circle.center;
-    let mut velocity = velocity;
-    path.push(center);
-    while out.time < settings.max_time && out.bounces < settings.max_bounces && out.steps < MAX_PREDICT_STEPS
-    {
-        let dt = step.min(settings.max_time - out.time);
-        velocity += settings.gravity * dt;
-        let sweep = SweepSettings {
-            max_bounces: settings.max_bounces - out.bounces,
-            ..settings.sweep
-        };
-        let mut last_time = dt;
-        let moved = sweep_bounces(circle.at(center), velocity, dt, obstacles, &sweep, |hit| {
-            if !hit.sensor {
-                path.push(hit.hit.center);
-                last_time = hit.time;
+    // The sweep raises its bounce cap in corners; a prediction stops at `max_bounces`, so
+    // it keeps the times of that many contacts and the legs up to the last of them.
+    let mut contact_times = Vec::new();
+    let out = sweep_legs(
+        circle,
+        velocity,
+        settings.max_time,
+        obstacles,
+        &sweep,
+        |hit| {
+            if !hit.sensor && contact_times.len() < settings.max_bounces as usize {
+                contact_times.push(hit.time);
             }
-        })?;
-        out.steps += 1;
-        out.bounces += moved.bounces;
-        center = moved.center;
-        velocity = moved.velocity;
-        if moved.capped || out.bounces >= settings.max_bounces {
-            out.time += last_time;
-            break;
-        }
-        out.time += dt;
-        if path.last() != Some(&center) {
-            path.push(center);
-        }
-        if velocity == Vec2::ZERO && settings.gravity == Vec2::ZERO {
-            break;
-        }
+        },
+        |leg| legs.push(leg),
+    )
+    .inspect_err(|_| legs.clear())?;
+    let bounces = out.bounces.min(settings.max_bounces);
+    let stopped = out.capped || out.bounces >= settings.max_bounces;
+    if stopped {
+        legs.truncate(bounces as usize);
     }
-    Ok(out)
+    Ok(Prediction {
+        bounces,
+        time: match contact_times.last() {
+            Some(&t) if stopped => t,
+            _ => settings.max_time,
+        },
+    })
 }
 
 #[cfg(test)]
@@ -142,29 +122,20 @@ mod tests {
     use crate::{Obstacle, Segment};
 
     #[test]
-    fn free_fall_matches_semi_implicit_euler() {
-        // With v += g·dt then x += v·dt, after n steps y = −g·dt²·n(n+1)/2. With g = 10,
-        // dt = 0.1, n = 10: y = −10·0.01·55 = −5.5; x = 1·1 = 1.
+    fn free_fall_is_one_exact_parabola() {
+        // From the origin at (1, 0) under g = (0, −10) for 1 s: x = t, y = −5t², so the
+        // one leg ends at (1, −5) and passes (0.5, −1.25) halfway.
         let none: [Obstacle; 0] = [];
         let settings = PredictSettings {
             max_time: 1.0,
-            step: 0.1,
             gravity: Vec2::new(0.0, -10.0),
             ..Default::default()
         };
-        let mut path = Vec::new();
-        let p = predict_path(
-            Circle::new(Vec2::ZERO, 1.0),
-            Vec2::new(1.0, 0.0),
-            &none,
-            &settings,
-            &mut path,
-        )
-        .unwrap();
-        assert_eq!((p.steps, p.bounces), (10, 0));
-        assert_eq!(path.len(), 11);
-        let end = path[10];
-        assert!((end - Vec2::new(1.0, -5.5)).length() < 1e-4, "{end}");
+        let mut legs = Vec::new();
+        let p = predict_path(Circle::new(Vec2::ZERO, 1.0), Vec2::X, &none, &settings, &mut legs).unwrap();
+        assert_eq!((p.bounces, p.time, legs.len()), (0, 1.0, 1));
+        assert!((legs[0].end() - Vec2::new(1.0, -5.0)).length() < 1e-6);
+        assert!((legs[0].point(0.5) - Vec2::new(0.5, -1.25)).length() < 1e-6);
     }
 
     #[test]
@@ -179,52 +150,41 @@ mod tests {
             max_time: 10.0,
             ..Default::default()
         };
-        let mut path = Vec::new();
+        let mut legs = Vec::new();
         let p = predict_path(
             Circle::new(Vec2::new(0.0, 2.0), 1.0),
             Vec2::new(1.0, -10.0),
             &walls,
             &settings,
-            &mut path,
+            &mut legs,
         )
         .unwrap();
         assert_eq!(p.bounces, 3);
         assert!((p.time - 0.5).abs() < 1e-5);
-        assert_eq!(path.len(), 4);
-        assert!((path[3] - Vec2::new(0.5, 1.0)).length() < 1e-4);
+        assert_eq!(legs.len(), 3);
+        assert!((legs[2].end() - Vec2::new(0.5, 1.0)).length() < 1e-4);
     }
 
     #[test]
     fn bad_settings_are_errors() {
         let none: [Obstacle; 0] = [];
-        let mut path = vec![Vec2::ONE];
+        let mut legs = Vec::new();
         let bad = PredictSettings {
             gravity: Vec2::new(f32::NAN, 0.0),
             ..Default::default()
         };
         assert_eq!(
-            predict_path(Circle::new(Vec2::ZERO, 1.0), Vec2::X, &none, &bad, &mut path),
+            predict_path(Circle::new(Vec2::ZERO, 1.0), Vec2::X, &none, &bad, &mut legs),
             Err(ShapeError::NonFinite { field: "gravity" })
         );
-        assert!(path.is_empty());
+        assert!(legs.is_empty());
         let bad = PredictSettings {
             max_time: -1.0,
             ..Default::default()
         };
-        assert!(predict_path(Circle::new(Vec2::ZERO, 1.0), Vec2::X, &none, &bad, &mut path).is_err());
-    }
-
-    #[test]
-    fn tiny_step_is_capped() {
-        let none: [Obstacle; 0] = [];
-        let settings = PredictSettings {
-            max_time: 100.0,
-            step: 1e-6,
-            gravity: Vec2::NEG_Y,
-            ..Default::default()
-        };
-        let mut path = Vec::new();
-        let p = predict_path(Circle::new(Vec2::ZERO, 1.0), Vec2::X, &none, &settings, &mut path).unwrap();
-        assert_eq!(p.steps, MAX_PREDICT_STEPS);
+        assert_eq!(
+            predict_path(Circle::new(Vec2::ZERO, 1.0), Vec2::X, &none, &bad, &mut legs),
+            Err(ShapeError::NegativeRadius { field: "max_time" })
+        );
     }
 }

@@ -9,13 +9,13 @@
 //! | where | tolerances | caps |
 //! |---|---|---|
 //! | response | [`DEGENERATE_LENGTH_REL`], [`SEPARATION_SPEED_REL`] | |
+//! | curved sweeps (gravity) | [`ROOT_BRACKET_REL`] | [`MAX_ROOT_ITERATIONS`] |
 //! | moving segment sweep | [`MOVING_SEGMENT_TOLERANCE_REL`], [`MOVING_SEGMENT_ACCEPT_BAND`] | [`MAX_MOVING_SEGMENT_ITERATIONS`], [`MAX_MOVING_SEGMENT_RESTARTS`] |
 //! | multi-bounce sweep | [`SIMULTANEOUS_TIME_REL`] | [`DEFAULT_MAX_BOUNCES`], [`MAX_WEDGE_BOUNCES`], [`MAX_SENSOR_HITS_PER_LEG`] |
 //! | simultaneous contacts (corners, stops, pinches) | [`SIMULTANEOUS_SOLVE_TOLERANCE_REL`], [`SQUEEZE_SPEED_SLACK_REL`] | [`MAX_SIMULTANEOUS_ROUNDS`] |
 //! | multiball events | [`SIMULTANEOUS_TIME_REL`], [`TOUCH_SLOP_REL`], [`RESTING_EVENT_FRACTION`], [`CONTACT_SOLVE_TOLERANCE`] | [`DEFAULT_EVENTS_PER_BALL`], [`MIN_EVENT_BUDGET`], [`MAX_SIMULTANEOUS_PASSES`] |
 //! | resting contacts and overlaps | [`ALLOWED_OVERLAP_REL`], [`OVERLAP_CORRECTION_FRACTION`], [`CORRECTION_SLIDE_MIN_REL`] | [`RESTING_ITERATIONS`], [`OVERLAP_CORRECTION_ITERATIONS`], [`MAX_CORRECTION_SLIDES`] |
 //! | broadphases | | [`MAX_CELLS_PER_OBSTACLE`], [`MAX_GRID_CELLS`], [`MAX_BALL_GRID_CELLS_PER_AXIS`] |
-//! | prediction | | [`MAX_PREDICT_STEPS`] |
 //! | hinged bodies | [`HINGE_LIMIT_SLOP`], [`HINGE_RESTING_PUSHES`] | [`MAX_HINGE_LIMIT_HITS`] |
 //! | the audit (after a step) | [`PENETRATION_SLOP_REL`] | |
 
@@ -34,6 +34,24 @@ pub const DEGENERATE_LENGTH_REL: f32 = 8.0 * f32::EPSILON;
 /// would spend the bounce budget on nothing. 1e-5 is 100 times that noise and changes the
 /// kinetic energy by 1e-10 relative.
 pub const SEPARATION_SPEED_REL: f32 = 1e-5;
+
+// --- Curved sweeps (gravity) ---------------------------------------------------------------
+
+/// Dimensionless. A curved sweep's root search stops when its bracket is this fraction of
+/// the monotone piece it searched (at most the leg), and reports the bracket's outer end:
+/// the contact is early by at most this much, never late.
+///
+/// 1e-12 of a leg is ten thousand times finer than an f32 fraction can show (about 6e-8
+/// near 1), so the f32 time is the rounded exact one, and still a thousand times coarser
+/// than f64's resolution, so the search never chases rounding.
+pub const ROOT_BRACKET_REL: f64 = 1e-12;
+
+/// Hard cap on the steps of one root search of a curved sweep (one per root, for each
+/// degree of the cascade: a quartic's first root takes up to four searches). Every fourth
+/// step halves the bracket whatever the secant says, so 192 steps shrink it below 2⁻⁴⁸ of
+/// the piece, under [`ROOT_BRACKET_REL`]: the cap is a guard, never the usual stop. A
+/// plain contact takes 5 to 15 steps; the count is reported with the root.
+pub const MAX_ROOT_ITERATIONS: u32 = 192;
 
 // --- The moving segment sweep -----------------------------------------------------------
 
@@ -236,12 +254,6 @@ pub const MAX_GRID_CELLS: u64 = 1 << 20;
 /// [`step_balls`](crate::step_balls), so a huge scene or a stray ball cannot allocate
 /// without bound; the cells grow instead.
 pub const MAX_BALL_GRID_CELLS_PER_AXIS: usize = 512;
-
-// --- Prediction ----------------------------------------------------------------------------
-
-/// Hard cap on integration steps in one [`predict_path`](crate::predict_path) call, whatever `max_time / step`
-/// asks for, so a tiny `step` cannot stall a frame.
-pub const MAX_PREDICT_STEPS: u32 = 10_000;
 
 // --- Hinged bodies --------------------------------------------------------------------------
 

@@ -4,9 +4,8 @@
 //! flippers are kinematic, so not in it, and the path runs through them to where the ball
 //! meets the blade's line.
 //!
-//! The path is positions only; the time to reach a point is worked out from the speed
-//! along the way, which gravity sets: `v(y) = √(v₀² + 2·g·(y₀ − y))` (energy, bounces
-//! aside), each leg taking its length over its mean speed.
+//! The path is one curve per leg, with its times: each leg is sampled every
+//! [`SAMPLE_STEP`] seconds, and each sample knows when the ball is there.
 
 use crate::table::flipper_shape::BatShape;
 use crate::table::parts::Flipper;
@@ -17,13 +16,11 @@ use bevy_circle_ccd::prelude::*;
 
 /// How far ahead the autoplayer looks, s.
 const LOOK_AHEAD: f32 = 0.4;
-/// The prediction's integration step, s (as fine as the eye needs; the plugin's own step
-/// is finer).
-const PREDICT_STEP: f32 = 1.0 / 120.0;
+/// Seconds between the samples taken along each predicted leg (the blade crossing is
+/// looked for between samples, on a straight piece).
+const SAMPLE_STEP: f32 = 1.0 / 120.0;
 /// Contacts the prediction follows.
 const PREDICT_BOUNCES: u32 = 6;
-/// The slowest speed used for timing, mm/s (a ball at rest takes no time to go nowhere).
-const MIN_TIMING_SPEED: f32 = 50.0;
 
 /// Where and when a ball will cross a flipper's blade line.
 #[derive(Clone, Copy, Debug)]
@@ -47,30 +44,25 @@ impl Forecast {
             max_bounces: PREDICT_BOUNCES,
             max_time: LOOK_AHEAD,
             gravity: Vec2::new(0.0, -gravity),
-            step: PREDICT_STEP,
             ..default()
         };
-        let mut path = Vec::new();
+        let mut legs = Vec::new();
         if world
-            .predict_path(Circle::new(p, radius), vel, &settings, &mut path)
+            .predict_path(Circle::new(p, radius), vel, &settings, &mut legs)
             .is_err()
         {
             return Self { points: Vec::new() };
         }
-        let speed_at = |y: f32| {
-            (vel.length_squared() + 2.0 * gravity * (p.y - y))
-                .max(0.0)
-                .sqrt()
-                .max(MIN_TIMING_SPEED)
-        };
-        let mut t = 0.0;
-        let mut points = Vec::with_capacity(path.len());
-        for (k, q) in path.iter().enumerate() {
-            if k > 0 {
-                let a = path[k - 1];
-                t += a.distance(*q) / (0.5 * (speed_at(a.y) + speed_at(q.y)));
+        let mut points = vec![(p, 0.0)];
+        let mut start = 0.0;
+        for leg in &legs {
+            let duration = leg.curve.duration;
+            let pieces = (duration / SAMPLE_STEP).ceil().max(1.0) as u32;
+            for k in 1..=pieces {
+                let fraction = k as f32 / pieces as f32;
+                points.push((leg.point(fraction), start + duration * fraction));
             }
-            points.push((*q, t));
+            start += duration;
         }
         Self { points }
     }

@@ -21,6 +21,7 @@ use super::settings::MultiballSettings;
 use crate::bounce::{BounceHit, SweepOutcome, SweepSettings, sweep_bounces};
 use crate::obstacle::Obstacles;
 use crate::shape::Aabb;
+use glam::Vec2;
 
 /// One ball swept on its own.
 #[derive(Clone, Debug, Default)]
@@ -58,6 +59,8 @@ pub(super) fn sweep_lone<O: Obstacles + ?Sized>(
         response: ball.response,
         material: ball.material,
         layers: ball.layers,
+        // The caller adds gravity to the velocities: straight legs.
+        gravity: Vec2::ZERO,
     };
     let mut path = Aabb::new(ball.center, ball.center);
     let contacts = &mut lone.contacts;

@@ -194,6 +194,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 response: ball.response,
                 material: ball.material,
                 layers: ball.layers,
+                // The caller adds gravity to the velocities: straight legs.
+                gravity: Vec2::ZERO,
             };
             let contacts = &mut self.step.joined_contacts;
             let result = sweep_bounces(ball.circle(), ball.velocity, now, self.obstacles, &sweep, |h| {

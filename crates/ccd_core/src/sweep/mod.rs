@@ -18,6 +18,8 @@ mod circle_circle;
 mod circle_segment;
 mod moving_circle;
 mod moving_segment;
+mod parabola_circle;
+mod parabola_segment;
 
 pub use circle_circle::sweep_circle_circle;
 pub(crate) use circle_circle::sweep_circle_circle_ordered;
@@ -25,11 +27,39 @@ pub use circle_segment::sweep_circle_segment;
 pub(crate) use circle_segment::sweep_circle_segment_ordered;
 pub(crate) use moving_circle::moving_circles_toi;
 pub use moving_circle::sweep_circle_moving_circle;
-pub use moving_segment::{MovingHit, SegmentMotion, moving_segment_tolerance, sweep_circle_moving_segment};
+pub use moving_segment::{
+    MovingHit, SegmentMotion, moving_segment_tolerance, sweep_circle_moving_segment,
+    sweep_parabola_moving_segment,
+};
+pub use parabola_circle::sweep_parabola_circle;
+pub(crate) use parabola_circle::sweep_parabola_circle_ordered;
+pub use parabola_segment::sweep_parabola_segment;
+pub(crate) use parabola_segment::sweep_parabola_segment_ordered;
 
 use crate::hit::Hit;
 use crate::shape::Circle;
-use glam::Vec2;
+use glam::{DVec2, Vec2};
+
+/// The first contact of a circle on a curved leg ([`Parabola`](crate::Parabola)), and the
+/// root search it took.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CurvedHit {
+    /// The contact: `hit.toi` is the fraction of the leg's duration, `hit.center` lies on
+    /// the curve, and the velocity there is [`Parabola::velocity_at`](crate::Parabola::velocity_at)`(hit.toi)`.
+    pub hit: Hit,
+    /// Root-search steps spent, over every part of the obstacle tried (each search capped
+    /// at [`MAX_ROOT_ITERATIONS`](crate::tolerance::MAX_ROOT_ITERATIONS)).
+    pub iterations: u32,
+}
+
+/// Whether a curved leg `offset(s) = m·s + k·s²` moves the centre into a surface of
+/// `normal` at the fraction `s`: its velocity there approaches it, or it is still along it
+/// while gravity turns it in.
+#[inline]
+pub(crate) fn moves_in(m: DVec2, k: DVec2, s: f64, normal: DVec2) -> bool {
+    let along = (m + k * (2.0 * s)).dot(normal);
+    along < 0.0 || (along == 0.0 && k.dot(normal) < 0.0)
+}
 
 /// Whether a query's inputs can be used: finite values and non-negative radii.
 #[inline]

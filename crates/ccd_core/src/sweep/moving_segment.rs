@@ -2,6 +2,7 @@
 //! step: a flipper.
 
 use crate::hit::Hit;
+use crate::parabola::Parabola;
 use crate::shape::{Circle, Segment};
 use crate::sweep::usable;
 use crate::tolerance::{
@@ -137,7 +138,47 @@ pub fn sweep_circle_moving_segment(
     segment: Segment,
     segment_motion: SegmentMotion,
 ) -> Option<MovingHit> {
-    let query = Query::new(circle, motion, segment, segment_motion)?;
+    search(Query::new(circle, motion, Vec2::ZERO, segment, segment_motion)?)
+}
+
+/// [`sweep_circle_moving_segment`] for a circle whose centre follows the curve `path` under
+/// gravity, while the segment moves by `segment_motion` over `path.duration`: the same
+/// search, its bounds grown by what the bend adds to the centre's speed (`|g|·T` over the
+/// leg) and to the rate of change of that speed. `hit.toi` is the fraction of the leg.
+///
+/// ```
+/// use ccd_core::{sweep_parabola_moving_segment, Circle, Parabola, Segment, SegmentMotion, Vec2};
+/// // A still arm along y = 0 from x = −10 to 10; a ball of radius 1 dropped from y = 6
+/// // under g = 10 lands on it after falling 5: at t = 1 s, the fraction 0.5 of a 2 s leg.
+/// let arm = Segment::new(Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0));
+/// let still = SegmentMotion { pivot: Vec2::ZERO, angle: 0.0, pivot_motion: Vec2::ZERO };
+/// let path = Parabola::new(Vec2::ZERO, Vec2::new(0.0, -10.0), 2.0);
+/// let found = sweep_parabola_moving_segment(Circle::new(Vec2::new(0.0, 6.0), 1.0), path, arm, still).unwrap();
+/// assert!((found.hit.toi - 0.5).abs() < 1e-5);
+/// assert_eq!(found.hit.normal, Vec2::Y);
+/// ```
+#[must_use]
+pub fn sweep_parabola_moving_segment(
+    circle: Circle,
+    path: Parabola,
+    segment: Segment,
+    segment_motion: SegmentMotion,
+) -> Option<MovingHit> {
+    if !path.is_usable() {
+        return None;
+    }
+    let (motion, bend) = path.terms();
+    search(Query::new(
+        circle,
+        motion.as_vec2(),
+        bend.as_vec2(),
+        segment,
+        segment_motion,
+    )?)
+}
+
+/// The search of [`sweep_circle_moving_segment`] for one query.
+fn search(query: Query) -> Option<MovingHit> {
     // Each pass searches from `from` for the first time the gap comes down to a level. A
     // time found there that does not close in (a graze, or a ball still separating right
     // after a contact) is not the answer, but it must not end the search either: the next
@@ -196,11 +237,17 @@ struct Probe {
 /// One query's inputs, scale and bounds.
 struct Query {
     circle: Circle,
+    /// The centre's motion over the leg; under gravity its path is
+    /// `center + motion·t + bend·t²` (zero `bend`: a straight leg).
     motion: Vec2,
+    /// `½·g·T²`: how far gravity bends the centre's path over the leg.
+    bend: Vec2,
     segment: Segment,
     m: SegmentMotion,
-    /// `motion − pivot_motion`: the centre's motion relative to the pivot.
+    /// `motion − pivot_motion`: the centre's motion relative to the pivot at `t = 0`.
     relative: Vec2,
+    /// `2·|bend|`: how fast the bend changes the centre's motion, per unit toi.
+    bend_rate: f32,
     /// A bound on `|g'|` over the whole step: the centre's speed plus the speed of the
     /// segment's farthest point.
     bound: f32,
@@ -228,14 +275,21 @@ struct Query {
 /// ```
 #[must_use]
 pub fn moving_segment_tolerance(circle: Circle, motion: Vec2, segment: Segment, m: SegmentMotion) -> f32 {
-    speed_bound_and_tolerance(circle, motion, segment, m).1
+    speed_bound_and_tolerance(circle, motion, 0.0, segment, m).1
 }
 
 /// A bound on the centre's speed relative to the segment's farthest point (per unit toi),
-/// and the query's contact tolerance.
-fn speed_bound_and_tolerance(circle: Circle, motion: Vec2, segment: Segment, m: SegmentMotion) -> (f32, f32) {
+/// and the query's contact tolerance; `bend_rate` (`2·|bend|`) is what gravity adds to the
+/// centre's speed over the leg.
+fn speed_bound_and_tolerance(
+    circle: Circle,
+    motion: Vec2,
+    bend_rate: f32,
+    segment: Segment,
+    m: SegmentMotion,
+) -> (f32, f32) {
     let lever = (segment.a - m.pivot).length().max((segment.b - m.pivot).length());
-    let bound = motion.length() + m.angle.abs() * lever + m.pivot_motion.length();
+    let bound = motion.length() + bend_rate + m.angle.abs() * lever + m.pivot_motion.length();
     let scale = [
         circle.center.abs().max_element(),
         segment.a.abs().max_element(),
@@ -249,8 +303,9 @@ fn speed_bound_and_tolerance(circle: Circle, motion: Vec2, segment: Segment, m: 
 }
 
 impl Query {
-    fn new(circle: Circle, motion: Vec2, segment: Segment, m: SegmentMotion) -> Option<Self> {
+    fn new(circle: Circle, motion: Vec2, bend: Vec2, segment: Segment, m: SegmentMotion) -> Option<Self> {
         if !usable(circle, motion)
+            || !bend.is_finite()
             || !segment.a.is_finite()
             || !segment.b.is_finite()
             || !m.pivot.is_finite()
@@ -259,32 +314,48 @@ impl Query {
         {
             return None;
         }
-        let (bound, tol) = speed_bound_and_tolerance(circle, motion, segment, m);
+        let bend_rate = 2.0 * bend.length();
+        let (bound, tol) = speed_bound_and_tolerance(circle, motion, bend_rate, segment, m);
         if !(bound > 0.0) || !bound.is_finite() {
             return None;
         }
         Some(Self {
             circle,
             motion,
+            bend,
             segment,
             m,
             relative: motion - m.pivot_motion,
+            bend_rate,
             bound,
             tol,
         })
     }
 
+    /// The centre at `t`.
+    #[inline]
+    fn center_at(&self, t: f32) -> Vec2 {
+        self.circle.center + self.motion * t + self.bend * (t * t)
+    }
+
+    /// The centre's motion rate (per unit toi) at `t`.
+    #[inline]
+    fn motion_at(&self, t: f32) -> Vec2 {
+        self.motion + self.bend * (2.0 * t)
+    }
+
     /// The gap and its rates at `t`.
     fn probe(&self, t: f32) -> Probe {
-        let center = self.circle.center + self.motion * t;
+        let center = self.center_at(t);
         let s = self.m.segment_at(self.segment, t);
         let point = s.closest_point(center);
         let offset = center - point;
         let distance = offset.length();
-        let frame = self.relative - (center - self.m.pivot_at(t)).perp() * self.m.angle;
+        let relative = self.relative + self.bend * (2.0 * t);
+        let frame = relative - (center - self.m.pivot_at(t)).perp() * self.m.angle;
         // On the segment itself the rate has no direction: take the fastest closing.
         let rate = offset.try_normalize().map_or(-frame.length(), |n| {
-            (self.motion - self.m.point_motion(point, t)).dot(n)
+            (self.motion_at(t) - self.m.point_motion(point, t)).dot(n)
         });
         Probe {
             gap: distance - self.circle.radius,
@@ -296,16 +367,19 @@ impl Query {
     /// How far past `t` the gap surely stays above `level`, from the probe `p` at `t`.
     ///
     /// With `u` the centre relative to the pivot, the centre moves in the segment's frame at
-    /// `w' = R(−θ)(μ − θ'·u⊥)`, `μ = motion − pivot_motion`, so `|w'|` grows by at most
-    /// `|θ'|·|μ|` per unit toi and `|w''| ≤ |θ'|·(|w'| + |μ|)`. The distance to a fixed
-    /// segment has a unit gradient and, around the end caps, a Hessian of norm `1/distance`.
-    /// So on `[t, 1]`: `|g'| ≤ V = |w'(t)| + |θ'|·|μ|·(1 − t)` and
-    /// `|g''| ≤ M = |θ'|·(V + |μ|) + V²/(r + level)` while the gap is above `level`.
+    /// `w' = R(−θ)(μ − θ'·u⊥)`, `μ = motion − pivot_motion` (plus `2·bend·t` under
+    /// gravity, so `|μ| ≤ |μ(0)| + 2·|bend|` and `|μ'| = 2·|bend|`), so `|w'|` grows by at
+    /// most `|θ'|·|μ| + 2·|bend|` per unit toi and `|w''| ≤ |θ'|·(|w'| + |μ|) + 2·|bend|`.
+    /// The distance to a fixed segment has a unit gradient and, around the end caps, a
+    /// Hessian of norm `1/distance`. So on `[t, 1]`:
+    /// `|g'| ≤ V = |w'(t)| + (|θ'|·|μ| + 2·|bend|)·(1 − t)` and
+    /// `|g''| ≤ M = |θ'|·(V + |μ|) + 2·|bend| + V²/(r + level)` while the gap is above `level`.
     fn safe_step(&self, t: f32, p: Probe, level: f32) -> f32 {
         let excess = f64::from(p.gap - level);
         let turn = f64::from(self.m.angle.abs());
-        let mu = f64::from(self.relative.length());
-        let v = f64::from(p.frame_speed) + turn * mu * f64::from(1.0 - t);
+        let bend_rate = f64::from(self.bend_rate);
+        let mu = f64::from(self.relative.length()) + bend_rate;
+        let v = f64::from(p.frame_speed) + (turn * mu + bend_rate) * f64::from(1.0 - t);
         let speed = v.min(f64::from(self.bound));
         let first_order = if speed > 0.0 {
             excess / speed
@@ -314,6 +388,7 @@ impl Query {
         };
         let clearance = f64::from(self.circle.radius + level);
         let curvature = turn * (v + mu)
+            + bend_rate
             + if clearance > 0.0 {
                 v * v / clearance
             } else {
@@ -371,7 +446,7 @@ impl Query {
     fn contact_at(&self, toi: f32, iterations: u32, restarts: u32) -> Option<MovingHit> {
         let (hit, surface_motion) = self.geometry_at(toi)?;
         Some(MovingHit {
-            hit: hit.approached_by(self.motion - surface_motion)?,
+            hit: hit.approached_by(self.motion_at(toi) - surface_motion)?,
             surface_motion,
             iterations,
             restarts,
@@ -403,11 +478,11 @@ impl Query {
     /// The normal points away from the segment; for a centre on the segment itself, it is
     /// the face normal against the relative motion.
     fn geometry_at(&self, toi: f32) -> Option<(Hit, Vec2)> {
-        let center = self.circle.center + self.motion * toi;
+        let center = self.center_at(toi);
         let s = self.m.segment_at(self.segment, toi);
         let point = s.closest_point(center);
         let surface_motion = self.m.point_motion(point, toi);
-        let relative = self.motion - surface_motion;
+        let relative = self.motion_at(toi) - surface_motion;
         let normal = (center - point).try_normalize().or_else(|| {
             let face = s.direction().perp().try_normalize()?;
             Some(if relative.dot(face) < 0.0 { face } else { -face })

@@ -20,7 +20,12 @@ fn turn(angle: f32) -> SegmentMotion {
 
 /// Gap between circle and moving segment at toi `t`, in f64.
 fn gap64(circle: Circle, motion: Vec2, segment: Segment, m: SegmentMotion, t: f64) -> f64 {
-    let c = circle.center.as_dvec2() + motion.as_dvec2() * t;
+    bent_gap64(circle, motion, Vec2::ZERO, segment, m, t)
+}
+
+/// [`gap64`] for a centre on the curve `center + motion·t + bend·t²`.
+fn bent_gap64(circle: Circle, motion: Vec2, bend: Vec2, segment: Segment, m: SegmentMotion, t: f64) -> f64 {
+    let c = circle.center.as_dvec2() + motion.as_dvec2() * t + bend.as_dvec2() * (t * t);
     let (sin, cos) = (m.angle as f64 * t).sin_cos();
     let rot = |p: Vec2| {
         let d = (p - m.pivot).as_dvec2();
@@ -42,8 +47,20 @@ fn brute_first_below(
     m: SegmentMotion,
     level: f64,
 ) -> Option<f64> {
+    bent_first_below(circle, motion, Vec2::ZERO, segment, m, level)
+}
+
+/// [`brute_first_below`] on a curved path.
+fn bent_first_below(
+    circle: Circle,
+    motion: Vec2,
+    bend: Vec2,
+    segment: Segment,
+    m: SegmentMotion,
+    level: f64,
+) -> Option<f64> {
     const SAMPLES: usize = 20_000;
-    let g = |t| gap64(circle, motion, segment, m, t) - level;
+    let g = |t| bent_gap64(circle, motion, bend, segment, m, t) - level;
     if g(0.0) <= 0.0 {
         return Some(0.0);
     }
@@ -65,7 +82,12 @@ fn brute_first_below(
 
 /// The query's contact tolerance, world units (as the sweep computes it).
 fn tolerance(circle: Circle, motion: Vec2, segment: Segment, m: SegmentMotion) -> f64 {
-    Query::new(circle, motion, segment, m).map_or(0.0, |q| f64::from(q.tol))
+    bent_tolerance(circle, motion, Vec2::ZERO, segment, m)
+}
+
+/// [`tolerance`] on a curved path.
+fn bent_tolerance(circle: Circle, motion: Vec2, bend: Vec2, segment: Segment, m: SegmentMotion) -> f64 {
+    Query::new(circle, motion, bend, segment, m).map_or(0.0, |q| f64::from(q.tol))
 }
 
 /// The f64 gap against the sweep's f32 evaluation of it, in tolerances: the tolerance is
@@ -78,11 +100,16 @@ const NOISE: f64 = 0.5;
 /// than one tolerance, and touches (a gap from −1 tolerance to the accept band); a miss
 /// is a graze no deeper than one tolerance. Whether it hit.
 fn agrees_with_brute_force(circle: Circle, motion: Vec2, segment: Segment, m: SegmentMotion) -> bool {
-    let tol = tolerance(circle, motion, segment, m);
+    agrees_on_curve(circle, motion, Vec2::ZERO, segment, m)
+}
+
+/// [`agrees_with_brute_force`] for a centre on the curve `center + motion·t + bend·t²`.
+fn agrees_on_curve(circle: Circle, motion: Vec2, bend: Vec2, segment: Segment, m: SegmentMotion) -> bool {
+    let tol = bent_tolerance(circle, motion, bend, segment, m);
     let noise = NOISE * tol;
-    let gap = |t: f64| gap64(circle, motion, segment, m, t);
-    let first_press = brute_first_below(circle, motion, segment, m, -tol - noise);
-    match sweep_circle_moving_segment(circle, motion, segment, m) {
+    let gap = |t: f64| bent_gap64(circle, motion, bend, segment, m, t);
+    let first_press = bent_first_below(circle, motion, bend, segment, m, -tol - noise);
+    match Query::new(circle, motion, bend, segment, m).and_then(search) {
         Some(h) => {
             let toi = f64::from(h.hit.toi);
             assert!(
@@ -296,4 +323,35 @@ fn a_touch_that_separates_does_not_hide_a_later_contact() {
         at >= -2.0 * tol - noise && at <= 0.0,
         "gap {at} at {toi}, tolerance {tol}"
     );
+}
+
+/// The seed of [`falling_ball_against_spinning_arm_matches_brute_force`]'s configurations.
+const FALLING_BALL_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
+
+#[test]
+fn falling_ball_against_spinning_arm_matches_brute_force() {
+    // As the spinning-arm check, with the ball's path bent by gravity: bends up to 150
+    // units over the leg, as large as the motions.
+    let mut rng = StdRng::seed_from_u64(FALLING_BALL_SEED);
+    let mut rnd = move |lo: f32, hi: f32| rng.random_range(lo..hi);
+    let mut checked = 0;
+    for _ in 0..1200 {
+        let arm = Segment::new(
+            v(rnd(-20.0, 20.0), rnd(-20.0, 20.0)),
+            v(rnd(-80.0, 80.0), rnd(-80.0, 80.0)),
+        );
+        let m = SegmentMotion {
+            pivot: v(rnd(-10.0, 10.0), rnd(-10.0, 10.0)),
+            angle: rnd(-PI, PI),
+            pivot_motion: v(rnd(-20.0, 20.0), rnd(-20.0, 20.0)),
+        };
+        let ball = Circle::new(v(rnd(-120.0, 120.0), rnd(-120.0, 120.0)), rnd(0.0, 15.0));
+        let motion = v(rnd(-150.0, 150.0), rnd(-150.0, 150.0));
+        let bend = v(rnd(-150.0, 150.0), rnd(-150.0, 150.0));
+        if bent_gap64(ball, motion, bend, arm, m, 0.0) <= 0.0 {
+            continue;
+        }
+        checked += usize::from(agrees_on_curve(ball, motion, bend, arm, m));
+    }
+    assert!(checked > 100, "{checked}");
 }

@@ -1,0 +1,253 @@
+//! One leg of a sweep, from one contact to the next: its path (a straight motion, or a
+//! curve under gravity) and what it meets first (the earliest solid contact and the
+//! sensors entered).
+
+use crate::hit::{ContactOrder, Feature, Hit};
+use crate::material::Material;
+use crate::obstacle::{Layers, Obstacle, ObstacleId, Obstacles};
+use crate::parabola::{Parabola, PathLeg};
+use crate::shape::{Aabb, Circle};
+use crate::sweep::met_again_from_behind;
+use crate::tolerance::MAX_SENSOR_HITS_PER_LEG;
+use glam::Vec2;
+
+/// The path of a leg's centre.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum LegPath {
+    /// A straight motion: no gravity. The centre moves by this over the leg.
+    Straight(Vec2),
+    /// A curve under gravity (or, sliding on a face, under gravity's part along it).
+    Curved(Parabola),
+}
+
+impl LegPath {
+    /// The box a circle of `radius` from `from` sweeps along the path.
+    #[inline]
+    pub(crate) fn bounds(self, from: Vec2, radius: f32) -> Aabb {
+        match self {
+            Self::Straight(motion) => Aabb::swept(from, motion, radius),
+            Self::Curved(curve) => curve.aabb(from, radius),
+        }
+    }
+
+    /// The first contact with `obstacle` (one-sidedness honoured), its `toi` a fraction of
+    /// the leg.
+    #[inline]
+    fn sweep(self, obstacle: &Obstacle, circle: Circle) -> Option<(Hit, ContactOrder)> {
+        match self {
+            Self::Straight(motion) => obstacle.sweep_ordered(circle, motion),
+            Self::Curved(curve) => obstacle
+                .sweep_curved_ordered(circle, curve)
+                .map(|(found, order)| (found.hit, order)),
+        }
+    }
+
+    /// The part of this leg (of `duration` seconds, from `start` at `velocity`) travelled
+    /// up to the fraction `until` (the whole leg for `None`).
+    #[inline]
+    pub(crate) fn travelled(self, start: Vec2, velocity: Vec2, duration: f32, until: Option<f32>) -> PathLeg {
+        let gravity = match self {
+            Self::Straight(_) => Vec2::ZERO,
+            Self::Curved(curve) => curve.gravity,
+        };
+        PathLeg {
+            start,
+            curve: Parabola::new(velocity, gravity, duration * until.unwrap_or(1.0)),
+        }
+    }
+
+    /// The centre's displacement and velocity after the `fraction` of the leg; a straight
+    /// leg keeps `velocity`.
+    #[inline]
+    pub(crate) fn at(self, fraction: f32, velocity: Vec2) -> (Vec2, Vec2) {
+        match self {
+            Self::Straight(motion) => (motion * fraction, velocity),
+            Self::Curved(curve) => (curve.offset(fraction), curve.velocity_at(fraction)),
+        }
+    }
+}
+
+/// The earliest solid contact of a leg: the obstacle, the contact, and what orders it
+/// (its exact time and the feature touched, a face or a round part).
+pub(crate) struct Solid {
+    pub(crate) id: ObstacleId,
+    pub(crate) obstacle: Obstacle,
+    pub(crate) hit: Hit,
+    pub(crate) order: ContactOrder,
+}
+
+/// What one leg meets: the earliest solid contact and the sensors entered.
+pub(crate) struct Leg {
+    pub(crate) solid: Option<(ObstacleId, Material, Hit)>,
+    /// The earliest solid contact with its obstacle and feature.
+    pub(crate) found: Option<Solid>,
+    sensors: [(ObstacleId, Hit); MAX_SENSOR_HITS_PER_LEG],
+    sensor_count: usize,
+}
+
+impl Leg {
+    pub(crate) fn sensors(&self) -> &[(ObstacleId, Hit)] {
+        &self.sensors[..self.sensor_count]
+    }
+
+    /// Keep sensor hits sorted by toi; when full, drop the latest.
+    fn push_sensor(&mut self, id: ObstacleId, hit: Hit) {
+        keep_earliest(&mut self.sensors, &mut self.sensor_count, (id, hit), |e| e.1.toi);
+    }
+}
+
+/// Insert `entry` into the first `*len` of `list`, kept sorted by `time`: the earliest
+/// `list.len()` entries stay, and when the list is full the latest goes (which may be
+/// `entry` itself).
+pub(crate) fn keep_earliest<T: Copy>(list: &mut [T], len: &mut usize, entry: T, time: impl Fn(&T) -> f32) {
+    let Some(&last) = list.last() else {
+        return;
+    };
+    let mut k = *len;
+    if k >= list.len() {
+        if time(&entry) >= time(&last) {
+            return;
+        }
+        k = list.len() - 1;
+    } else {
+        *len += 1;
+    }
+    while k > 0 && time(&list[k - 1]) > time(&entry) {
+        list[k] = list[k - 1];
+        k -= 1;
+    }
+    list[k] = entry;
+}
+
+/// [`earliest_on_path`] on a straight leg.
+pub(crate) fn earliest_on_leg<O: Obstacles + ?Sized>(
+    circle: Circle,
+    motion: Vec2,
+    obstacles: &O,
+    layers: Layers,
+    skip: Option<ObstacleId>,
+    just_met: Option<(ObstacleId, Vec2)>,
+) -> Leg {
+    earliest_on_path(
+        circle,
+        LegPath::Straight(motion),
+        obstacles,
+        layers,
+        skip,
+        just_met,
+    )
+}
+
+/// The earliest solid contact of the leg `path` from `circle`, and the sensors it enters
+/// (the earliest [`MAX_SENSOR_HITS_PER_LEG`], in time order). `skip` and `just_met` are as
+/// for [`earliest_solid_on_leg`].
+pub(crate) fn earliest_on_path<O: Obstacles + ?Sized>(
+    circle: Circle,
+    path: LegPath,
+    obstacles: &O,
+    layers: Layers,
+    skip: Option<ObstacleId>,
+    just_met: Option<(ObstacleId, Vec2)>,
+) -> Leg {
+    let placeholder = (
+        ObstacleId(u32::MAX),
+        Hit {
+            toi: 0.0,
+            center: Vec2::ZERO,
+            point: Vec2::ZERO,
+            normal: Vec2::ZERO,
+        },
+    );
+    let mut leg = Leg {
+        solid: None,
+        found: None,
+        sensors: [placeholder; MAX_SENSOR_HITS_PER_LEG],
+        sensor_count: 0,
+    };
+    let found = earliest_solid_on_path(circle, path, obstacles, layers, skip, just_met, |id, hit| {
+        leg.push_sensor(id, hit);
+    });
+    leg.solid = found.as_ref().map(|s| (s.id, s.obstacle.material, s.hit));
+    leg.found = found;
+    leg
+}
+
+/// [`earliest_on_leg`] without the sensor list: the earliest solid contact (and its
+/// order), with every sensor entered passed to `on_sensor` as found (in no time order).
+/// For callers that only count sensors, or keep them their own way: no list to fill.
+///
+/// `skip` is an obstacle to ignore. `just_met` is the solid contact the leg starts from
+/// (obstacle and normal), if any: that obstacle met again at once from the other side is
+/// the same contact (the circle's centre lies on it) and is dropped, so the side the
+/// first contact chose holds (see [`met_again_from_behind`]).
+#[inline]
+pub(crate) fn earliest_solid_on_leg<O: Obstacles + ?Sized>(
+    circle: Circle,
+    motion: Vec2,
+    obstacles: &O,
+    layers: Layers,
+    skip: Option<ObstacleId>,
+    just_met: Option<(ObstacleId, Vec2)>,
+    on_sensor: impl FnMut(ObstacleId, Hit),
+) -> (Option<(ObstacleId, Material, Hit)>, ContactOrder) {
+    let found = earliest_solid_on_path(
+        circle,
+        LegPath::Straight(motion),
+        obstacles,
+        layers,
+        skip,
+        just_met,
+        on_sensor,
+    );
+    let order = found.as_ref().map_or(
+        ContactOrder {
+            toi: f64::INFINITY,
+            feature: Feature::Round,
+        },
+        |s| s.order,
+    );
+    (found.map(|s| (s.id, s.obstacle.material, s.hit)), order)
+}
+
+/// [`earliest_solid_on_leg`] on any path.
+#[inline]
+fn earliest_solid_on_path<O: Obstacles + ?Sized>(
+    circle: Circle,
+    path: LegPath,
+    obstacles: &O,
+    layers: Layers,
+    skip: Option<ObstacleId>,
+    just_met: Option<(ObstacleId, Vec2)>,
+    mut on_sensor: impl FnMut(ObstacleId, Hit),
+) -> Option<Solid> {
+    let mut solid = None;
+    let mut best = ContactOrder {
+        toi: f64::INFINITY,
+        feature: Feature::Round,
+    };
+    obstacles.query(path.bounds(circle.center, circle.radius), |id, obstacle| {
+        if !layers.interacts(obstacle.layers) || skip == Some(id) {
+            return;
+        }
+        let Some((hit, order)) = path.sweep(obstacle, circle) else {
+            return;
+        };
+        if obstacle.sensor {
+            // A sensor the circle already overlaps was entered earlier: not a new contact.
+            if hit.toi > 0.0 {
+                on_sensor(id, hit);
+            }
+        } else if order.before(best)
+            && !just_met.is_some_and(|(met, normal)| met == id && met_again_from_behind(&hit, normal))
+        {
+            solid = Some(Solid {
+                id,
+                obstacle: *obstacle,
+                hit,
+                order,
+            });
+            best = order;
+        }
+    });
+    solid
+}

@@ -1,0 +1,229 @@
+//! The first root of a polynomial of degree at most four on an interval: the one search
+//! every curved sweep reduces to (a parabola against a line is a quadratic in time,
+//! against a point a quartic).
+//!
+//! No closed form is used for degrees three and four: they lose digits exactly where
+//! contacts live (near double roots, a ball grazing a cap). Instead the interval is cut at
+//! the polynomial's turning points, found the same way one degree down (the last degree
+//! is a line, solved exactly), so each piece is monotone and holds at most one root. The
+//! first piece whose end is not outside holds the first root, and a bracketed search
+//! (regula falsi with the Illinois step, falling back on halving) closes in on it, keeping
+//! the side where the polynomial is still positive. So the time returned is never late,
+//! and a root between two samples is never missed.
+
+use crate::tolerance::{MAX_ROOT_ITERATIONS, ROOT_BRACKET_REL};
+
+/// The most turning points a polynomial of degree four has on an interval.
+const MAX_TURNING_POINTS: usize = 3;
+
+/// `c[0] + c[1]·s + c[2]·s² + c[3]·s³ + c[4]·s⁴`, in f64.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Poly(pub(crate) [f64; 5]);
+
+impl Poly {
+    /// The value at `s` (Horner's rule).
+    #[inline]
+    pub(crate) fn at(self, s: f64) -> f64 {
+        let c = self.0;
+        (((c[4] * s + c[3]) * s + c[2]) * s + c[1]) * s + c[0]
+    }
+
+    /// The derivative.
+    #[inline]
+    fn derivative(self) -> Self {
+        let c = self.0;
+        Self([c[1], 2.0 * c[2], 3.0 * c[3], 4.0 * c[4], 0.0])
+    }
+
+    /// The highest power with a non-zero coefficient (0 for a constant).
+    #[inline]
+    fn degree(self) -> usize {
+        self.0.iter().rposition(|&c| c != 0.0).unwrap_or(0)
+    }
+}
+
+/// Where [`first_crossing`] found the polynomial reach zero.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Root {
+    /// The last instant known to be outside (the polynomial `> 0` there), at most
+    /// [`ROOT_BRACKET_REL`] of the interval before the root itself.
+    pub(crate) s: f64,
+    /// Search steps taken, over every degree of the cascade (each capped at
+    /// [`MAX_ROOT_ITERATIONS`] per root).
+    pub(crate) iterations: u32,
+}
+
+/// The turning points of `p` inside `(lo, hi)`, in increasing order, and their count;
+/// search steps are added to `iterations`.
+fn turning_points(p: Poly, lo: f64, hi: f64, iterations: &mut u32) -> ([f64; MAX_TURNING_POINTS], usize) {
+    let mut out = [0.0; MAX_TURNING_POINTS];
+    let mut count = 0;
+    let d = p.derivative();
+    match d.degree() {
+        0 => {}
+        1 => {
+            // A line: its root, exactly.
+            let s = -d.0[0] / d.0[1];
+            if s > lo && s < hi {
+                out[0] = s;
+                count = 1;
+            }
+        }
+        _ => {
+            let (inner, n) = turning_points(d, lo, hi, iterations);
+            let mut from = lo;
+            for &to in inner[..n].iter().chain(std::iter::once(&hi)) {
+                let (a, b) = (d.at(from), d.at(to));
+                if count < MAX_TURNING_POINTS && (a > 0.0) != (b > 0.0) && a != 0.0 {
+                    let sign = if a > 0.0 { 1.0 } else { -1.0 };
+                    let (s, steps) = bracket(|s| sign * d.at(s), from, to);
+                    *iterations += steps;
+                    if s > lo && s < hi {
+                        out[count] = s;
+                        count += 1;
+                    }
+                }
+                from = to;
+            }
+        }
+    }
+    (out, count)
+}
+
+/// Close in on the one sign change of a monotone piece: `f(lo) > 0 >= f(hi)`. Returns the
+/// last point seen with `f > 0` once the bracket is within [`ROOT_BRACKET_REL`] of the
+/// piece's length (or after [`MAX_ROOT_ITERATIONS`] steps), and the steps taken.
+fn bracket(f: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64) -> (f64, u32) {
+    let width = (hi - lo) * ROOT_BRACKET_REL;
+    let (mut f_lo, mut f_hi) = (f(lo), f(hi));
+    let mut steps = 0;
+    // Which end the last two steps moved: two in a row halve the other's value (Illinois).
+    let mut last_side = 0_i8;
+    while hi - lo > width && steps < MAX_ROOT_ITERATIONS {
+        steps += 1;
+        let secant = lo + (hi - lo) * f_lo / (f_lo - f_hi);
+        // Every fourth step halves, whatever the secant says: a bound on the worst case.
+        let s = if secant > lo && secant < hi && steps % 4 != 0 {
+            secant
+        } else {
+            0.5 * (lo + hi)
+        };
+        if !(s > lo && s < hi) {
+            break;
+        }
+        let v = f(s);
+        if v > 0.0 {
+            lo = s;
+            f_lo = v;
+            if last_side == 1 {
+                f_hi *= 0.5;
+            }
+            last_side = 1;
+        } else {
+            hi = s;
+            f_hi = v;
+            if last_side == -1 {
+                f_lo *= 0.5;
+            }
+            last_side = -1;
+        }
+    }
+    (lo, steps)
+}
+
+/// The first `s` in `(0, end]` at which `p` falls from above zero to zero or below: the
+/// last instant still known to be above. A `p` that starts at or below zero must rise
+/// above it first (a curve that starts on the far side of a line, crosses to the near side
+/// and comes back). `None` when there is no such fall on the interval.
+pub(crate) fn first_crossing(p: Poly, end: f64) -> Option<Root> {
+    if !(end > 0.0) || !p.0.iter().all(|c| c.is_finite()) {
+        return None;
+    }
+    let mut iterations = 0;
+    let (inner, n) = turning_points(p, 0.0, end, &mut iterations);
+    let mut from = 0.0;
+    for &to in inner[..n].iter().chain(std::iter::once(&end)) {
+        if p.at(from) > 0.0 && !(p.at(to) > 0.0) {
+            let (s, steps) = bracket(|s| p.at(s), from, to);
+            return Some(Root {
+                s,
+                iterations: iterations + steps,
+            });
+        }
+        from = to;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `(s − a)(s − b)(s − c)(s − d)` expanded.
+    fn with_roots(r: [f64; 4]) -> Poly {
+        let mut c = [1.0, 0.0, 0.0, 0.0, 0.0];
+        for (k, root) in r.iter().enumerate() {
+            // Multiply by (s − root).
+            for i in (0..=k + 1).rev() {
+                let shifted = if i > 0 { c[i - 1] } else { 0.0 };
+                c[i] = shifted - root * c[i];
+            }
+        }
+        Poly(c)
+    }
+
+    #[test]
+    fn the_first_of_four_roots() {
+        // (s − 0.3)(s − 0.5)(s − 0.7)(s − 0.9) is positive at 0 and first reaches zero at 0.3.
+        let p = with_roots([0.3, 0.5, 0.7, 0.9]);
+        let root = first_crossing(p, 1.0).unwrap();
+        assert!(root.s <= 0.3 && 0.3 - root.s <= 1e-12, "{root:?}");
+        assert!(p.at(root.s) > 0.0);
+        assert!(root.iterations <= 4 * MAX_ROOT_ITERATIONS);
+    }
+
+    #[test]
+    fn a_quadratic_and_a_line() {
+        // 1 − 4s² reaches zero at s = 0.5; 2 − 8s at 0.25.
+        let q = first_crossing(Poly([1.0, 0.0, -4.0, 0.0, 0.0]), 1.0).unwrap();
+        assert!(q.s <= 0.5 && 0.5 - q.s <= 1e-12);
+        let l = first_crossing(Poly([2.0, -8.0, 0.0, 0.0, 0.0]), 1.0).unwrap();
+        assert!(l.s <= 0.25 && 0.25 - l.s <= 1e-12);
+    }
+
+    #[test]
+    fn a_dip_that_stays_above_zero_is_no_root() {
+        // (s − 0.5)² + 1e-9: a near miss, never zero.
+        assert_eq!(
+            first_crossing(Poly([0.25 + 1e-9, -1.0, 1.0, 0.0, 0.0]), 1.0),
+            None
+        );
+        // A quartic with a minimum of 1e-6 between two humps.
+        let p = Poly([1.0, -4.0, 6.0, -4.0, 1.0]); // (s − 1)⁴, touching 0 only at s = 1
+        let lifted = Poly([p.0[0] + 1e-6, p.0[1], p.0[2], p.0[3], p.0[4]]);
+        assert_eq!(first_crossing(lifted, 2.0), None);
+    }
+
+    #[test]
+    fn a_narrow_dip_between_samples_is_found() {
+        // (s − 0.4)(s − 0.4001)·(s² + 1): below zero only on (0.4, 0.4001), far narrower
+        // than any fixed sampling would see.
+        let ab = [0.4 * 0.4001, -(0.4 + 0.4001), 1.0];
+        let p = Poly([ab[0], ab[1], ab[2] + ab[0], ab[1], ab[2]]);
+        let root = first_crossing(p, 1.0).unwrap();
+        assert!(root.s <= 0.4 && 0.4 - root.s <= 1e-12, "{root:?}");
+    }
+
+    #[test]
+    fn a_start_below_zero_must_rise_first() {
+        // −(s − 0.2)(s − 0.6): below zero until 0.2, above until 0.6, then below: the fall is at 0.6.
+        let p = Poly([-0.12, 0.8, -1.0, 0.0, 0.0]);
+        let root = first_crossing(p, 1.0).unwrap();
+        assert!(root.s <= 0.6 && 0.6 - root.s <= 1e-12, "{root:?}");
+        // Staying at or below zero, or an empty interval: no fall.
+        assert_eq!(first_crossing(Poly([0.0, -1.0, 0.0, 0.0, 0.0]), 1.0), None);
+        assert_eq!(first_crossing(Poly([-1.0, 0.0, 0.0, 0.0, 0.0]), 1.0), None);
+        assert_eq!(first_crossing(Poly([1.0, -1.0, 0.0, 0.0, 0.0]), 0.0), None);
+        assert_eq!(first_crossing(Poly([1.0, f64::NAN, 0.0, 0.0, 0.0]), 1.0), None);
+    }
+}

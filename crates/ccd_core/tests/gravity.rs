@@ -1,0 +1,279 @@
+//! Gravity inside the sweep: [`sweep_bounces`] with `gravity` set follows the parabola
+//! between contacts and bounces with the velocity of the instant, so a dropped ball climbs
+//! back to its height at any step rate. Every expectation here is a closed form:
+//! energy `½v² − g·p`, the apex ratio `e²`, the landing point of a throw, and the slide
+//! `s(t) = ½·g·sinθ·t²`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use ccd_core::{Circle, Material, Obstacle, Segment, SweepSettings, Vec2, sweep_bounces};
+
+/// Gravity of the drop tests, units/s².
+const G: f32 = 10.0;
+/// The dropped ball's radius.
+const RADIUS: f32 = 0.5;
+/// The drop height of the ball's centre above the floor y = 0.
+const DROP: f32 = 10.0;
+
+fn floor() -> [Obstacle; 1] {
+    [Obstacle::segment(Segment::new(
+        Vec2::new(-100.0, 0.0),
+        Vec2::new(100.0, 0.0),
+    ))]
+}
+
+fn settings(restitution: f32, resting_speed: f32) -> SweepSettings {
+    SweepSettings {
+        material: Material::new(restitution, 0.0),
+        resting_speed,
+        gravity: Vec2::new(0.0, -G),
+        ..Default::default()
+    }
+}
+
+/// Energy per unit mass, in f64: `½|v|² + g·y`.
+fn energy(center: Vec2, velocity: Vec2) -> f64 {
+    0.5 * velocity.as_dvec2().length_squared() + f64::from(G) * f64::from(center.y)
+}
+
+/// One step of the drop: returns the new state and the solid contacts of the step.
+fn step(center: Vec2, velocity: Vec2, dt: f32, s: &SweepSettings) -> (Vec2, Vec2, u32) {
+    let out = sweep_bounces(Circle::new(center, RADIUS), velocity, dt, &floor(), s, |_| {}).unwrap();
+    assert!(!out.capped, "capped at {center} {velocity}");
+    (out.center, out.velocity, out.bounces)
+}
+
+/// Drop from `DROP` at `hz` with `e = 1` for `bounces` bounces; the largest relative
+/// energy error at any step end.
+fn elastic_drop(hz: f32, bounces: u32) -> f64 {
+    let dt = 1.0 / hz;
+    let s = settings(1.0, 0.0);
+    let (mut center, mut velocity) = (Vec2::new(0.0, DROP), Vec2::ZERO);
+    let start = energy(center, velocity);
+    let (mut seen, mut worst) = (0, 0.0_f64);
+    while seen < bounces {
+        let (c, v, b) = step(center, velocity, dt, &s);
+        (center, velocity, seen) = (c, v, seen + b);
+        worst = worst.max(((energy(center, velocity) - start) / start).abs());
+    }
+    worst
+}
+
+#[test]
+fn an_elastic_drop_keeps_its_energy_at_30_60_and_120_hz() {
+    for hz in [30.0, 60.0, 120.0] {
+        let worst = elastic_drop(hz, 100);
+        assert!(worst <= 1e-5, "{hz} Hz: energy drifted by {worst:e}");
+    }
+}
+
+#[test]
+fn an_elastic_drop_keeps_its_energy_at_1000_hz() {
+    // f32 positions round a thousand times a second: 1e-4.
+    let worst = elastic_drop(1000.0, 100);
+    assert!(worst <= 1e-4, "1000 Hz: energy drifted by {worst:e}");
+}
+
+/// Drop with restitution `e` at `hz`: the apex heights above the contact height, one per
+/// flight, read from the energy after each bounce (`y + v_y²/2g` is constant in flight).
+fn apexes(e: f32, hz: f32, resting_speed: f32) -> Vec<f64> {
+    let dt = 1.0 / hz;
+    let s = settings(e, resting_speed);
+    let (mut center, mut velocity) = (Vec2::new(0.0, DROP), Vec2::ZERO);
+    let mut heights = Vec::new();
+    for _ in 0..(hz as usize * 30) {
+        let (c, v, b) = step(center, velocity, dt, &s);
+        (center, velocity) = (c, v);
+        if b > 0 && velocity.y > 0.0 {
+            let v = f64::from(velocity.y);
+            heights.push(f64::from(center.y) + v * v / (2.0 * f64::from(G)) - f64::from(RADIUS));
+        }
+    }
+    heights
+}
+
+#[test]
+fn each_apex_ratio_gives_the_restitution() {
+    // Above the resting speed the ball bounces; its flights shrink by e² each.
+    let resting_speed = 0.5;
+    for hz in [30.0, 60.0, 120.0, 1000.0] {
+        for e in [0.5_f32, 0.8] {
+            let h = apexes(e, hz, resting_speed);
+            // A flight counts while it left faster than the resting speed: h > u²/2g.
+            let least = f64::from(resting_speed * resting_speed / (2.0 * G));
+            let flights: Vec<f64> = h.iter().copied().take_while(|&x| x > least).collect();
+            assert!(
+                flights.len() >= 3,
+                "{hz} Hz e = {e}: only {} flights",
+                flights.len()
+            );
+            for pair in flights.windows(2) {
+                let measured = (pair[1] / pair[0]).sqrt();
+                assert!(
+                    (measured - f64::from(e)).abs() <= 1e-4,
+                    "{hz} Hz e = {e}: apex ratio gives e = {measured} ({pair:?})"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_ball_that_stops_bouncing_rests_without_chatter() {
+    // After the bounces die out the ball rests on the floor: one contact a step at most,
+    // its centre at the radius, its velocity zero.
+    let dt = 1.0 / 60.0;
+    let s = settings(0.5, 0.5);
+    let (mut center, mut velocity) = (Vec2::new(0.0, 2.0), Vec2::ZERO);
+    for _ in 0..120 {
+        (center, velocity, _) = step(center, velocity, dt, &s);
+    }
+    for _ in 0..600 {
+        let (c, v, b) = step(center, velocity, dt, &s);
+        (center, velocity) = (c, v);
+        assert!(b <= 1, "{b} contacts in one step");
+        assert!((center.y - RADIUS).abs() <= 1e-6, "{center}");
+        assert!(velocity.length() <= 1e-6, "{velocity}");
+    }
+}
+
+#[test]
+fn a_throw_lands_where_the_closed_form_says() {
+    // From (0, 5) at (7, 3): the centre reaches y = r = 0.5 when 5 + 3t − 5t² = 0.5, that
+    // is t = (3 + sqrt(99)) / 10, at x = 7t.
+    let t = (3.0 + 99.0_f64.sqrt()) / 10.0;
+    let expected = (t, 7.0 * t);
+    for hz in [30.0, 60.0, 120.0, 1000.0] {
+        let dt = 1.0 / hz;
+        let s = settings(1.0, 0.0);
+        let (mut center, mut velocity) = (Vec2::new(0.0, 5.0), Vec2::new(7.0, 3.0));
+        let mut landed = None;
+        let mut clock = 0.0_f64;
+        while landed.is_none() && clock < 3.0 {
+            let out = sweep_bounces(Circle::new(center, RADIUS), velocity, dt, &floor(), &s, |h| {
+                landed.get_or_insert((clock + f64::from(h.time), f64::from(h.hit.center.x)));
+            })
+            .unwrap();
+            (center, velocity) = (out.center, out.velocity);
+            clock += f64::from(dt);
+        }
+        let (time, x) = landed.unwrap();
+        // The clock itself sums f32 steps: compare the landing point, and the time within
+        // the clock's own rounding.
+        assert!(
+            (x - expected.1).abs() <= 1e-5 * expected.1,
+            "{hz} Hz: x = {x}, not {}",
+            expected.1
+        );
+        assert!(
+            (time - expected.0).abs() <= 1e-5 * expected.0,
+            "{hz} Hz: t = {time}, not {}",
+            expected.0
+        );
+    }
+}
+
+#[test]
+fn a_ball_on_a_frictionless_slope_follows_the_closed_form() {
+    // A slope at 30° down to the right, and a ball resting on it, let go: it slides
+    // s(t) = ½·g·sin 30°·t² = 2.5·t² along it.
+    let angle = 30.0_f32.to_radians();
+    let down = Vec2::new(angle.cos(), -angle.sin());
+    let top = Vec2::new(0.0, 20.0);
+    let slope = [Obstacle::segment(Segment::new(top, top + down * 60.0))];
+    let normal = Vec2::new(angle.sin(), angle.cos());
+    let start = top + down * 1.0 + normal * RADIUS;
+    let s = settings(1.0, 0.0);
+    let dt = 1.0 / 60.0;
+    let (mut center, mut velocity) = (start, Vec2::ZERO);
+    for n in 1..=180 {
+        let out = sweep_bounces(Circle::new(center, RADIUS), velocity, dt, &slope, &s, |_| {}).unwrap();
+        (center, velocity) = (out.center, out.velocity);
+        assert!(out.bounces <= 1, "step {n}: {} contacts", out.bounces);
+        let t = f64::from(n) / 60.0;
+        let expected = 0.5 * f64::from(G) * 0.5 * t * t;
+        let along = (center.as_dvec2() - start.as_dvec2()).dot(down.as_dvec2());
+        let off = (center.as_dvec2() - start.as_dvec2()).dot(normal.as_dvec2());
+        // 1e-5 relative, plus what an f32 position can show at this distance from the
+        // origin (a few ulps: the first steps slide less than a thousandth).
+        let rounding = 4.0 * f64::from(f32::EPSILON) * f64::from(center.abs().max_element());
+        assert!(
+            (along - expected).abs() <= 1e-5 * expected + rounding,
+            "t = {t}: slid {along}, not {expected}"
+        );
+        assert!(off.abs() <= 1e-5, "t = {t}: {off} off the slope");
+    }
+}
+
+#[test]
+fn a_ball_dropped_into_a_v_comes_to_rest_in_it() {
+    // Two faces at ±45° meeting at the origin; a ball dropped in off-centre bounces,
+    // settles and rests at the bottom, where its centre is r·√2 above the corner.
+    let v = [
+        Obstacle::segment(Segment::new(Vec2::new(-10.0, 10.0), Vec2::ZERO)),
+        Obstacle::segment(Segment::new(Vec2::ZERO, Vec2::new(10.0, 10.0))),
+    ];
+    let s = settings(0.5, 0.5);
+    let dt = 1.0 / 60.0;
+    let (mut center, mut velocity) = (Vec2::new(0.3, 5.0), Vec2::ZERO);
+    for _ in 0..600 {
+        let out = sweep_bounces(Circle::new(center, RADIUS), velocity, dt, &v, &s, |_| {}).unwrap();
+        assert!(!out.capped, "capped at {center} {velocity}");
+        (center, velocity) = (out.center, out.velocity);
+    }
+    let bottom = Vec2::new(0.0, RADIUS * 2.0_f32.sqrt());
+    for _ in 0..60 {
+        let out = sweep_bounces(Circle::new(center, RADIUS), velocity, dt, &v, &s, |_| {}).unwrap();
+        assert!(out.bounces <= 2, "{} contacts in a step at rest", out.bounces);
+        (center, velocity) = (out.center, out.velocity);
+        assert!((center - bottom).length() <= 1e-4, "{center}");
+        assert!(velocity.length() <= 1e-4, "{velocity}");
+    }
+}
+
+#[test]
+fn the_prediction_matches_the_steps_own_path() {
+    // A box with a sloped floor; a ball thrown in under gravity, e = 1. The predicted
+    // contacts (one sweep over the whole time, one curve per leg) and the ones the 60 Hz
+    // steps meet agree within 1e-5 of the scene's size for ten bounces. (The steps round
+    // the state to f32 at every step's end, about 1e-7 of the scene each time; a pillar
+    // would multiply that difference by about 2·distance/radius at every contact, as it
+    // does any two nearby paths, so the scene has none.)
+    let walls = [
+        Obstacle::segment(Segment::new(Vec2::new(0.0, 2.0), Vec2::new(20.0, 0.0))),
+        Obstacle::segment(Segment::new(Vec2::new(20.0, 0.0), Vec2::new(20.0, 20.0))),
+        Obstacle::segment(Segment::new(Vec2::new(0.0, 20.0), Vec2::new(0.0, 2.0))),
+    ];
+    let (start, velocity) = (Vec2::new(3.0, 10.0), Vec2::new(7.0, 3.0));
+    let s = settings(1.0, 0.0);
+    let predict = ccd_core::PredictSettings {
+        max_bounces: 10,
+        max_time: 30.0,
+        gravity: s.gravity,
+        sweep: s,
+    };
+    let mut legs = Vec::new();
+    let p =
+        ccd_core::predict_path(Circle::new(start, RADIUS), velocity, &walls, &predict, &mut legs).unwrap();
+    assert_eq!(p.bounces, 10);
+    let predicted: Vec<Vec2> = legs.iter().map(|l| l.end()).collect();
+
+    let dt = 1.0 / 60.0;
+    let (mut center, mut v) = (start, velocity);
+    let mut stepped = Vec::new();
+    while stepped.len() < 10 {
+        let out = sweep_bounces(Circle::new(center, RADIUS), v, dt, &walls, &s, |h| {
+            stepped.push(h.hit.center);
+        })
+        .unwrap();
+        (center, v) = (out.center, out.velocity);
+    }
+    let scale = 20.0;
+    for (k, (a, b)) in predicted.iter().zip(&stepped).enumerate() {
+        assert!(
+            (*a - *b).length() <= 1e-5 * scale,
+            "bounce {}: predicted {a}, stepped {b}",
+            k + 1
+        );
+    }
+}
