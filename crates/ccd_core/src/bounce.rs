@@ -186,7 +186,11 @@ pub(crate) fn sweep_legs<O: Obstacles + ?Sized>(
         let skip = sliding.map(|s| s.obstacle);
         let leg = earliest_on_path(here, path, obstacles, settings.layers, skip, just_met);
         for sensor in leg.sensors() {
-            if leg.solid.is_none_or(|(_, _, solid)| sensor.1.toi <= solid.toi) {
+            if leg
+                .found
+                .as_ref()
+                .is_none_or(|solid| sensor.1.toi <= solid.hit.toi)
+            {
                 let (_, at) = path.at(sensor.1.toi, out.velocity);
                 on_hit(&leg_hit(sensor.0, sensor.1, elapsed, duration, at, true));
             }
@@ -215,7 +219,7 @@ pub(crate) fn sweep_legs<O: Obstacles + ?Sized>(
         out.center = hit.center;
         elapsed = event.time;
         out.bounces += 1;
-        let combined = settings.material.combine(solid.obstacle.material);
+        let combined = settings.material.combine(solid.material);
         let this = Surface {
             normal: hit.normal,
             velocity: Vec2::ZERO,
@@ -251,6 +255,7 @@ pub(crate) fn sweep_legs<O: Obstacles + ?Sized>(
         }
         let held_by = corner.map(|s| s.normal).or(sliding.map(|s| s.normal));
         sliding = next_slide(
+            obstacles,
             &solid,
             &mut out.velocity,
             settings,
@@ -274,6 +279,7 @@ pub(crate) fn sweep_legs<O: Obstacles + ?Sized>(
 /// The next leg's path from `center` and its duration: straight without gravity (`None`
 /// when it does not move), a curve under gravity, or, sliding on a face, a curve under
 /// gravity's part along it, cut where the centre's foot leaves the face.
+#[inline(always)]
 fn leg_path(
     velocity: Vec2,
     gravity: Vec2,
@@ -304,7 +310,8 @@ fn leg_path(
 /// within the touch slop ([`TOUCH_SLOP_REL`] of the radius) gives, `sqrt(2·g_n·slop)` (a
 /// centre rounded a hair above the face falls back onto it: that is no bounce). It also
 /// slides when its hop would be over within an instant of the step.
-fn next_slide(
+fn next_slide<O: Obstacles + ?Sized>(
+    obstacles: &O,
     solid: &Solid,
     velocity: &mut Vec2,
     settings: &SweepSettings,
@@ -323,7 +330,7 @@ fn next_slide(
         // A hop at speed u lasts 2u / g_n.
         0.5 * pressing * SIMULTANEOUS_TIME_REL * dt
     };
-    let slide = Slide::after(solid, *velocity, settings.gravity, hop_speed)?;
+    let slide = Slide::after(obstacles, solid, *velocity, settings.gravity, hop_speed)?;
     *velocity = slide.along(*velocity);
     Some(slide)
 }

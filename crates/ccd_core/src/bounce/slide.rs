@@ -9,10 +9,10 @@
 
 use super::leg::Solid;
 use crate::hit::Feature;
-use crate::obstacle::{ObstacleId, ObstacleShape};
+use crate::obstacle::{ObstacleId, ObstacleShape, Obstacles};
 use crate::parabola::Parabola;
 use crate::roots::{Poly, first_crossing};
-use crate::shape::Segment;
+use crate::shape::{Aabb, Segment};
 use glam::Vec2;
 
 /// A ball sliding on a face.
@@ -28,20 +28,32 @@ pub(crate) struct Slide {
 
 impl Slide {
     /// The slide a contact starts: on a segment's face that gravity presses the ball onto
-    /// (`gravity · normal < 0`), when the ball leaves it no faster than `hop_speed`.
-    pub(crate) fn after(solid: &Solid, velocity: Vec2, gravity: Vec2, hop_speed: f32) -> Option<Self> {
+    /// (`gravity · normal < 0`), when the ball leaves it no faster than `hop_speed`. The
+    /// segment is looked up in `obstacles` (at the contact point) only then.
+    pub(crate) fn after<O: Obstacles + ?Sized>(
+        obstacles: &O,
+        solid: &Solid,
+        velocity: Vec2,
+        gravity: Vec2,
+        hop_speed: f32,
+    ) -> Option<Self> {
         let normal = solid.hit.normal;
-        let ObstacleShape::Segment(segment) = solid.obstacle.shape else {
-            return None;
-        };
         let pressed = gravity.dot(normal) < 0.0;
-        (solid.order.feature == Feature::Face && pressed && velocity.dot(normal) <= hop_speed).then_some(
-            Self {
-                obstacle: solid.id,
-                normal,
-                segment,
-            },
-        )
+        if solid.order.feature != Feature::Face || !pressed || !(velocity.dot(normal) <= hop_speed) {
+            return None;
+        }
+        let point = solid.hit.point;
+        let mut segment = None;
+        obstacles.query(Aabb::new(point, point), |id, obstacle| {
+            if let (true, ObstacleShape::Segment(s)) = (id == solid.id, obstacle.shape) {
+                segment = Some(s);
+            }
+        });
+        Some(Self {
+            obstacle: solid.id,
+            normal,
+            segment: segment?,
+        })
     }
 
     /// Gravity's part along the face.

@@ -55,8 +55,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             let ball = self.balls[k];
             let circle = ball.circle();
             let mut first = earliest_on_leg(circle, left, self.obstacles, ball.layers, None, None)
-                .solid
-                .map(|(_, _, hit)| hit);
+                .found
+                .map(|solid| solid.hit);
             for m in self.moving.iter() {
                 if m.obstacle.sensor || !ball.layers.interacts(m.obstacle.layers) {
                     continue;
