@@ -24,7 +24,11 @@
 //! cargo bench -p bevy_circle_ccd --bench ball_pit -- --balls 2000 --steps 600
 //! cargo bench -p bevy_circle_ccd --bench ball_pit -- --balls 1000,2000,10000 --steps 600 --ball-ball
 //! cargo bench -p bevy_circle_ccd --bench ball_pit -- --balls 2000,10000 --ball-ball both --threads 1,2
+//! cargo bench -p bevy_circle_ccd --bench ball_pit -- --balls 2000 --steps 600 --gravity 1000
 //! ```
+//!
+//! `--gravity G` adds gravity of `G` units/s² pointing down; the energy checked is then
+//! kinetic plus potential.
 
 #[path = "../../../benches/pit_scene.rs"]
 mod pit;
@@ -60,6 +64,10 @@ struct Args {
     /// Threads for the step (`CcdSettings::threads`), comma separated: each is a run.
     #[arg(long, value_delimiter = ',', default_value = "1")]
     threads: Vec<usize>,
+    /// Gravity, units/s², pointing down (`CcdSettings::gravity`); 0 for none. The energy
+    /// kept is then kinetic plus potential.
+    #[arg(long, default_value_t = 0.0)]
+    gravity: f32,
     /// Passed by `cargo bench`; ignored.
     #[arg(long, hide = true)]
     bench: bool,
@@ -144,7 +152,15 @@ fn main() {
         for &ball_ball in args.ball_ball.modes() {
             for &threads in &args.threads {
                 let pool = args.threads.iter().copied().max().unwrap_or(1);
-                let row = run(n, args.steps, args.seed, ball_ball, threads.max(1), pool);
+                let row = run(
+                    n,
+                    args.steps,
+                    args.seed,
+                    ball_ball,
+                    threads.max(1),
+                    pool,
+                    args.gravity,
+                );
                 print_row(&row);
                 if let Some(why) = row.failure() {
                     eprintln!("  FAILED: {n} balls, ball-ball {ball_ball}, {threads} threads: {why}");
@@ -195,16 +211,20 @@ fn print_row(row: &Row) {
     }
 }
 
-fn energy(app: &mut App) -> f64 {
-    let mut q = app.world_mut().query::<&MovingCircle>();
+/// Σ (v² + 2·g·y): twice the kinetic plus potential energy per unit mass, under `gravity`
+/// pointing down.
+fn energy(app: &mut App, gravity: f32) -> f64 {
+    let mut q = app.world_mut().query::<(&MovingCircle, &Transform)>();
     q.iter(app.world())
-        .map(|c| c.velocity.as_dvec2().length_squared())
+        .map(|(c, t)| {
+            c.velocity.as_dvec2().length_squared() + 2.0 * f64::from(gravity) * f64::from(t.translation.y)
+        })
         .sum()
 }
 
 /// The pit as a headless app on one schedule thread: `balls` balls, ball–ball as given,
 /// the step on up to `threads` threads of a pool sized for `pool`.
-fn pit_app(balls: usize, seed: u64, ball_ball: bool, threads: usize, pool: usize) -> App {
+fn pit_app(balls: usize, seed: u64, ball_ball: bool, threads: usize, pool: usize, gravity: f32) -> App {
     let scene = pit::build(balls, seed);
     let mut app = App::new();
     app.add_plugins(MinimalPlugins.set(TaskPoolPlugin {
@@ -223,6 +243,7 @@ fn pit_app(balls: usize, seed: u64, ball_ball: bool, threads: usize, pool: usize
         ball_ball,
         threads,
         audit: true,
+        gravity: Vec2::new(0.0, -gravity),
         ..default()
     });
     for (a, b) in &scene.walls {
@@ -256,11 +277,19 @@ fn pit_app(balls: usize, seed: u64, ball_ball: bool, threads: usize, pool: usize
     app
 }
 
-fn run(balls: usize, steps: u32, seed: u64, ball_ball: bool, threads: usize, pool: usize) -> Row {
-    let mut app = pit_app(balls, seed, ball_ball, threads, pool);
+fn run(
+    balls: usize,
+    steps: u32,
+    seed: u64,
+    ball_ball: bool,
+    threads: usize,
+    pool: usize,
+    gravity: f32,
+) -> Row {
+    let mut app = pit_app(balls, seed, ball_ball, threads, pool, gravity);
     // Warm-up frame: startup, transform propagation, broadphase build.
     app.update();
-    let e0 = energy(&mut app);
+    let e0 = energy(&mut app, gravity);
     let mut sweep = Vec::with_capacity(steps as usize);
     let mut update = Vec::with_capacity(steps as usize);
     let mut bounces = 0u64;
@@ -300,7 +329,7 @@ fn run(balls: usize, steps: u32, seed: u64, ball_ball: bool, threads: usize, poo
             }
         }
     }
-    let e1 = energy(&mut app);
+    let e1 = energy(&mut app, gravity);
     let faults = app.world().resource::<CcdFaults>().clone();
     eprintln!(
         "  {balls} balls (ball-ball {}): closest approach of a ball centre to the outer wall {closest:.5} (radius {})",

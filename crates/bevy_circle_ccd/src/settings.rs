@@ -6,9 +6,12 @@ use bevy::prelude::*;
 #[derive(Resource, Reflect, Clone, Debug, PartialEq)]
 #[reflect(Resource, Default, Debug, PartialEq)]
 pub struct CcdSettings {
-    /// Acceleration applied to every [`MovingCircle`](crate::MovingCircle) each step, in
-    /// world units per second². Default `Vec2::ZERO`. A non-finite value is refused with a
-    /// warning naming this field, and the step runs without gravity until it is fixed.
+    /// Acceleration of every [`MovingCircle`](crate::MovingCircle), in world units per
+    /// second². Default `Vec2::ZERO`. It acts inside the sweep: a circle in flight follows
+    /// its parabola exactly, each contact found on the curve and met with the velocity of
+    /// its instant (see `ccd_core::MultiballSettings::gravity`). A non-finite value is
+    /// refused with a warning naming this field, and the step runs without gravity until
+    /// it is fixed.
     pub gravity: Vec2,
     /// Contacts one circle may resolve in one step; past it the circle waits at its last
     /// contact until the next step (against a moving obstacle it rides along with it).

@@ -1,6 +1,7 @@
-//! The fixed step, one path for every circle: gather (gravity added), step them all with
+//! The fixed step, one path for every circle: gather, step them all with
 //! `ccd_core::step_balls_parallel` (which sweeps each circle on its own unless it can meet
-//! another or a moving obstacle, see its docs), write back, and report the contacts.
+//! another or a moving obstacle, and applies gravity inside the sweep, see its docs),
+//! write back, and report the contacts.
 
 use crate::components::check_mass;
 use crate::kinematic::Kinematics;
@@ -164,7 +165,7 @@ pub(crate) fn step_circles(
         ..default()
     };
     hits.0.clear();
-    step.skipped = gather_circles(&circles, gravity, dt, &mut buffers, &mut commands);
+    step.skipped = gather_circles(&circles, &mut buffers, &mut commands);
     let report = run_core(
         &settings,
         gravity,
@@ -219,15 +220,9 @@ pub(crate) fn step_circles(
     *stats = step;
 }
 
-/// Fill the buffers with every valid circle (this step's gravity added to its velocity),
-/// mark the invalid ones, and return how many were skipped.
-fn gather_circles(
-    circles: &Query<CircleParts>,
-    gravity: Vec2,
-    dt: f32,
-    buffers: &mut StepBuffers,
-    commands: &mut Commands,
-) -> u32 {
+/// Fill the buffers with every valid circle, mark the invalid ones, and return how many
+/// were skipped.
+fn gather_circles(circles: &Query<CircleParts>, buffers: &mut StepBuffers, commands: &mut Commands) -> u32 {
     buffers.balls.clear();
     buffers.entities.clear();
     let mut skipped = 0;
@@ -240,7 +235,7 @@ fn gather_circles(
         if parts.invalid {
             commands.entity(parts.entity).try_remove::<CcdInvalid>();
         }
-        buffers.balls.push(gather(&parts, gravity, dt));
+        buffers.balls.push(gather(&parts));
         buffers.entities.push(parts.entity);
     }
     skipped
@@ -314,10 +309,10 @@ fn run_core(
     }
 }
 
-/// A circle as `ccd_core` sees it, with this step's gravity added to its velocity.
-fn gather(parts: &CirclePartsReadOnlyItem, gravity: Vec2, dt: f32) -> Ball {
+/// A circle as `ccd_core` sees it.
+fn gather(parts: &CirclePartsReadOnlyItem) -> Ball {
     let center = parts.transform.translation.truncate();
-    let mut ball = Ball::new(center, parts.circle.velocity + gravity * dt, parts.circle.radius);
+    let mut ball = Ball::new(center, parts.circle.velocity, parts.circle.radius);
     if let Some(m) = parts.mass {
         ball.inverse_mass = 1.0 / m.0;
     }

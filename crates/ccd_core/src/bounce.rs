@@ -465,7 +465,7 @@ mod leg;
 mod slide;
 
 use leg::{LegPath, Solid, earliest_on_path};
-pub(crate) use leg::{earliest_on_leg, earliest_solid_on_leg, keep_earliest};
+pub(crate) use leg::{earliest_on_leg, earliest_solid_on_curve, earliest_solid_on_leg, keep_earliest};
 use slide::Slide;
 
 #[cfg(test)]

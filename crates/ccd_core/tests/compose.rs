@@ -119,7 +119,6 @@ impl<'a> Run<'a> {
 
     /// One step; the contacts reported for the ball.
     pub fn step(&mut self) -> u32 {
-        self.ball.velocity += self.gravity * self.dt;
         let resting_speed = resting_speed(self.gravity, self.dt);
         let mut contacts = 0;
         match self.path {
@@ -127,6 +126,7 @@ impl<'a> Run<'a> {
                 let settings = SweepSettings {
                     resting_speed,
                     material: self.ball.material,
+                    gravity: self.gravity,
                     ..SweepSettings::default()
                 };
                 let circle = Circle::new(self.ball.center, self.ball.radius);
@@ -162,9 +162,12 @@ impl<'a> Run<'a> {
                 );
                 // The harness, not the code under test: the passer-by touched nothing, and
                 // the ball went the intended way.
-                assert_eq!(
-                    balls[1].velocity, self.passer.velocity,
-                    "the passer-by was touched"
+                // (It flies under gravity: its velocity gains g·dt, nothing more.)
+                let free = self.passer.velocity + self.gravity * self.dt;
+                assert!(
+                    (balls[1].velocity - free).length() <= 1e-5 * free.length().max(1.0),
+                    "the passer-by was touched: {} instead of {free}",
+                    balls[1].velocity
                 );
                 let (lone, machinery) = if events { (0, 2) } else { (2, 0) };
                 assert_eq!(

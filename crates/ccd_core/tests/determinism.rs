@@ -79,9 +79,6 @@ fn run(pool: &impl Parallel, ball_ball: bool) -> Trace {
         most_event: 0,
     };
     for _ in 0..STEPS {
-        for b in &mut balls {
-            b.velocity += settings.gravity * dt;
-        }
         let step = MultiballStep {
             balls: &mut balls,
             dt,

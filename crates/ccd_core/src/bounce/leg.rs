@@ -224,6 +224,21 @@ pub(crate) fn earliest_solid_on_leg<O: Obstacles + ?Sized>(
     (found.map(|s| (s.id, s.material, s.hit)), order)
 }
 
+/// [`earliest_solid_on_leg`] on a curved leg (a ball in flight under gravity).
+#[inline]
+pub(crate) fn earliest_solid_on_curve<O: Obstacles + ?Sized>(
+    circle: Circle,
+    curve: Parabola,
+    obstacles: &O,
+    layers: Layers,
+    skip: Option<ObstacleId>,
+    just_met: Option<(ObstacleId, Vec2)>,
+    on_sensor: impl FnMut(ObstacleId, Hit),
+) -> Option<(ObstacleId, Material, Hit)> {
+    earliest_solid_on_path(circle, curve, obstacles, layers, skip, just_met, on_sensor)
+        .map(|s| (s.id, s.material, s.hit))
+}
+
 /// [`earliest_solid_on_leg`] on any path.
 #[inline]
 fn earliest_solid_on_path<O: Obstacles + ?Sized, C: Course>(

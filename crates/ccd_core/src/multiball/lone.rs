@@ -18,7 +18,7 @@ use super::ball::{Ball, MovingObstacle};
 use super::ball_grid::BallGrid;
 use super::report::{Contact, ContactWith};
 use super::settings::MultiballSettings;
-use crate::bounce::{BounceHit, SweepOutcome, SweepSettings, sweep_bounces};
+use crate::bounce::{BounceHit, SweepOutcome, SweepSettings, sweep_legs};
 use crate::obstacle::Obstacles;
 use crate::shape::Aabb;
 use glam::Vec2;
@@ -59,19 +59,33 @@ pub(super) fn sweep_lone<O: Obstacles + ?Sized>(
         response: ball.response,
         material: ball.material,
         layers: ball.layers,
-        // The caller adds gravity to the velocities: straight legs.
-        gravity: Vec2::ZERO,
+        gravity: settings.gravity,
     };
     let mut path = Aabb::new(ball.center, ball.center);
+    let mut legs = path;
     let contacts = &mut lone.contacts;
-    let result = sweep_bounces(ball.circle(), ball.velocity, dt, obstacles, &sweep, |h| {
-        if !h.sensor {
-            path = path.union(Aabb::new(h.hit.center, h.hit.center));
-        }
-        contacts.push(wall_contact(k, h));
-    });
+    let curved = settings.gravity != Vec2::ZERO;
+    let result = sweep_legs(
+        ball.circle(),
+        ball.velocity,
+        dt,
+        obstacles,
+        &sweep,
+        |h| {
+            if !h.sensor && !curved {
+                path = path.union(Aabb::new(h.hit.center, h.hit.center));
+            }
+            contacts.push(wall_contact(k, h));
+        },
+        // A curved leg bulges between its ends: its own box.
+        |leg| {
+            if curved {
+                legs = legs.union(leg.curve.aabb(leg.start, 0.0));
+            }
+        },
+    );
     if let Ok(out) = result {
-        path = path.union(Aabb::new(out.center, out.center));
+        path = path.union(legs).union(Aabb::new(out.center, out.center));
         lone.end = Some(out);
         lone.bounds = Some(path.inflated(ball.radius));
     }

@@ -20,7 +20,8 @@
 //! | obstacle | a wall or a moving obstacle: anything a ball meets that is not a ball |
 //! | hinged body, part | a body that turns about a pivot when balls push it; each of its shapes is one moving obstacle, a *part* |
 //! | step | one call, `dt` seconds; times are seconds since its start, a *fraction* is a time over `dt` |
-//! | clock, leg | a ball's own time within the step; its leg is the straight path from its clock to the end of the step |
+//! | clock, leg | a ball's own time within the step; its leg is its path from its clock to the end of the step |
+//! | flight, settled | under gravity, a ball in flight has a parabola for a leg; a settled one rests on something, took the rest of the step's gravity at once and moves straight (`settle.rs`) |
 //! | lone ball | a ball swept on its own ([`sweep_bounces`](crate::sweep_bounces)), because nothing can meet it |
 //! | event ball | a ball stepped by the event machinery; a lone ball *joins* when an event ball's leg may reach its path |
 //! | contact | a ball touching something at an instant, and the change of velocity there ([`Contact`]) |
@@ -46,12 +47,14 @@
 //!    path's box meets another ball's or a moving obstacle's becomes an event ball.
 //! 3. `order.rs`: the event balls are sorted along a Morton curve; `sim.rs` gives each a
 //!    clock (`Sim::prepare`) and the pair grid its box (`ball_grid.rs`).
-//! 4. `resting.rs`: slow contacts under gravity are solved first (its contacts in
-//!    `resting_contacts.rs`), and overlaps are pushed apart (`overlap.rs`).
+//! 4. `settle.rs`, under gravity: the resting solve (`resting.rs`, its contacts in
+//!    `resting_contacts.rs`) runs on the velocities with the step's gravity added; the
+//!    balls it finds resting stay settled, every other flies on its parabola. Overlaps are
+//!    pushed apart (`overlap.rs`).
 //! 5. `first_predictions.rs`: every event ball's first prediction (`prediction.rs`), in
 //!    parallel, each pair of balls swept once (`pair_sweep.rs`).
 //! 6. `next_event.rs`: a prediction is the earliest of the ball's walls
-//!    (`earliest_solid_on_leg` in `bounce.rs`), moving obstacles
+//!    (`earliest_solid_on_leg`, or `earliest_solid_on_curve` in flight, in `bounce/leg.rs`), moving obstacles
 //!    (`sweep/`) and balls (`pair_sweep.rs`). Scheduling it makes the lone balls its
 //!    leg may reach join (`Sim::join`, `sim.rs`), then puts it in the queue (`queue.rs`).
 //! 7. `step.rs`, the loop: a hinge limit due first is taken (`hinges.rs`); else the
@@ -97,6 +100,7 @@
 //! | Corners and squeezes: two surfaces at once | `pinch.rs` |
 //! | Ball–ball contacts of one instant | `pairs.rs`, with the solve in `lcp.rs` |
 //! | The resting solve for slow contacts under gravity | `resting.rs`, `resting_contacts.rs` |
+//! | Gravity: which balls fly on parabolas, which are settled | `settle.rs` |
 //! | Overlap correction, by position only | `overlap.rs` |
 
 mod ball;
@@ -120,6 +124,7 @@ mod report;
 mod resting;
 mod resting_contacts;
 mod settings;
+mod settle;
 mod sim;
 mod state;
 mod step;

@@ -11,10 +11,13 @@ use super::queue::{Event, EventKind, Key};
 use super::report::ContactWith;
 use super::sim::Sim;
 use super::state::{Clock, LastContact, SensorHit};
-use crate::bounce::{earliest_solid_on_leg, keep_earliest};
+use crate::bounce::{earliest_solid_on_curve, earliest_solid_on_leg, keep_earliest};
+use crate::hit::Hit;
 use crate::obstacle::{ObstacleShape, Obstacles};
-use crate::shape::Aabb;
-use crate::sweep::{sweep_circle_moving_circle, sweep_circle_moving_segment};
+use crate::sweep::{
+    MovingHit, sweep_circle_moving_circle, sweep_circle_moving_segment, sweep_parabola_moving_circle,
+    sweep_parabola_moving_segment,
+};
 use crate::tolerance::{MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
 use glam::Vec2;
 
@@ -115,8 +118,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             start,
             left,
             motion: ball.velocity * left,
+            curve: self.curve_of(i),
         };
-        if !(left > 0.0) || (leg.motion == Vec2::ZERO && self.moving.is_empty()) {
+        if !(left > 0.0) || (leg.motion == Vec2::ZERO && leg.curve.is_none() && self.moving.is_empty()) {
             return None;
         }
         let mut next = Next::NONE;
@@ -162,21 +166,36 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }) if time == leg.start => Some((id, normal)),
             _ => None,
         };
-        let (solid, _) = earliest_solid_on_leg(
-            leg.circle,
-            leg.motion,
-            self.obstacles,
-            ball.layers,
-            skip,
-            just_met,
-            |id, hit| {
-                sensors.add(SensorHit {
-                    time: leg.start + hit.toi * leg.left,
-                    with: ContactWith::Obstacle(id),
-                    hit,
-                });
-            },
-        );
+        let on_sensor = |id, hit: Hit| {
+            sensors.add(SensorHit {
+                time: leg.start + hit.toi * leg.left,
+                with: ContactWith::Obstacle(id),
+                hit,
+            });
+        };
+        let solid = match leg.curve {
+            Some(curve) => earliest_solid_on_curve(
+                leg.circle,
+                curve,
+                self.obstacles,
+                ball.layers,
+                skip,
+                just_met,
+                on_sensor,
+            ),
+            None => {
+                earliest_solid_on_leg(
+                    leg.circle,
+                    leg.motion,
+                    self.obstacles,
+                    ball.layers,
+                    skip,
+                    just_met,
+                    on_sensor,
+                )
+                .0
+            }
+        };
         if let Some((id, material, hit)) = solid {
             next.consider(
                 leg.start + hit.toi * leg.left,
@@ -189,7 +208,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     fn predict_moving(&self, i: usize, leg: Leg, next: &mut Next, sensors: &mut impl SensorSink) {
         let ball = self.balls[i];
         let ignored = self.pinched_faster(i);
-        let bounds = Aabb::swept(ball.center, leg.motion, ball.radius);
+        let bounds = leg.bounds();
         let from = leg.start / self.dt;
         for (index, m) in self.moving.iter().enumerate() {
             if !ball.layers.interacts(m.obstacle.layers)
@@ -199,19 +218,32 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 continue;
             }
             let (obstacle, rest) = m.rest_of_step(from);
-            let found = match obstacle.shape {
-                ObstacleShape::Segment(s) => sweep_circle_moving_segment(leg.circle, leg.motion, s, rest)
-                    .and_then(|h| {
-                        obstacle
-                            .takes_contact(h.hit.normal)
-                            .then_some((h.hit, h.surface_motion))
-                    }),
-                ObstacleShape::Circle(c) => {
-                    let other_motion = m.circle_center_at(c, 1.0) - m.circle_center_at(c, from);
-                    sweep_circle_moving_circle(leg.circle, leg.motion, c, other_motion)
-                        .map(|h| (h, other_motion))
+            let found = match (obstacle.shape, leg.curve) {
+                (ObstacleShape::Segment(s), None) => {
+                    sweep_circle_moving_segment(leg.circle, leg.motion, s, rest)
                 }
-            };
+                (ObstacleShape::Segment(s), Some(curve)) => {
+                    sweep_parabola_moving_segment(leg.circle, curve, s, rest)
+                }
+                (ObstacleShape::Circle(c), curve) => {
+                    let other_motion = m.circle_center_at(c, 1.0) - m.circle_center_at(c, from);
+                    let hit = match curve {
+                        None => sweep_circle_moving_circle(leg.circle, leg.motion, c, other_motion),
+                        Some(curve) => sweep_parabola_moving_circle(leg.circle, curve, c, other_motion),
+                    };
+                    hit.map(|hit| MovingHit {
+                        hit,
+                        surface_motion: other_motion,
+                        iterations: 0,
+                        restarts: 0,
+                    })
+                }
+            }
+            .and_then(|h| {
+                obstacle
+                    .takes_contact(h.hit.normal)
+                    .then_some((h.hit, h.surface_motion))
+            });
             let Some((hit, surface_motion)) = found else {
                 continue;
             };
@@ -246,8 +278,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         // Two balls whose swept boxes for the rest of the step are apart cannot touch: the
         // grid lists only the boxes that meet this one. The margin keeps f32 rounding of
         // the boxes from dropping a contact at their very edge.
-        let reach =
-            Aabb::swept(ball.center, leg.motion, ball.radius).inflated(self.max_radius * TOUCH_SLOP_REL);
+        let reach = leg.bounds().inflated(self.max_radius * TOUCH_SLOP_REL);
         let (lone, order) = (&self.step.lone, &self.step.order);
         let in_events = &self.step.in_events;
         let shared_layers = self.shared_layers;

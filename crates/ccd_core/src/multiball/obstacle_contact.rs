@@ -49,6 +49,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             surface_velocity,
         } = contact;
         self.flush_sensors(i, time, on_contact);
+        if self.step.clock[i].curved {
+            // In flight: met with the velocity of this instant.
+            self.balls[i].velocity = self.velocity_at(i, time);
+            self.step.clock[i].time = time;
+        }
         let ball = self.balls[i];
         if let ContactWith::Moving(index) = with
             && matches!(self.moving[index].obstacle.shape, ObstacleShape::Segment(_))
@@ -116,6 +121,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         report.bounces += 1;
         let stops_dead = ball.response == ResponseMode::Stop && surface_velocity == Vec2::ZERO;
         self.count_bounce(i, time, with, this, stops_dead);
+        if self.comes_to_rest(i, approach_speed, hit.normal) {
+            self.settle(i);
+        }
         self.moved(i);
         if turned.iter().any(Option::is_some) {
             report.hinge_impacts += 1;

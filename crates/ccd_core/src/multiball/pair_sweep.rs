@@ -7,8 +7,9 @@
 
 use super::sim::Sim;
 use crate::obstacle::Obstacles;
+use crate::parabola::Parabola;
 use crate::shape::Circle;
-use crate::sweep::moving_circles_toi;
+use crate::sweep::{moving_circles_toi, sweep_parabola_circle_ordered};
 use crate::tolerance::{
     CLEARLY_APART_MARGIN, CLEARLY_SEPARATING_COS, PAIR_HORIZON_SLACK_REL, RESTING_EVENT_FRACTION,
     SIMULTANEOUS_TIME_REL,
@@ -34,34 +35,48 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let (sa, sb) = (self.step.clock[i], self.step.clock[j]);
         let dt = self.dt;
         let common = later(sa.time, sb.time);
-        let va = if sa.frozen { Vec2::ZERO } else { a.velocity };
-        let vb = if sb.frozen { Vec2::ZERO } else { b.velocity };
-        let pa = a.center + va * (common - sa.time);
-        let pb = b.center + vb * (common - sb.time);
+        let (pa, pb) = (self.center_at(i, common), self.center_at(j, common));
+        let (va, vb) = (self.velocity_at(i, common), self.velocity_at(j, common));
         let rest = dt - common;
         let horizon = earlier(until - common + self.pair_window(), rest);
-        if !(rest > 0.0)
-            || !(horizon >= 0.0)
-            || clearly_apart(pa - pb, (va - vb) * horizon, a.radius + b.radius)
-        {
+        // Two balls in flight fall alike: their relative motion is straight. One in flight
+        // against a settled one curves.
+        let bend = self.gravity_of(i) - self.gravity_of(j);
+        if !(rest > 0.0) || !(horizon >= 0.0) {
             return None;
         }
-        let toi = moving_circles_toi(
-            Circle::new(pa, a.radius),
-            va * rest,
-            Circle::new(pb, b.radius),
-            vb * rest,
-        )?;
+        let toi = if bend == Vec2::ZERO {
+            if clearly_apart(pa - pb, (va - vb) * horizon, a.radius + b.radius) {
+                return None;
+            }
+            moving_circles_toi(
+                Circle::new(pa, a.radius),
+                va * rest,
+                Circle::new(pb, b.radius),
+                vb * rest,
+            )?
+        } else {
+            let relative = Parabola::new(va - vb, bend, rest);
+            let (found, _) = sweep_parabola_circle_ordered(
+                Circle::new(pa, a.radius),
+                relative,
+                Circle::new(pb, b.radius),
+            )?;
+            found.hit.toi
+        };
         // Already touching: an event only if the pair closes in by the measure the
         // impulse uses (the line of centres, strictly closing); the sweep's own normal
         // may differ from it in the last bit, and a contact the sweep calls closing but
         // the impulse does not was resolved to nothing and found again at the same
         // instant, over and over. Closing slower than the resting floor: the next
         // resting solve's job.
+        // One in flight resting on a settled one is pressed in by gravity alone: an event
+        // all the same, where it settles (`settle.rs`).
         if toi == 0.0 {
             // (Coincident centres: against the relative motion, as the full sweep.)
             let normal = (pa - pb).try_normalize().unwrap_or((vb - va).normalize_or_zero());
-            if -(va - vb).dot(normal) <= self.settings.resting_speed * RESTING_EVENT_FRACTION {
+            let pressed = bend.dot(normal) < 0.0;
+            if !pressed && -(va - vb).dot(normal) <= self.settings.resting_speed * RESTING_EVENT_FRACTION {
                 return None;
             }
         }

@@ -73,6 +73,16 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         for c in batch.iter().filter(|c| c.impulse > 0.0) {
             self.apply_contact(c, time, report, on_contact);
         }
+        // A ball in flight that came to rest on a settled one (or a waiting one) settles.
+        for c in batch.iter() {
+            let normal = c.normal.as_vec2();
+            for (k, other, towards) in [(c.a, c.b, normal), (c.b, c.a, -normal)] {
+                let other_flies = self.step.clock[other].curved && !self.step.clock[other].frozen;
+                if !other_flies && self.comes_to_rest(k, c.approach, towards) {
+                    self.settle(k);
+                }
+            }
+        }
         for &k in &cluster {
             let s = &self.step.state[k];
             let capped = s.bounces >= s.allowed.min(MAX_WEDGE_BOUNCES);
@@ -114,18 +124,13 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 continue;
             }
             let o = self.balls[j];
-            let s = self.step.clock[j];
-            let at = if s.frozen {
-                o.center
-            } else {
-                o.center + o.velocity * (time - s.time)
-            };
+            let at = self.center_at(j, time);
             let offset = b.center - at;
             let Some(n) = offset.try_normalize() else {
                 continue;
             };
             let touching = offset.length() <= (b.radius + o.radius) * (1.0 + TOUCH_SLOP_REL);
-            let closing = -(self.effective_velocity(k) - self.effective_velocity(j)).dot(n) > floor;
+            let closing = -(self.velocity_at(k, time) - self.velocity_at(j, time)).dot(n) > floor;
             if touching && closing {
                 self.advance(j, time, on_contact);
                 links.push(Pair { a: k, b: j });

@@ -2,16 +2,31 @@
 //! balls can be predicted at once, on several threads), kept until it is scheduled.
 
 use super::queue::{Event, EventKind};
-use crate::shape::Circle;
+use crate::parabola::Parabola;
+use crate::shape::{Aabb, Circle};
 use glam::Vec2;
 
-/// A ball's leg: from its clock to the end of the step.
+/// A ball's leg: from its clock to the end of the step, `left` seconds.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Leg {
     pub(super) circle: Circle,
     pub(super) start: f32,
     pub(super) left: f32,
+    /// The straight part of the centre's motion over the leg, `v·left`.
     pub(super) motion: Vec2,
+    /// `Some` for a ball in flight: the leg is this parabola (its gravity the step's).
+    pub(super) curve: Option<Parabola>,
+}
+
+impl Leg {
+    /// The box the ball sweeps over the leg.
+    #[inline]
+    pub(super) fn bounds(&self) -> Aabb {
+        match self.curve {
+            Some(curve) => curve.aabb(self.circle.center, self.circle.radius),
+            None => Aabb::swept(self.circle.center, self.motion, self.circle.radius),
+        }
+    }
 }
 
 /// A ball's predicted next event, and whether its leg crosses sensors (rare: they are

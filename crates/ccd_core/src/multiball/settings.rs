@@ -18,9 +18,12 @@ pub struct MultiballSettings {
     /// Approach speed below which a contact removes the normal velocity instead of
     /// bouncing (resting contact), world units per second. Default 0.
     pub resting_speed: f32,
-    /// The gravity the balls feel (already added to their velocities by the caller). Only
-    /// its direction is used: resting piles are solved from the bottom up along it.
-    /// Default zero (no bottom-up pass).
+    /// The gravity the balls feel, units/s². The step applies it (the caller does not add
+    /// it to the velocities): a ball in flight follows its parabola, every contact found on
+    /// the curve and met with the velocity of its instant; a ball resting on something
+    /// takes the rest of the step's gravity at once and its resting contacts hold it (see
+    /// the module's `settle.rs`). Resting piles are solved from the bottom up along it.
+    /// Default zero.
     pub gravity: Vec2,
 }
 

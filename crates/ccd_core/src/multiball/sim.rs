@@ -7,6 +7,7 @@ use super::settings::MultiballSettings;
 use super::state::{BallState, Clock, EventBuffers, SensorHit, StartBuffers, StepState};
 use crate::bounce::{SweepSettings, sweep_bounces};
 use crate::obstacle::Obstacles;
+use crate::parabola::Parabola;
 use crate::shape::Aabb;
 use crate::tolerance::MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG;
 use glam::Vec2;
@@ -114,7 +115,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         } else {
             0.0
         };
-        let swept = Aabb::swept(b.center, motion, r);
+        let swept = match self.curve_of(k) {
+            Some(curve) => curve.aabb(b.center, r),
+            None => Aabb::swept(b.center, motion, r),
+        };
         if swept.is_finite() {
             swept
         } else {
@@ -122,7 +126,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
     }
 
-    /// The velocity ball `k` moves with for the rest of the step.
+    /// The velocity ball `k` moves with from its clock (a ball in flight: at its clock).
     pub(super) fn effective_velocity(&self, k: usize) -> Vec2 {
         if self.step.clock[k].frozen {
             Vec2::ZERO
@@ -131,26 +135,98 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
     }
 
+    /// The gravity ball `k`'s leg feels: the step's for a ball in flight, else none.
+    #[inline]
+    pub(super) fn gravity_of(&self, k: usize) -> Vec2 {
+        let s = &self.step.clock[k];
+        if s.curved && !s.frozen {
+            self.settings.gravity
+        } else {
+            Vec2::ZERO
+        }
+    }
+
+    /// Ball `k`'s leg from its clock to the end of the step as a parabola, if it is in
+    /// flight.
+    #[inline]
+    pub(super) fn curve_of(&self, k: usize) -> Option<Parabola> {
+        let s = &self.step.clock[k];
+        (s.curved && !s.frozen)
+            .then(|| Parabola::new(self.balls[k].velocity, self.settings.gravity, self.dt - s.time))
+    }
+
+    /// Where ball `k` is at `t` (not before its clock), on its leg.
+    #[inline]
+    pub(super) fn center_at(&self, k: usize, t: f32) -> Vec2 {
+        let (b, s) = (&self.balls[k], &self.step.clock[k]);
+        if s.frozen {
+            return b.center;
+        }
+        let tau = t - s.time;
+        match self.curve_of(k) {
+            Some(curve) => (b.center.as_dvec2()
+                + Parabola {
+                    duration: tau,
+                    ..curve
+                }
+                .offset_f64(1.0))
+            .as_vec2(),
+            None => b.center + b.velocity * tau,
+        }
+    }
+
+    /// Ball `k`'s velocity at `t` (not before its clock).
+    #[inline]
+    pub(super) fn velocity_at(&self, k: usize, t: f32) -> Vec2 {
+        let s = &self.step.clock[k];
+        if s.frozen {
+            Vec2::ZERO
+        } else if s.curved {
+            (self.balls[k].velocity.as_dvec2() + self.settings.gravity.as_dvec2() * f64::from(t - s.time))
+                .as_vec2()
+        } else {
+            self.balls[k].velocity
+        }
+    }
+
     /// Move ball `k` along its leg to time `t`, reporting the sensors it entered before.
     pub(super) fn advance(&mut self, k: usize, t: f32, on_contact: &mut impl FnMut(&Contact)) {
         self.flush_sensors(k, t, on_contact);
-        let s = &mut self.step.clock[k];
+        let s = self.step.clock[k];
         if !s.frozen && t > s.time {
-            self.balls[k].center += self.balls[k].velocity * (t - s.time);
+            if s.curved {
+                let (center, velocity) = (self.center_at(k, t), self.velocity_at(k, t));
+                self.balls[k].center = center;
+                self.balls[k].velocity = velocity;
+            } else {
+                self.balls[k].center += self.balls[k].velocity * (t - s.time);
+            }
         }
+        let s = &mut self.step.clock[k];
         if t > s.time {
             s.time = t;
         }
     }
 
+    /// Ball `k`, in flight, comes to rest on something at its clock: it takes the rest of
+    /// the step's gravity at once and moves on straight, as the resting solve's balls do
+    /// (see `settle.rs`).
+    pub(super) fn settle(&mut self, k: usize) {
+        let s = &mut self.step.clock[k];
+        if s.curved {
+            s.curved = false;
+            let left = self.dt - s.time;
+            self.balls[k].velocity += self.settings.gravity * left;
+        }
+    }
+
     #[inline]
     pub(super) fn flush_sensors(&mut self, k: usize, until: f32, on_contact: &mut impl FnMut(&Contact)) {
-        let clock = &mut self.step.clock[k];
-        let count = usize::from(clock.sensors);
-        clock.sensors = 0;
-        for &SensorHit { time, with, hit } in &self.step.sensors[k][..count] {
+        let count = usize::from(self.step.clock[k].sensors);
+        for n in 0..count {
+            let SensorHit { time, with, hit } = self.step.sensors[k][n];
             if time <= until {
-                let approach = -self.balls[k].velocity.dot(hit.normal);
+                let approach = -self.velocity_at(k, time).dot(hit.normal);
                 on_contact(&Contact {
                     ball: k,
                     with,
@@ -162,6 +238,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 });
             }
         }
+        self.step.clock[k].sensors = 0;
     }
 
     /// Ball `k` changed course: update its swept box in the pair grid.
@@ -194,8 +271,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 response: ball.response,
                 material: ball.material,
                 layers: ball.layers,
-                // The caller adds gravity to the velocities: straight legs.
-                gravity: Vec2::ZERO,
+                gravity: self.settings.gravity,
             };
             let contacts = &mut self.step.joined_contacts;
             let result = sweep_bounces(ball.circle(), ball.velocity, now, self.obstacles, &sweep, |h| {
@@ -215,6 +291,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             valid: true,
             pinched: false,
             sensors: 0,
+            curved: self.settings.gravity != Vec2::ZERO,
         };
         self.step.state[j].bounces = bounces;
         self.moved(j);

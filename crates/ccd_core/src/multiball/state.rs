@@ -88,6 +88,10 @@ pub(super) struct StartBuffers {
     /// The resting solve's wall contacts and touching pairs.
     pub(super) wall_contacts: Vec<WallContact>,
     pub(super) resting_pairs: Vec<RestingPair>,
+    /// Under gravity: the velocities before the step's gravity was added, and which balls
+    /// the resting solve found resting (`settle.rs`).
+    pub(super) flight_velocities: Vec<Vec2>,
+    pub(super) resting_balls: Vec<bool>,
 }
 
 /// Buffers of one event.
@@ -178,6 +182,10 @@ pub(super) struct Clock {
     /// `BallState::pinched` is set (read first here: a prediction then reads the larger
     /// state only for the rare squeezed ball).
     pub(super) pinched: bool,
+    /// Its leg is a parabola under the step's gravity (a ball in flight). Otherwise it is
+    /// straight: no gravity, or a *settled* ball, which took the rest of the step's gravity
+    /// at once (`v += g·(dt − t)`) because it rests on something (see `settle.rs`).
+    pub(super) curved: bool,
     /// How many of its entries in `MultiballScratch::sensors` hold (here, not in the
     /// larger state: every advance along a leg asks).
     pub(super) sensors: u8,

@@ -295,7 +295,7 @@ fn run_events<P: Parallel, O: Obstacles + Sync + ?Sized>(
         shared_layers: false,
     };
     sim.prepare();
-    sim.solve_resting(&mut report, &mut on_contact);
+    sim.start_gravity(&mut report, &mut on_contact);
     let budget = if settings.max_events > 0 {
         settings.max_events
     } else {

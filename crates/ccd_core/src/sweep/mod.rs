@@ -32,7 +32,7 @@ pub use moving_segment::{
     sweep_parabola_moving_segment,
 };
 pub use parabola_circle::sweep_parabola_circle;
-pub(crate) use parabola_circle::sweep_parabola_circle_ordered;
+pub(crate) use parabola_circle::{sweep_parabola_circle_ordered, sweep_parabola_moving_circle};
 pub use parabola_segment::sweep_parabola_segment;
 pub(crate) use parabola_segment::sweep_parabola_segment_ordered;
 

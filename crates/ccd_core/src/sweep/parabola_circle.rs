@@ -100,6 +100,38 @@ pub(crate) fn sweep_parabola_circle_ordered(
     ))
 }
 
+/// A circle on the curve `path` against a circle `other` that moves by `other_motion`
+/// over the leg (a kinematic pillar): the static query on the relative curve (velocity
+/// `v − other_motion / T`, the same gravity), then the contact put back in the world: the
+/// centre on `path`, the pillar where it is then. `hit.toi` is the fraction of the leg.
+pub(crate) fn sweep_parabola_moving_circle(
+    circle: Circle,
+    path: Parabola,
+    other: Circle,
+    other_motion: Vec2,
+) -> Option<Hit> {
+    if !(path.duration > 0.0) || !other_motion.is_finite() {
+        return None;
+    }
+    let relative = Parabola {
+        velocity: path.velocity - other_motion / path.duration,
+        ..path
+    };
+    let (found, _) = sweep_parabola_circle_ordered(circle, relative, other)?;
+    let toi = found.hit.toi;
+    let center = circle.center + path.offset(toi);
+    let other_center = other.center + other_motion * toi;
+    let normal = (center - other_center)
+        .try_normalize()
+        .unwrap_or(found.hit.normal);
+    Some(Hit {
+        toi,
+        center,
+        point: other_center + normal * other.radius,
+        normal,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
