@@ -234,12 +234,24 @@ impl Obstacle {
         circle: Circle,
         path: Parabola,
     ) -> Option<(CurvedHit, ContactOrder)> {
+        self.sweep_curved_within(circle, path, path.aabb(circle.center, circle.radius))
+    }
+
+    /// [`Obstacle::sweep_curved_ordered`] with the box the circle sweeps along `path`
+    /// given (a leg's search computes it once for all its obstacles).
+    #[inline]
+    pub(crate) fn sweep_curved_within(
+        &self,
+        circle: Circle,
+        path: Parabola,
+        reach: Aabb,
+    ) -> Option<(CurvedHit, ContactOrder)> {
         match self.shape {
             ObstacleShape::Segment(s) => {
-                let found = sweep_parabola_segment_ordered(circle, path, s)?;
+                let found = sweep_parabola_segment_ordered(circle, path, reach, s)?;
                 self.takes_contact(found.0.hit.normal).then_some(found)
             }
-            ObstacleShape::Circle(c) => sweep_parabola_circle_ordered(circle, path, c),
+            ObstacleShape::Circle(c) => sweep_parabola_circle_ordered(circle, path, reach, c),
         }
     }
 }

@@ -102,26 +102,35 @@ impl Parabola {
     /// assert!((b.max - Vec2::new(2.4, 0.8)).length() < 1e-6);
     /// assert!(b.min.length() < 1e-6);
     /// ```
+    #[inline]
     #[must_use]
     pub fn aabb(self, from: Vec2, radius: f32) -> Aabb {
         let (m, k) = self.terms();
-        let end = m + k;
-        let mut lo = DVec2::ZERO.min(end);
-        let mut hi = DVec2::ZERO.max(end);
-        for axis in 0..2 {
-            // offset'(s) = m + 2·k·s = 0 at s = −m / (2k), where the value is −m² / (4k).
-            if k[axis] != 0.0 {
-                let s = -m[axis] / (2.0 * k[axis]);
-                if s > 0.0 && s < 1.0 {
-                    let turn = -m[axis] * m[axis] / (4.0 * k[axis]);
-                    lo[axis] = lo[axis].min(turn);
-                    hi[axis] = hi[axis].max(turn);
-                }
-            }
-        }
+        let (lo, hi) = offset_bounds(m, k);
         let from = from.as_dvec2();
         Aabb::new((from + lo).as_vec2(), (from + hi).as_vec2()).inflated(radius)
     }
+}
+
+/// The smallest and largest corner of the box of `m·s + k·s²` over `s ∈ [0, 1]`: its ends
+/// and, on each axis, its turning point if the leg reaches it.
+#[inline]
+pub(crate) fn offset_bounds(m: DVec2, k: DVec2) -> (DVec2, DVec2) {
+    let end = m + k;
+    let mut lo = DVec2::ZERO.min(end);
+    let mut hi = DVec2::ZERO.max(end);
+    for axis in 0..2 {
+        // offset'(s) = m + 2·k·s = 0 at s = −m / (2k), where the value is m·s/2.
+        if k[axis] != 0.0 {
+            let s = -m[axis] / (2.0 * k[axis]);
+            if s > 0.0 && s < 1.0 {
+                let turn = 0.5 * m[axis] * s;
+                lo[axis] = lo[axis].min(turn);
+                hi[axis] = hi[axis].max(turn);
+            }
+        }
+    }
+    (lo, hi)
 }
 
 /// One leg of a centre's path, from a contact (or the start) to the next contact, a
@@ -172,6 +181,27 @@ impl PathLeg {
         };
         (0..=pieces).map(move |k| self.point(k as f32 / pieces as f32))
     }
+}
+
+/// How far the curve `m·s + k·s²` strays from its chord `(m + k)·s` over `s ∈ [0, 1]`:
+/// `|k·(s² − s)|` is largest at `s = ½`, `|k|/4`. A point farther than this plus a reach
+/// from the chord is out of the curve's reach.
+#[inline]
+pub(crate) fn sag(k: DVec2) -> f64 {
+    0.25 * k.length()
+}
+
+/// The distance from `p` to the segment from `a` to `b`.
+#[inline]
+pub(crate) fn distance_to_chord(p: DVec2, a: DVec2, b: DVec2) -> f64 {
+    let d = b - a;
+    let len_sq = d.length_squared();
+    let t = if len_sq > 0.0 {
+        ((p - a).dot(d) / len_sq).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (p - (a + d * t)).length()
 }
 
 /// The first fraction `s` of the leg `offset(s) = m·s + k·s²`, from `w` (relative to a

@@ -4,8 +4,8 @@
 //!
 //! No closed form is used for degrees three and four: they lose digits exactly where
 //! contacts live (near double roots, a ball grazing a cap). Instead the interval is cut at
-//! the polynomial's turning points, found the same way one degree down (the last degree
-//! is a line, solved exactly), so each piece is monotone and holds at most one root. The
+//! the polynomial's turning points, found the same way one degree down (a quadratic's and
+//! a line's in closed form), so each piece is monotone and holds at most one root. The
 //! first piece whose end is not outside holds the first root, and a bracketed search
 //! (regula falsi with the Illinois step, falling back on halving) closes in on it, keeping
 //! the side where the polynomial is still positive. So the time returned is never late,
@@ -67,6 +67,24 @@ fn turning_points(p: Poly, lo: f64, hi: f64, iterations: &mut u32) -> ([f64; MAX
             if s > lo && s < hi {
                 out[0] = s;
                 count = 1;
+            }
+        }
+        2 => {
+            // A parabola: its roots in closed form, in the form without cancellation
+            // (`q = −(b + sign(b)·√disc)/2`, roots `q/a` and `c/q`). A root off by rounding
+            // only moves a piece's end by as much, where the polynomial is flat.
+            let [c, b, a, _, _] = d.0;
+            let disc = b * b - 4.0 * a * c;
+            if disc >= 0.0 {
+                let q = -0.5 * (b + b.signum() * disc.sqrt());
+                let (x, y) = (q / a, c / q);
+                let (x, y) = if x <= y { (x, y) } else { (y, x) };
+                for root in [x, y] {
+                    if root > lo && root < hi && root.is_finite() && (count == 0 || root > out[count - 1]) {
+                        out[count] = root;
+                        count += 1;
+                    }
+                }
             }
         }
         _ => {
@@ -139,6 +157,11 @@ pub(crate) fn first_crossing(p: Poly, end: f64) -> Option<Root> {
     if !(end > 0.0) || !p.0.iter().all(|c| c.is_finite()) {
         return None;
     }
+    if p.degree() <= 2
+        && let Some(found) = quadratic_crossing(p, end)
+    {
+        return found;
+    }
     let mut iterations = 0;
     let (inner, n) = turning_points(p, 0.0, end, &mut iterations);
     let mut from = 0.0;
@@ -154,6 +177,51 @@ pub(crate) fn first_crossing(p: Poly, end: f64) -> Option<Root> {
     }
     None
 }
+
+/// [`first_crossing`] for a polynomial of degree two at most (a face's line), in closed
+/// form: the first fall is the smaller root of an upward parabola or the larger of a
+/// downward one, taken back to the last f64 still above zero (a few ulps at most).
+/// `Some(None)` when there is no fall, `None` when the closed form cannot decide (the
+/// search decides then).
+fn quadratic_crossing(p: Poly, end: f64) -> Option<Option<Root>> {
+    let [c, b, a, _, _] = p.0;
+    let root = if a == 0.0 {
+        // A line falls once, through −c/b, only if it starts above zero and goes down.
+        if !(c > 0.0) || !(b < 0.0) {
+            return Some(None);
+        }
+        -c / b
+    } else {
+        let disc = b * b - 4.0 * a * c;
+        if !(disc >= 0.0) {
+            return Some(None);
+        }
+        // The roots without cancellation: q = −(b + sign(b)·√disc)/2, then q/a and c/q.
+        let q = -0.5 * (b + b.signum() * disc.sqrt());
+        let (x, y) = (q / a, c / q);
+        let (low, high) = if x <= y { (x, y) } else { (y, x) };
+        // Upward: above zero before the smaller root. Downward: above zero between them.
+        if a > 0.0 { low } else { high }
+    };
+    if !root.is_finite() {
+        return None;
+    }
+    if !(root > 0.0) || root > end {
+        return Some(None);
+    }
+    // Back to the last instant still above zero.
+    let mut s = root;
+    for steps in 1..=MAX_NUDGES {
+        if p.at(s) > 0.0 {
+            return Some(Some(Root { s, iterations: steps }));
+        }
+        s -= s * (4.0 * f64::EPSILON);
+    }
+    None
+}
+
+/// Steps back from a closed-form root before the search takes over: each is four ulps.
+const MAX_NUDGES: u32 = 8;
 
 #[cfg(test)]
 mod tests {

@@ -69,17 +69,33 @@ impl Course for Vec2 {
     }
 }
 
-/// A curved leg.
-impl Course for Parabola {
+/// A curved leg, with the box its circle sweeps (computed once, for every obstacle).
+#[derive(Clone, Copy)]
+struct Curved {
+    curve: Parabola,
+    reach: Aabb,
+}
+
+impl Curved {
     #[inline]
-    fn bounds(self, from: Vec2, radius: f32) -> Aabb {
-        self.aabb(from, radius)
+    fn new(curve: Parabola, circle: Circle) -> Self {
+        Self {
+            curve,
+            reach: curve.aabb(circle.center, circle.radius),
+        }
+    }
+}
+
+impl Course for Curved {
+    #[inline]
+    fn bounds(self, _from: Vec2, _radius: f32) -> Aabb {
+        self.reach
     }
 
     #[inline]
     fn sweep(self, obstacle: &Obstacle, circle: Circle) -> Option<(Hit, ContactOrder)> {
         obstacle
-            .sweep_curved_ordered(circle, self)
+            .sweep_curved_within(circle, self.curve, self.reach)
             .map(|(found, order)| (found.hit, order))
     }
 }
@@ -187,9 +203,15 @@ pub(crate) fn earliest_on_path<O: Obstacles + ?Sized>(
         LegPath::Straight(motion) => {
             earliest_solid_on_path(circle, motion, obstacles, layers, skip, just_met, on_sensor)
         }
-        LegPath::Curved(curve) => {
-            earliest_solid_on_path(circle, curve, obstacles, layers, skip, just_met, on_sensor)
-        }
+        LegPath::Curved(curve) => earliest_solid_on_path(
+            circle,
+            Curved::new(curve, circle),
+            obstacles,
+            layers,
+            skip,
+            just_met,
+            on_sensor,
+        ),
     };
     leg.found = found;
     leg
@@ -235,8 +257,16 @@ pub(crate) fn earliest_solid_on_curve<O: Obstacles + ?Sized>(
     just_met: Option<(ObstacleId, Vec2)>,
     on_sensor: impl FnMut(ObstacleId, Hit),
 ) -> Option<(ObstacleId, Material, Hit)> {
-    earliest_solid_on_path(circle, curve, obstacles, layers, skip, just_met, on_sensor)
-        .map(|s| (s.id, s.material, s.hit))
+    earliest_solid_on_path(
+        circle,
+        Curved::new(curve, circle),
+        obstacles,
+        layers,
+        skip,
+        just_met,
+        on_sensor,
+    )
+    .map(|s| (s.id, s.material, s.hit))
 }
 
 /// [`earliest_solid_on_leg`] on any path.

@@ -57,11 +57,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             )?
         } else {
             let relative = Parabola::new(va - vb, bend, rest);
-            let (found, _) = sweep_parabola_circle_ordered(
-                Circle::new(pa, a.radius),
-                relative,
-                Circle::new(pb, b.radius),
-            )?;
+            let moving = Circle::new(pa, a.radius);
+            let reach = relative.aabb(pa, a.radius);
+            let (found, _) =
+                sweep_parabola_circle_ordered(moving, relative, reach, Circle::new(pb, b.radius))?;
             found.hit.toi
         };
         // Already touching: an event only if the pair closes in by the measure the

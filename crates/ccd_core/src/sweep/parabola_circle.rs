@@ -3,10 +3,10 @@
 use super::circle_circle::sweep_circle_circle_ordered;
 use super::{CurvedHit, moves_in, usable};
 use crate::hit::{ContactOrder, Feature, Hit};
-use crate::parabola::{Parabola, parabola_circle_toi_f64};
-use crate::shape::Circle;
+use crate::parabola::{Parabola, distance_to_chord, parabola_circle_toi_f64, sag};
+use crate::shape::{Aabb, Circle};
 use crate::tolerance::ROOT_BRACKET_REL;
-use glam::Vec2;
+use glam::{DVec2, Vec2};
 
 /// First contact of `circle`, whose centre follows `path`, with the static circle `other`.
 ///
@@ -36,13 +36,16 @@ use glam::Vec2;
 /// ```
 #[must_use]
 pub fn sweep_parabola_circle(circle: Circle, path: Parabola, other: Circle) -> Option<CurvedHit> {
-    sweep_parabola_circle_ordered(circle, path, other).map(|(hit, _)| hit)
+    let reach = path.aabb(circle.center, circle.radius);
+    sweep_parabola_circle_ordered(circle, path, reach, other).map(|(hit, _)| hit)
 }
 
-/// [`sweep_parabola_circle`], with what orders its contact against other obstacles'.
+/// [`sweep_parabola_circle`], with what orders its contact against other obstacles';
+/// `reach` is the box the circle sweeps along `path`.
 pub(crate) fn sweep_parabola_circle_ordered(
     circle: Circle,
     path: Parabola,
+    reach: Aabb,
     other: Circle,
 ) -> Option<(CurvedHit, ContactOrder)> {
     if path.gravity == Vec2::ZERO {
@@ -56,7 +59,7 @@ pub(crate) fn sweep_parabola_circle_ordered(
     {
         return None;
     }
-    if !path.aabb(circle.center, circle.radius).intersects(&other.aabb()) {
+    if !reach.intersects(&other.aabb()) {
         return None;
     }
     let reach = f64::from(circle.radius) + f64::from(other.radius);
@@ -68,6 +71,10 @@ pub(crate) fn sweep_parabola_circle_ordered(
             .or_else(|| (-(m + k * (2.0 * s))).try_normalize())
             .or_else(|| (-k).try_normalize())
     };
+    // Farther from the leg's chord than the curve strays from it plus the reach: apart.
+    if distance_to_chord(DVec2::ZERO, start, start + m + k) > reach + sag(k) {
+        return None;
+    }
     let (s, iterations) = if start.length_squared() <= reach * reach {
         // Starting in contact or overlapping: a contact now if the leg moves in at once.
         // Otherwise it leaves, and only a return to the distance it starts at is a contact.
@@ -117,7 +124,8 @@ pub(crate) fn sweep_parabola_moving_circle(
         velocity: path.velocity - other_motion / path.duration,
         ..path
     };
-    let (found, _) = sweep_parabola_circle_ordered(circle, relative, other)?;
+    let reach = relative.aabb(circle.center, circle.radius);
+    let (found, _) = sweep_parabola_circle_ordered(circle, relative, reach, other)?;
     let toi = found.hit.toi;
     let center = circle.center + path.offset(toi);
     let other_center = other.center + other_motion * toi;

@@ -4,9 +4,9 @@
 use super::circle_segment::sweep_circle_segment_ordered;
 use super::{CurvedHit, moves_in, usable};
 use crate::hit::{ContactOrder, Feature, Hit};
-use crate::parabola::{Parabola, parabola_circle_toi_f64};
+use crate::parabola::{Parabola, distance_to_chord, parabola_circle_toi_f64, sag};
 use crate::roots::{Poly, first_crossing};
-use crate::shape::{Circle, Segment};
+use crate::shape::{Aabb, Circle, Segment};
 use crate::tolerance::ROOT_BRACKET_REL;
 use glam::{DVec2, Vec2};
 
@@ -46,13 +46,17 @@ use glam::{DVec2, Vec2};
 /// ```
 #[must_use]
 pub fn sweep_parabola_segment(circle: Circle, path: Parabola, segment: Segment) -> Option<CurvedHit> {
-    sweep_parabola_segment_ordered(circle, path, segment).map(|(hit, _)| hit)
+    let reach = path.aabb(circle.center, circle.radius);
+    sweep_parabola_segment_ordered(circle, path, reach, segment).map(|(hit, _)| hit)
 }
 
-/// [`sweep_parabola_segment`], with what orders its contact against other obstacles'.
+/// [`sweep_parabola_segment`], with what orders its contact against other obstacles';
+/// `reach` is the box the circle sweeps along `path` (computed once for a leg's every
+/// obstacle).
 pub(crate) fn sweep_parabola_segment_ordered(
     circle: Circle,
     path: Parabola,
+    reach: Aabb,
     segment: Segment,
 ) -> Option<(CurvedHit, ContactOrder)> {
     if path.gravity == Vec2::ZERO {
@@ -63,11 +67,7 @@ pub(crate) fn sweep_parabola_segment_ordered(
         return None;
     }
     // Quick reject: the curve's box misses the segment's box.
-    if !(path.duration > 0.0)
-        || !path
-            .aabb(circle.center, circle.radius)
-            .intersects(&segment.aabb())
-    {
+    if !(path.duration > 0.0) || !reach.intersects(&segment.aabb()) {
         return None;
     }
     let a = segment.a.as_dvec2();
@@ -89,12 +89,12 @@ pub(crate) fn sweep_parabola_segment_ordered(
             (0.0, start_feature)
         } else {
             let shrunk = start_gap_sq.sqrt() * (1.0 - ROOT_BRACKET_REL);
-            let found = earliest_contact(rel, m, k, d, len_sq, shrunk)?;
+            let found = earliest_contact(rel, m, k, segment, reach, shrunk)?;
             iterations = found.iterations;
             (found.order.toi, found.order.feature)
         }
     } else {
-        let found = earliest_contact(rel, m, k, d, len_sq, r)?;
+        let found = earliest_contact(rel, m, k, segment, reach, r)?;
         iterations = found.iterations;
         (found.order.toi, found.order.feature)
     };
@@ -171,7 +171,16 @@ struct Earliest {
 /// face at its first fall from its own side with its foot between the end points, each end
 /// point at its first fall. The first of these is the first contact, since at the first
 /// contact the closest feature is reached then, and every candidate is a contact.
-fn earliest_contact(rel: DVec2, m: DVec2, k: DVec2, d: DVec2, len_sq: f64, r: f64) -> Option<Earliest> {
+fn earliest_contact(
+    rel: DVec2,
+    m: DVec2,
+    k: DVec2,
+    segment: Segment,
+    reach: Aabb,
+    r: f64,
+) -> Option<Earliest> {
+    let d = segment.b.as_dvec2() - segment.a.as_dvec2();
+    let len_sq = d.length_squared();
     let mut best: Option<Earliest> = None;
     let mut iterations = 0;
     let mut consider = |s: f64, feature: Feature, steps: u32| {
@@ -212,8 +221,14 @@ fn earliest_contact(rel: DVec2, m: DVec2, k: DVec2, d: DVec2, len_sq: f64, r: f6
             }
         }
     }
-    for end in [DVec2::ZERO, d] {
-        if let Some(root) = parabola_circle_toi_f64(rel - end, m, k, r) {
+    // An end point outside the box the circle sweeps, or farther from the leg's chord than
+    // the curve strays from it plus `r`, is out of reach: no quartic.
+    let (chord_from, chord_to, reach_chord) = (rel, rel + m + k, r + sag(k));
+    for (end, at) in [(DVec2::ZERO, segment.a), (d, segment.b)] {
+        let reachable = at.cmpge(reach.min).all()
+            && at.cmple(reach.max).all()
+            && distance_to_chord(end, chord_from, chord_to) <= reach_chord;
+        if reachable && let Some(root) = parabola_circle_toi_f64(rel - end, m, k, r) {
             consider(root.s, Feature::Round, root.iterations);
         }
         if !(len_sq > 0.0) {
