@@ -66,6 +66,17 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 self.closing_now(k, time, &mut cluster, &mut links, on_contact);
             }
         }
+        // A ball in flight meeting a settled (or waiting) one settles first: the settled
+        // one carries the rest of the step's gravity in its velocity, and an exchange with
+        // a ball in flight would hand that on to a ball that gains it along its curve too.
+        for l in links.iter() {
+            let flies = |k: usize| self.step.clock[k].curved && !self.step.clock[k].frozen;
+            match (flies(l.a), flies(l.b)) {
+                (true, false) => self.settle(l.a),
+                (false, true) => self.settle(l.b),
+                _ => {}
+            }
+        }
         let mut batch = std::mem::take(&mut self.event.batch_contacts);
         self.batch_contacts(&links, &mut batch);
         let passes = self.solve_batch(&mut batch, &cluster);
@@ -73,16 +84,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         for c in batch.iter().filter(|c| c.impulse > 0.0) {
             self.apply_contact(c, time, report, on_contact);
         }
-        // A ball in flight that came to rest on a settled one (or a waiting one) settles.
-        for c in batch.iter() {
-            let normal = c.normal.as_vec2();
-            for (k, other, towards) in [(c.a, c.b, normal), (c.b, c.a, -normal)] {
-                let other_flies = self.step.clock[other].curved && !self.step.clock[other].frozen;
-                if !other_flies && self.comes_to_rest(k, c.approach, towards) {
-                    self.settle(k);
-                }
-            }
-        }
+
         for &k in &cluster {
             let s = &self.step.state[k];
             let capped = s.bounces >= s.allowed.min(MAX_WEDGE_BOUNCES);

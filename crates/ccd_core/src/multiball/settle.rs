@@ -10,9 +10,12 @@
 //! resting contacts take away what presses it in, as they always have: at the step's start
 //! the resting solve (`resting.rs`) runs on the velocities with the step's gravity added,
 //! and the balls it finds resting stay so; every other ball gets its velocity back and
-//! flies. A ball in flight that comes to rest during the step (a contact slower than the
-//! resting speed, or than a fall from within the touch slop, with gravity pressing it in)
-//! settles there (`Sim::settle`, `sim.rs`).
+//! flies. A ball in flight that comes to rest on a wall or a moving obstacle during the
+//! step (a contact slower than the resting speed, or than a fall from within the touch
+//! slop, with gravity pressing it in) settles there (`Sim::settle`, `sim.rs`); so does one
+//! that meets a settled ball (`pairs.rs`): the settled ball carries the rest of the step's
+//! gravity in its velocity, and an exchange would hand that on to a ball that also gains it
+//! along its curve. Settling is one way within a step, so it cannot go back and forth.
 
 use super::report::{Contact, MultiballReport};
 use super::sim::Sim;
