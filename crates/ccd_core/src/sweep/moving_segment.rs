@@ -443,10 +443,15 @@ impl Query {
     }
 
     /// The contact at `toi` if the circle and the segment close in there.
+    /// Under gravity a ball in touch at the leg's start that moves along the surface
+    /// (neither approaching nor leaving) while gravity bends it in is pressed on: a contact
+    /// now, as the static curved sweeps take it, not one found only after it has sunk in.
     fn contact_at(&self, toi: f32, iterations: u32, restarts: u32) -> Option<MovingHit> {
         let (hit, surface_motion) = self.geometry_at(toi)?;
+        let closing = (self.motion_at(toi) - surface_motion).dot(hit.normal);
+        let pressed = toi == 0.0 && closing <= 0.0 && self.bend.dot(hit.normal) < 0.0;
         Some(MovingHit {
-            hit: hit.approached_by(self.motion_at(toi) - surface_motion)?,
+            hit: hit.finite_if(closing < 0.0 || pressed)?,
             surface_motion,
             iterations,
             restarts,
