@@ -464,8 +464,8 @@ fn leg_hit(
 mod leg;
 mod slide;
 
-use leg::{LegPath, Solid, earliest_on_path};
-pub(crate) use leg::{earliest_on_leg, earliest_solid_on_curve, earliest_solid_on_leg, keep_earliest};
+pub(crate) use leg::{LegPath, earliest_on_leg, earliest_solid, keep_earliest};
+use leg::{Solid, earliest_on_path};
 use slide::Slide;
 
 #[cfg(test)]

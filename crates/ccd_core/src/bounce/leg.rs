@@ -173,7 +173,7 @@ pub(crate) fn earliest_on_leg<O: Obstacles + ?Sized>(
 
 /// The earliest solid contact of the leg `path` from `circle`, and the sensors it enters
 /// (the earliest [`MAX_SENSOR_HITS_PER_LEG`], in time order). `skip` and `just_met` are as
-/// for [`earliest_solid_on_leg`]. Inlined into each loop of legs: the loop then keeps the
+/// for [`earliest_solid`]. Inlined into each loop of legs: the loop then keeps the
 /// leg in registers instead of copying it out (a fifth of a straight sweep's time).
 #[inline(always)]
 pub(crate) fn earliest_on_path<O: Obstacles + ?Sized>(
@@ -217,59 +217,42 @@ pub(crate) fn earliest_on_path<O: Obstacles + ?Sized>(
     leg
 }
 
-/// [`earliest_on_leg`] without the sensor list: the earliest solid contact (and its
-/// order), with every sensor entered passed to `on_sensor` as found (in no time order).
-/// For callers that only count sensors, or keep them their own way: no list to fill.
+/// [`earliest_on_path`] without the sensor list: the earliest solid contact, with every
+/// sensor entered passed to `on_sensor` as found (in no time order). For callers that
+/// only count sensors, or keep them their own way: no list to fill.
 ///
 /// `skip` is an obstacle to ignore. `just_met` is the solid contact the leg starts from
 /// (obstacle and normal), if any: that obstacle met again at once from the other side is
 /// the same contact (the circle's centre lies on it) and is dropped, so the side the
 /// first contact chose holds (see [`met_again_from_behind`]).
 #[inline]
-pub(crate) fn earliest_solid_on_leg<O: Obstacles + ?Sized>(
+pub(crate) fn earliest_solid<O: Obstacles + ?Sized>(
     circle: Circle,
-    motion: Vec2,
-    obstacles: &O,
-    layers: Layers,
-    skip: Option<ObstacleId>,
-    just_met: Option<(ObstacleId, Vec2)>,
-    on_sensor: impl FnMut(ObstacleId, Hit),
-) -> (Option<(ObstacleId, Material, Hit)>, ContactOrder) {
-    let found = earliest_solid_on_path(circle, motion, obstacles, layers, skip, just_met, on_sensor);
-    let order = found.as_ref().map_or(
-        ContactOrder {
-            toi: f64::INFINITY,
-            feature: Feature::Round,
-        },
-        |s| s.order,
-    );
-    (found.map(|s| (s.id, s.material, s.hit)), order)
-}
-
-/// [`earliest_solid_on_leg`] on a curved leg (a ball in flight under gravity).
-#[inline]
-pub(crate) fn earliest_solid_on_curve<O: Obstacles + ?Sized>(
-    circle: Circle,
-    curve: Parabola,
+    path: LegPath,
     obstacles: &O,
     layers: Layers,
     skip: Option<ObstacleId>,
     just_met: Option<(ObstacleId, Vec2)>,
     on_sensor: impl FnMut(ObstacleId, Hit),
 ) -> Option<(ObstacleId, Material, Hit)> {
-    earliest_solid_on_path(
-        circle,
-        Curved::new(curve, circle),
-        obstacles,
-        layers,
-        skip,
-        just_met,
-        on_sensor,
-    )
-    .map(|s| (s.id, s.material, s.hit))
+    let found = match path {
+        LegPath::Straight(motion) => {
+            earliest_solid_on_path(circle, motion, obstacles, layers, skip, just_met, on_sensor)
+        }
+        LegPath::Curved(curve) => earliest_solid_on_path(
+            circle,
+            Curved::new(curve, circle),
+            obstacles,
+            layers,
+            skip,
+            just_met,
+            on_sensor,
+        ),
+    };
+    found.map(|s| (s.id, s.material, s.hit))
 }
 
-/// [`earliest_solid_on_leg`] on any path.
+/// [`earliest_solid`] on a path of either kind, with its obstacle and order.
 #[inline]
 fn earliest_solid_on_path<O: Obstacles + ?Sized, C: Course>(
     circle: Circle,

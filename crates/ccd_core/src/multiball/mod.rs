@@ -54,7 +54,7 @@
 //! 5. `first_predictions.rs`: every event ball's first prediction (`prediction.rs`), in
 //!    parallel, each pair of balls swept once (`pair_sweep.rs`).
 //! 6. `next_event.rs`: a prediction is the earliest of the ball's walls
-//!    (`earliest_solid_on_leg`, or `earliest_solid_on_curve` in flight, in `bounce/leg.rs`), moving obstacles
+//!    (`earliest_solid` in `bounce/leg.rs`, on a curve in flight), moving obstacles
 //!    (`sweep/`) and balls (`pair_sweep.rs`). Scheduling it makes the lone balls its
 //!    leg may reach join (`Sim::join`, `sim.rs`), then puts it in the queue (`queue.rs`).
 //! 7. `step.rs`, the loop: a hinge limit due first is taken (`hinges.rs`); else the

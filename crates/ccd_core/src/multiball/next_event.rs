@@ -11,7 +11,7 @@ use super::queue::{Event, EventKind, Key};
 use super::report::ContactWith;
 use super::sim::Sim;
 use super::state::{Clock, LastContact, SensorHit};
-use crate::bounce::{earliest_solid_on_curve, earliest_solid_on_leg, keep_earliest};
+use crate::bounce::{LegPath, earliest_solid, keep_earliest};
 use crate::hit::Hit;
 use crate::obstacle::{ObstacleShape, Obstacles};
 use crate::sweep::{
@@ -173,29 +173,16 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 hit,
             });
         };
-        let solid = match leg.curve {
-            Some(curve) => earliest_solid_on_curve(
-                leg.circle,
-                curve,
-                self.obstacles,
-                ball.layers,
-                skip,
-                just_met,
-                on_sensor,
-            ),
-            None => {
-                earliest_solid_on_leg(
-                    leg.circle,
-                    leg.motion,
-                    self.obstacles,
-                    ball.layers,
-                    skip,
-                    just_met,
-                    on_sensor,
-                )
-                .0
-            }
-        };
+        let path = leg.curve.map_or(LegPath::Straight(leg.motion), LegPath::Curved);
+        let solid = earliest_solid(
+            leg.circle,
+            path,
+            self.obstacles,
+            ball.layers,
+            skip,
+            just_met,
+            on_sensor,
+        );
         if let Some((id, material, hit)) = solid {
             next.consider(
                 leg.start + hit.toi * leg.left,

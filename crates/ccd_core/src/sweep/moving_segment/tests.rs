@@ -270,8 +270,16 @@ const SPINNING_ARM_SEED: u64 = 0x2545_f491_4f6c_dd1d;
 
 #[test]
 fn moving_ball_against_spinning_arm_matches_brute_force() {
-    // A fixed pseudo-random sweep of configurations.
-    let mut rng = StdRng::seed_from_u64(SPINNING_ARM_SEED);
+    let checked = spinning_arm_cases(SPINNING_ARM_SEED, false);
+    assert!(checked > 100, "{checked}");
+}
+
+/// 1,200 pseudo-random arms (turning and sliding) and balls from `seed`, each ball clear
+/// of its arm at the start checked against the brute force; with `bent`, the ball's path
+/// is also bent by gravity, by up to 150 units over the leg (as large as the motions).
+/// Returns how many hit.
+fn spinning_arm_cases(seed: u64, bent: bool) -> usize {
+    let mut rng = StdRng::seed_from_u64(seed);
     let mut rnd = move |lo: f32, hi: f32| rng.random_range(lo..hi);
     let mut checked = 0;
     for _ in 0..1200 {
@@ -286,12 +294,17 @@ fn moving_ball_against_spinning_arm_matches_brute_force() {
         };
         let ball = Circle::new(v(rnd(-120.0, 120.0), rnd(-120.0, 120.0)), rnd(0.0, 15.0));
         let motion = v(rnd(-150.0, 150.0), rnd(-150.0, 150.0));
-        if gap64(ball, motion, arm, m, 0.0) <= 0.0 {
+        let bend = if bent {
+            v(rnd(-150.0, 150.0), rnd(-150.0, 150.0))
+        } else {
+            Vec2::ZERO
+        };
+        if bent_gap64(ball, motion, bend, arm, m, 0.0) <= 0.0 {
             continue;
         }
-        checked += usize::from(agrees_with_brute_force(ball, motion, arm, m));
+        checked += usize::from(agrees_on_curve(ball, motion, bend, arm, m));
     }
-    assert!(checked > 100, "{checked}");
+    checked
 }
 
 /// The reproduction from the issue: a ball that has just bounced off a rising flipper
@@ -330,28 +343,7 @@ const FALLING_BALL_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 
 #[test]
 fn falling_ball_against_spinning_arm_matches_brute_force() {
-    // As the spinning-arm check, with the ball's path bent by gravity: bends up to 150
-    // units over the leg, as large as the motions.
-    let mut rng = StdRng::seed_from_u64(FALLING_BALL_SEED);
-    let mut rnd = move |lo: f32, hi: f32| rng.random_range(lo..hi);
-    let mut checked = 0;
-    for _ in 0..1200 {
-        let arm = Segment::new(
-            v(rnd(-20.0, 20.0), rnd(-20.0, 20.0)),
-            v(rnd(-80.0, 80.0), rnd(-80.0, 80.0)),
-        );
-        let m = SegmentMotion {
-            pivot: v(rnd(-10.0, 10.0), rnd(-10.0, 10.0)),
-            angle: rnd(-PI, PI),
-            pivot_motion: v(rnd(-20.0, 20.0), rnd(-20.0, 20.0)),
-        };
-        let ball = Circle::new(v(rnd(-120.0, 120.0), rnd(-120.0, 120.0)), rnd(0.0, 15.0));
-        let motion = v(rnd(-150.0, 150.0), rnd(-150.0, 150.0));
-        let bend = v(rnd(-150.0, 150.0), rnd(-150.0, 150.0));
-        if bent_gap64(ball, motion, bend, arm, m, 0.0) <= 0.0 {
-            continue;
-        }
-        checked += usize::from(agrees_on_curve(ball, motion, bend, arm, m));
-    }
+    // As the spinning-arm check, with the ball's path bent by gravity.
+    let checked = spinning_arm_cases(FALLING_BALL_SEED, true);
     assert!(checked > 100, "{checked}");
 }
