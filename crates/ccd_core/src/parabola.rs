@@ -10,8 +10,9 @@
 //! `offset(s) = m·s + k·s²`, with `m = v·T` (the straight leg's motion) and `k = ½·g·T²`
 //! (how far gravity bends it). A straight leg is `k = 0`.
 
-use crate::roots::{Poly, Root, first_crossing};
+use crate::roots::{Poly, Root, first_crossing_between};
 use crate::shape::Aabb;
+use crate::tolerance::CHORD_WINDOW_MARGIN_REL;
 use glam::{DVec2, Vec2};
 
 /// The motion of a circle's centre over one leg of `duration` seconds that starts with
@@ -117,20 +118,14 @@ impl Parabola {
 #[inline]
 pub(crate) fn offset_bounds(m: DVec2, k: DVec2) -> (DVec2, DVec2) {
     let end = m + k;
-    let mut lo = DVec2::ZERO.min(end);
-    let mut hi = DVec2::ZERO.max(end);
-    for axis in 0..2 {
-        // offset'(s) = m + 2·k·s = 0 at s = −m / (2k), where the value is m·s/2.
-        if k[axis] != 0.0 {
-            let s = -m[axis] / (2.0 * k[axis]);
-            if s > 0.0 && s < 1.0 {
-                let turn = 0.5 * m[axis] * s;
-                lo[axis] = lo[axis].min(turn);
-                hi[axis] = hi[axis].max(turn);
-            }
-        }
-    }
-    (lo, hi)
+    // offset'(s) = m + 2·k·s = 0 at s = −m / (2k), kept to the leg: a turning point outside
+    // it (or none, k = 0, where the quotient is infinite or NaN) gives an end, already in
+    // the box. Without branches: the sign of the turn is as often one way as the other.
+    let s = -m / (2.0 * k);
+    let keep = |s: f64| if s > 0.0 { s.min(1.0) } else { 0.0 };
+    let s = DVec2::new(keep(s.x), keep(s.y));
+    let turn = m * s + k * (s * s);
+    (DVec2::ZERO.min(end).min(turn), DVec2::ZERO.max(end).max(turn))
 }
 
 /// One leg of a centre's path, from a contact (or the start) to the next contact, a
@@ -191,23 +186,15 @@ pub(crate) fn sag(k: DVec2) -> f64 {
     0.25 * k.length()
 }
 
-/// The distance from `p` to the segment from `a` to `b`.
-#[inline]
-pub(crate) fn distance_to_chord(p: DVec2, a: DVec2, b: DVec2) -> f64 {
-    let d = b - a;
-    let len_sq = d.length_squared();
-    let t = if len_sq > 0.0 {
-        ((p - a).dot(d) / len_sq).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    (p - (a + d * t)).length()
-}
-
 /// The first fraction `s` of the leg `offset(s) = m·s + k·s²`, from `w` (relative to a
 /// circle's centre), at which the point reaches distance `r` from that centre, coming
 /// from outside: the first fall of the quartic `|w + m·s + k·s²|² − r²`, found by
-/// [`first_crossing`] (early, never late).
+/// [`first_crossing_between`] (early, never late).
+///
+/// The search runs only where the contact can be. The curve stays within [`sag`] of its
+/// chord `w + (m + k)·s`, so it cannot reach `r` before the chord reaches `r + sag`, and it
+/// is within `r` once the chord is within `r − sag`. Both instants are a quadratic's root,
+/// in closed form. A chord that never comes within `r + sag` is a miss without a search.
 ///
 /// A start on or inside the circle must leave it first: the caller decides a contact at
 /// the start. With `k = 0` this is the ray of [`ray_circle_toi`](crate::ray_circle_toi).
@@ -221,7 +208,45 @@ pub(crate) fn parabola_circle_toi_f64(w: DVec2, m: DVec2, k: DVec2, r: f64) -> O
         2.0 * m.dot(k),
         k.length_squared(),
     ]);
-    first_crossing(poly, 1.0)
+    let chord = m + k;
+    let sag = sag(k);
+    // The window's radii are widened (outer) and narrowed (inner) by a margin far above
+    // the closed form's rounding, so a contact is never outside the window.
+    let outer = (r + sag) * (1.0 + CHORD_WINDOW_MARGIN_REL);
+    let start = if w.length_squared() <= outer * outer {
+        0.0
+    } else {
+        // Never within `r + sag`: never within `r`.
+        let reached = chord_reaches(w, chord, outer).filter(|&s| s <= 1.0)?;
+        if poly.at(reached) > 0.0 { reached } else { 0.0 }
+    };
+    let inner = (r - sag) * (1.0 - CHORD_WINDOW_MARGIN_REL);
+    let end = if inner > 0.0 {
+        chord_reaches(w, chord, inner)
+            .filter(|&s| s > start && s <= 1.0 && !(poly.at(s) > 0.0))
+            .unwrap_or(1.0)
+    } else {
+        1.0
+    };
+    first_crossing_between(poly, start, end)
+}
+
+/// The first `s ≥ 0` at which the line `w + chord·s` comes within `radius` of the origin,
+/// from a `w` farther than that; `None` if it never does.
+#[inline]
+fn chord_reaches(w: DVec2, chord: DVec2, radius: f64) -> Option<f64> {
+    // |w + chord·s|² = radius²: a·s² + b·s + c = 0, with c > 0; it comes closer only if
+    // b < 0, and first reaches the radius at the smaller root, c / q in the form without
+    // cancellation (q = (−b + √disc) / 2 > 0).
+    let a = chord.length_squared();
+    let b = 2.0 * w.dot(chord);
+    let c = w.length_squared() - radius * radius;
+    let disc = b * b - 4.0 * a * c;
+    if !(b < 0.0) || !(disc >= 0.0) {
+        return None;
+    }
+    let s = c / (0.5 * (disc.sqrt() - b));
+    s.is_finite().then_some(s)
 }
 
 #[cfg(test)]

@@ -35,6 +35,28 @@ impl Poly {
         Self([c[1], 2.0 * c[2], 3.0 * c[3], 4.0 * c[4], 0.0])
     }
 
+    /// Whether `p` may fall to zero from above on `[0, end]`, by a bound from its
+    /// coefficients alone (`0 ≤ sⁱ ≤ endⁱ` there): one that starts above zero and stays
+    /// above even if every falling term fell its most cannot; nor can one that starts at
+    /// or below zero and cannot rise above it.
+    #[inline]
+    fn may_cross(self, end: f64) -> bool {
+        let (mut least, mut most, mut size, mut power) = (self.0[0], self.0[0], self.0[0].abs(), 1.0);
+        for &c in &self.0[1..] {
+            power *= end;
+            least += c.min(0.0) * power;
+            most += c.max(0.0) * power;
+            size += c.abs() * power;
+        }
+        // The sums round by a few ulps of the terms' size: within that, it may.
+        let slack = size * BOUND_ROUNDING_REL;
+        if self.0[0] > 0.0 {
+            !(least > slack)
+        } else {
+            most > -slack
+        }
+    }
+
     /// The highest power with a non-zero coefficient (0 for a constant).
     #[inline]
     fn degree(self) -> usize {
@@ -94,7 +116,7 @@ fn turning_points(p: Poly, lo: f64, hi: f64, iterations: &mut u32) -> ([f64; MAX
                 let (a, b) = (d.at(from), d.at(to));
                 if count < MAX_TURNING_POINTS && (a > 0.0) != (b > 0.0) && a != 0.0 {
                     let sign = if a > 0.0 { 1.0 } else { -1.0 };
-                    let (s, steps) = bracket(|s| sign * d.at(s), from, to);
+                    let (s, steps) = bracket(|s| sign * d.at(s), from, to, (hi - lo) * ROOT_BRACKET_REL);
                     *iterations += steps;
                     if s > lo && s < hi {
                         out[count] = s;
@@ -109,10 +131,9 @@ fn turning_points(p: Poly, lo: f64, hi: f64, iterations: &mut u32) -> ([f64; MAX
 }
 
 /// Close in on the one sign change of a monotone piece: `f(lo) > 0 >= f(hi)`. Returns the
-/// last point seen with `f > 0` once the bracket is within [`ROOT_BRACKET_REL`] of the
-/// piece's length (or after [`MAX_ROOT_ITERATIONS`] steps), and the steps taken.
-fn bracket(f: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64) -> (f64, u32) {
-    let width = (hi - lo) * ROOT_BRACKET_REL;
+/// last point seen with `f > 0` once the bracket is `width` or narrower (or after
+/// [`MAX_ROOT_ITERATIONS`] steps), and the steps taken.
+fn bracket(f: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64, width: f64) -> (f64, u32) {
     let (mut f_lo, mut f_hi) = (f(lo), f(hi));
     let mut steps = 0;
     // Which end the last two steps moved: two in a row halve the other's value (Illinois).
@@ -154,7 +175,7 @@ fn bracket(f: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64) -> (f64, u32) {
 /// above it first (a curve that starts on the far side of a line, crosses to the near side
 /// and comes back). `None` when there is no such fall on the interval.
 pub(crate) fn first_crossing(p: Poly, end: f64) -> Option<Root> {
-    if !(end > 0.0) || !p.0.iter().all(|c| c.is_finite()) {
+    if !(end > 0.0) || !p.0.iter().all(|c| c.is_finite()) || !p.may_cross(end) {
         return None;
     }
     if p.degree() <= 2
@@ -162,12 +183,24 @@ pub(crate) fn first_crossing(p: Poly, end: f64) -> Option<Root> {
     {
         return found;
     }
+    first_crossing_between(p, 0.0, end)
+}
+
+/// [`first_crossing`] on `(start, end]` by the search alone, for a caller that knows `p`
+/// stays above zero on `[0, start]`: the cascade then cuts only the window, where it finds
+/// fewer turning points and closes in on a shorter piece.
+pub(crate) fn first_crossing_between(p: Poly, start: f64, end: f64) -> Option<Root> {
+    if !(end > start) || !(start >= 0.0) || !p.0.iter().all(|c| c.is_finite()) {
+        return None;
+    }
     let mut iterations = 0;
-    let (inner, n) = turning_points(p, 0.0, end, &mut iterations);
-    let mut from = 0.0;
+    let (inner, n) = turning_points(p, start, end, &mut iterations);
+    let mut from = start;
     for &to in inner[..n].iter().chain(std::iter::once(&end)) {
         if p.at(from) > 0.0 && !(p.at(to) > 0.0) {
-            let (s, steps) = bracket(|s| p.at(s), from, to);
+            // Within [`ROOT_BRACKET_REL`] of the interval from 0 (the leg), however short
+            // the piece.
+            let (s, steps) = bracket(|s| p.at(s), from, to, end * ROOT_BRACKET_REL);
             return Some(Root {
                 s,
                 iterations: iterations + steps,
@@ -219,6 +252,10 @@ fn quadratic_crossing(p: Poly, end: f64) -> Option<Option<Root>> {
     }
     None
 }
+
+/// Dimensionless. How much of the size of a polynomial's terms the coefficient bound of
+/// `Poly::may_cross` leaves for the rounding of its five products and sums: 16 ulps.
+const BOUND_ROUNDING_REL: f64 = 16.0 * f64::EPSILON;
 
 /// Steps back from a closed-form root before the search takes over: each is four ulps.
 const MAX_NUDGES: u32 = 8;

@@ -9,7 +9,7 @@
 //! | where | tolerances | caps |
 //! |---|---|---|
 //! | response | [`DEGENERATE_LENGTH_REL`], [`SEPARATION_SPEED_REL`] | |
-//! | curved sweeps (gravity) | [`ROOT_BRACKET_REL`] | [`MAX_ROOT_ITERATIONS`] |
+//! | curved sweeps (gravity) | [`ROOT_BRACKET_REL`], [`CHORD_WINDOW_MARGIN_REL`] | [`MAX_ROOT_ITERATIONS`] |
 //! | moving segment sweep | [`MOVING_SEGMENT_TOLERANCE_REL`], [`MOVING_SEGMENT_ACCEPT_BAND`] | [`MAX_MOVING_SEGMENT_ITERATIONS`], [`MAX_MOVING_SEGMENT_RESTARTS`] |
 //! | multi-bounce sweep | [`SIMULTANEOUS_TIME_REL`] | [`DEFAULT_MAX_BOUNCES`], [`MAX_WEDGE_BOUNCES`], [`MAX_SENSOR_HITS_PER_LEG`] |
 //! | simultaneous contacts (corners, stops, pinches) | [`SIMULTANEOUS_SOLVE_TOLERANCE_REL`], [`SQUEEZE_SPEED_SLACK_REL`] | [`MAX_SIMULTANEOUS_ROUNDS`] |
@@ -38,13 +38,22 @@ pub const SEPARATION_SPEED_REL: f32 = 1e-5;
 // --- Curved sweeps (gravity) ---------------------------------------------------------------
 
 /// Dimensionless. A curved sweep's root search stops when its bracket is this fraction of
-/// the monotone piece it searched (at most the leg), and reports the bracket's outer end:
-/// the contact is early by at most this much, never late.
+/// the leg (however short the piece it closes in on), and reports the bracket's outer end:
+/// the contact is early by at most this much of the leg, never late.
 ///
 /// 1e-12 of a leg is ten thousand times finer than an f32 fraction can show (about 6e-8
 /// near 1), so the f32 time is the rounded exact one, and still a thousand times coarser
 /// than f64's resolution, so the search never chases rounding.
 pub const ROOT_BRACKET_REL: f64 = 1e-12;
+
+/// Dimensionless. A curve's search for a round part (an end point, a pillar) runs only in
+/// the window where its chord is within the reach plus the curve's sag and not yet within
+/// the reach minus it; the window's two radii are widened and narrowed by this fraction.
+///
+/// The window's ends are a quadratic's roots in f64, good to about 1e-15 of the radius
+/// away from a graze and to about 1e-8 at one: 1e-6 is a hundred times that, and widens
+/// the search by a millionth of the radius.
+pub const CHORD_WINDOW_MARGIN_REL: f64 = 1e-6;
 
 /// Hard cap on the steps of one root search of a curved sweep (one per root, for each
 /// degree of the cascade: a quartic's first root takes up to four searches). Every fourth

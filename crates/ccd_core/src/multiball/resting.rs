@@ -65,6 +65,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         report: &mut MultiballReport,
         on_contact: &mut impl FnMut(&Contact),
     ) {
+        let mut at_rest = std::mem::take(&mut self.start.resting_balls);
+        at_rest.clear();
+        at_rest.resize(self.balls.len(), false);
+        self.start.resting_balls = at_rest;
         let resting = self.settings.resting_speed;
         if !(resting > 0.0) {
             return;
@@ -127,14 +131,22 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         self.propagate_shock(&walls, &mut pairs);
         self.report_resting(&walls, &pairs, report, on_contact);
         self.correct_overlaps(&pairs, report);
+        // The balls in a resting contact: only their velocities (and, for an overlap,
+        // their centres) changed, so only their swept boxes did.
+        let mut at_rest = std::mem::take(&mut self.start.resting_balls);
+        for c in &walls {
+            at_rest[c.ball] = true;
+        }
+        for p in &pairs {
+            at_rest[p.a] = true;
+            at_rest[p.b] = true;
+        }
+        for (k, _) in at_rest.iter().enumerate().filter(|(_, r)| **r) {
+            self.moved(k);
+        }
+        self.start.resting_balls = at_rest;
         self.start.resting_pairs = pairs;
         self.start.wall_contacts = walls;
-        // Velocities changed: the swept boxes did too.
-        if self.settings.ball_ball {
-            for k in 0..self.balls.len() {
-                self.moved(k);
-            }
-        }
     }
 
     /// Ball `k`, touching the walls of `group`, leaving all of them (or sliding along

@@ -26,6 +26,11 @@ use glam::Vec2;
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// The step's start: the resting solve on the velocities with the step's gravity added,
     /// then every ball it did not find resting flies (its velocity back, its leg curved).
+    ///
+    /// Every ball starts the step curved (`prepare` puts it in the ball grid by its curve's
+    /// box). For the solve each is taken as settled; the solve updates the boxes of the
+    /// balls it finds resting, which stay settled, and a ball in flight is put back as it
+    /// was, curve and box.
     pub(super) fn start_gravity(
         &mut self,
         report: &mut MultiballReport,
@@ -40,33 +45,20 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         saved.clear();
         saved.extend(self.balls.iter().map(|b| b.velocity));
         let dt = self.dt;
-        for (b, clock) in self.balls.iter_mut().zip(&self.step.clock) {
+        for (b, clock) in self.balls.iter_mut().zip(self.step.clock.iter_mut()) {
             if !clock.frozen {
                 b.velocity += g * dt;
+                clock.curved = false;
             }
         }
-        self.start.wall_contacts.clear();
-        self.start.resting_pairs.clear();
         self.solve_resting(report, on_contact);
-        let mut resting = std::mem::take(&mut self.start.resting_balls);
-        resting.clear();
-        resting.resize(self.balls.len(), false);
-        for c in &self.start.wall_contacts {
-            resting[c.ball] = true;
-        }
-        for p in &self.start.resting_pairs {
-            resting[p.a] = true;
-            resting[p.b] = true;
-        }
-        for k in 0..self.balls.len() {
-            if !self.step.clock[k].frozen && !resting[k] {
+        for (k, &resting) in self.start.resting_balls.iter().enumerate() {
+            if !self.step.clock[k].frozen && !resting {
                 self.balls[k].velocity = saved[k];
                 self.step.clock[k].curved = true;
-                self.moved(k);
             }
         }
         self.start.flight_velocities = saved;
-        self.start.resting_balls = resting;
     }
 
     /// Whether a contact of ball `k` (in flight), approached at `approach` along `normal`

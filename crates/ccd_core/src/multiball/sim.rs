@@ -65,9 +65,12 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
             // A bad ball sits out the whole step, and so does one swept on its own.
             let valid = ok && step.in_events.get(k).copied().unwrap_or(true);
+            // Under gravity a ball starts in flight, on its curve (`start_gravity` settles
+            // the ones at rest).
             step.clock.push(Clock {
                 valid,
                 frozen: !valid,
+                curved: valid && self.settings.gravity != Vec2::ZERO,
                 ..Clock::default()
             });
         }

@@ -3,10 +3,10 @@
 use super::circle_circle::sweep_circle_circle_ordered;
 use super::{CurvedHit, moves_in, usable};
 use crate::hit::{ContactOrder, Feature, Hit};
-use crate::parabola::{Parabola, distance_to_chord, parabola_circle_toi_f64, sag};
+use crate::parabola::{Parabola, parabola_circle_toi_f64};
 use crate::shape::{Aabb, Circle};
 use crate::tolerance::ROOT_BRACKET_REL;
-use glam::{DVec2, Vec2};
+use glam::Vec2;
 
 /// First contact of `circle`, whose centre follows `path`, with the static circle `other`.
 ///
@@ -71,10 +71,6 @@ pub(crate) fn sweep_parabola_circle_ordered(
             .or_else(|| (-(m + k * (2.0 * s))).try_normalize())
             .or_else(|| (-k).try_normalize())
     };
-    // Farther from the leg's chord than the curve strays from it plus the reach: apart.
-    if distance_to_chord(DVec2::ZERO, start, start + m + k) > reach + sag(k) {
-        return None;
-    }
     let (s, iterations) = if start.length_squared() <= reach * reach {
         // Starting in contact or overlapping: a contact now if the leg moves in at once.
         // Otherwise it leaves, and only a return to the distance it starts at is a contact.

@@ -4,7 +4,7 @@
 use super::circle_segment::sweep_circle_segment_ordered;
 use super::{CurvedHit, moves_in, usable};
 use crate::hit::{ContactOrder, Feature, Hit};
-use crate::parabola::{Parabola, distance_to_chord, parabola_circle_toi_f64, sag};
+use crate::parabola::{Parabola, parabola_circle_toi_f64};
 use crate::roots::{Poly, first_crossing};
 use crate::shape::{Aabb, Circle, Segment};
 use crate::tolerance::ROOT_BRACKET_REL;
@@ -221,13 +221,10 @@ fn earliest_contact(
             }
         }
     }
-    // An end point outside the box the circle sweeps, or farther from the leg's chord than
-    // the curve strays from it plus `r`, is out of reach: no quartic.
-    let (chord_from, chord_to, reach_chord) = (rel, rel + m + k, r + sag(k));
+    // An end point outside the box the circle sweeps is out of reach: no quartic (and one
+    // whose chord never comes near enough is rejected before its search).
     for (end, at) in [(DVec2::ZERO, segment.a), (d, segment.b)] {
-        let reachable = at.cmpge(reach.min).all()
-            && at.cmple(reach.max).all()
-            && distance_to_chord(end, chord_from, chord_to) <= reach_chord;
+        let reachable = at.cmpge(reach.min).all() && at.cmple(reach.max).all();
         if reachable && let Some(root) = parabola_circle_toi_f64(rel - end, m, k, r) {
             consider(root.s, Feature::Round, root.iterations);
         }
