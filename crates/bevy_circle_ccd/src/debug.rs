@@ -13,7 +13,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::gizmos::config::{GizmoConfigGroup, GizmoConfigStore};
 use bevy::gizmos::prelude::*;
 use bevy::prelude::*;
-use ccd_core::{Circle, ObstacleShape, PathLeg, PredictSettings, SweepSettings};
+use ccd_core::{Circle, ObstacleShape, Parabola, PathLeg, PredictSettings, SweepSettings};
 
 /// Draws what the CCD sees, in its own gizmo group [`CcdGizmos`]. Toggle it with
 /// `GizmoConfigStore::config_mut::<CcdGizmos>().0.enabled`.
@@ -52,12 +52,61 @@ pub struct LastStepPaths {
     pub points: Vec<Vec2>,
     /// Each circle's path.
     pub paths: Vec<SweptPath>,
+    /// The step's gravity: between two vertices a circle in flight follows a parabola
+    /// under it ([`LastStepPaths::legs`]).
+    pub gravity: Vec2,
+    /// Seconds from the step's start to each vertex of `points`.
+    times: Vec<f32>,
     /// Every contact of the last step.
     pub contacts: Vec<ContactMark>,
     /// Where each circle started the step.
     starts: Vec<PathStart>,
     /// The contact centres of each circle.
     centers: Vec<PathCenter>,
+}
+
+impl LastStepPaths {
+    /// The legs of `path`, one between each two vertices that are apart in time, each the
+    /// curve under [`LastStepPaths::gravity`] through both (see [`leg_between`]).
+    pub fn legs<'a>(&'a self, path: &'a SweptPath) -> impl Iterator<Item = PathLeg> + 'a {
+        let points = &self.points[path.points.clone()];
+        let times = &self.times[path.points.clone()];
+        points
+            .windows(2)
+            .zip(times.windows(2))
+            .filter_map(|(p, t)| leg_between(p[0], t[0], p[1], t[1], self.gravity))
+    }
+}
+
+/// The leg from `from` at `start` to `to` at `end` (seconds) under `gravity`: the one
+/// parabola through both, with start velocity `(to − from)/T − ½·g·T` over `T = end −
+/// start`. `None` when `T` is not above zero (two contacts at one instant).
+///
+/// A settled ball's slide (straight, see `ccd_core`'s multiball module) is drawn by the
+/// same curve, which bows off it by at most `|g_n|·T²/8`: a hair at the step rates of a
+/// game.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_circle_ccd::leg_between;
+/// // Dropped from rest at y = 10 under g = 10: after 1 s it is at y = 5, and halfway
+/// // through at 10 − ½·10·0.5² = 8.75.
+/// let leg = leg_between(Vec2::new(0.0, 10.0), 0.0, Vec2::new(0.0, 5.0), 1.0, Vec2::new(0.0, -10.0)).unwrap();
+/// assert!(leg.curve.velocity.length() < 1e-6);
+/// assert!((leg.point(0.5) - Vec2::new(0.0, 8.75)).length() < 1e-5);
+/// assert!((leg.end() - Vec2::new(0.0, 5.0)).length() < 1e-5);
+/// ```
+#[must_use]
+pub fn leg_between(from: Vec2, start: f32, to: Vec2, end: f32, gravity: Vec2) -> Option<PathLeg> {
+    let duration = end - start;
+    if !(duration > 0.0) || !from.is_finite() || !to.is_finite() || !gravity.is_finite() {
+        return None;
+    }
+    let velocity = (to - from) / duration - 0.5 * gravity * duration;
+    Some(PathLeg {
+        start: from,
+        curve: Parabola::new(velocity, gravity, duration),
+    })
 }
 
 /// One circle's path in [`LastStepPaths`].
@@ -140,10 +189,15 @@ fn record_starts(mut paths: ResMut<LastStepPaths>, circles: Query<(Entity, &Movi
 fn record_paths(
     mut paths: ResMut<LastStepPaths>,
     hits: Res<StepHits>,
+    settings: Res<CcdSettings>,
+    time: Res<Time>,
     circles: Query<(&MovingCircle, &Transform)>,
 ) {
     let paths = &mut *paths;
+    paths.gravity = settings.gravity;
+    let dt = time.delta_secs();
     paths.points.clear();
+    paths.times.clear();
     paths.paths.clear();
     paths.contacts.clear();
     paths.centers.clear();
@@ -177,15 +231,18 @@ fn record_paths(
     for &PathStart { entity, radius, at } in &paths.starts {
         let begin = paths.points.len();
         paths.points.push(at);
+        paths.times.push(0.0);
         while cursor < paths.centers.len() && paths.centers[cursor].entity < entity {
             cursor += 1;
         }
         while cursor < paths.centers.len() && paths.centers[cursor].entity == entity {
             paths.points.push(paths.centers[cursor].center);
+            paths.times.push(paths.centers[cursor].time);
             cursor += 1;
         }
         if let Ok((_, t)) = circles.get(entity) {
             paths.points.push(t.translation.truncate());
+            paths.times.push(dt);
         }
         paths.paths.push(SweptPath {
             entity,
@@ -205,7 +262,8 @@ const CONTACT: Color = Color::srgb(1.0, 0.3, 0.3);
 const PREDICTED: Color = Color::srgba(1.0, 1.0, 1.0, 0.6);
 /// The radius of the ring drawn at each contact point, world units.
 const CONTACT_MARK_RADIUS: f32 = 2.0;
-/// Straight pieces a predicted leg under gravity is drawn with (a straight leg takes one).
+/// Straight pieces a leg under gravity is drawn with, predicted or swept (a straight leg
+/// takes one).
 const CURVE_PIECES: u32 = 24;
 
 /// What the prediction gizmos read of a circle.
@@ -299,13 +357,14 @@ fn draw_moving_obstacles(gizmos: &mut Gizmos<CcdGizmos>, cfg: &CcdGizmos, kinema
     }
 }
 
-/// Each circle's path during the last step with the circle at its end, then every contact
-/// with its normal.
+/// Each circle's path during the last step, each leg drawn as its curve, with the circle
+/// at its end, then every contact with its normal.
 fn draw_swept_paths(gizmos: &mut Gizmos<CcdGizmos>, cfg: &CcdGizmos, paths: &LastStepPaths) {
     for path in &paths.paths {
-        let points = &paths.points[path.points.clone()];
-        gizmos.linestrip_2d(points.iter().copied(), PATH);
-        if let Some(last) = points.last() {
+        for leg in paths.legs(path) {
+            gizmos.linestrip_2d(leg.points(CURVE_PIECES), PATH);
+        }
+        if let Some(last) = paths.points[path.points.clone()].last() {
             gizmos.circle_2d(*last, path.radius, PATH);
         }
     }

@@ -95,7 +95,7 @@ pub use components::{
     OneSided, Pillar, PredictPath, StaticSegment,
 };
 #[cfg(feature = "debug-draw")]
-pub use debug::{CcdDebugPlugin, CcdGizmos, ContactMark, LastStepPaths, SweptPath};
+pub use debug::{CcdDebugPlugin, CcdGizmos, ContactMark, LastStepPaths, SweptPath, leg_between};
 pub use events::{CircleHit, CircleHitEvent};
 pub use hinge::{Hinge, HingePart, HingeStops, MAX_SPRING_OMEGA_DT};
 pub use plugin::{CircleCcdPlugin, CircleCcdSystems};

@@ -276,4 +276,33 @@ mod tests {
         let reached = parabola_circle_toi_f64(start - DVec2::new(-1.2, 0.85), m, k, 0.1).unwrap();
         assert!(reached.s > 0.3 && reached.s < 0.5, "{reached:?}");
     }
+
+    #[test]
+    fn a_curve_that_bows_into_a_circle_its_chord_misses_reaches_it() {
+        // From (−1, 0) with offset (2s, 4s − 4s²): the chord runs along y = 0 to (1, 0),
+        // 1.5 from the centre (0, 1.5) of a circle of radius 1, so the chord misses it; the
+        // curve bows up by |k|/4 = 1 to (0, 1), inside. Reference: the first fall of the
+        // distance, by dense sampling and bisection in f64.
+        let (w, m, k) = (
+            DVec2::new(-1.0, -1.5),
+            DVec2::new(2.0, 4.0),
+            DVec2::new(0.0, -4.0),
+        );
+        let gap = |s: f64| (w + m * s + k * (s * s)).length_squared() - 1.0;
+        let samples = 100_000;
+        let first_in = (1..=samples)
+            .map(|i| f64::from(i) / f64::from(samples))
+            .find(|&s| gap(s) <= 0.0)
+            .unwrap();
+        let (mut lo, mut hi) = (first_in - 1.0 / f64::from(samples), first_in);
+        for _ in 0..60 {
+            let mid = 0.5 * (lo + hi);
+            if gap(mid) > 0.0 { lo = mid } else { hi = mid }
+        }
+        let root = parabola_circle_toi_f64(w, m, k, 1.0).unwrap();
+        assert!(root.s <= hi && hi - root.s < 1e-11, "{root:?} against {hi}");
+        // Lifted 0.6 higher, the curve's top (0, 1) is 1.1 from the centre: no contact,
+        // though the chord is within the reach plus the sag.
+        assert!(parabola_circle_toi_f64(w - DVec2::new(0.0, 0.6), m, k, 1.0).is_none());
+    }
 }

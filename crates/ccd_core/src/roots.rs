@@ -331,4 +331,25 @@ mod tests {
         assert_eq!(first_crossing(Poly([1.0, -1.0, 0.0, 0.0, 0.0]), 0.0), None);
         assert_eq!(first_crossing(Poly([1.0, f64::NAN, 0.0, 0.0, 0.0]), 1.0), None);
     }
+
+    #[test]
+    fn a_window_finds_the_same_first_root_and_a_bound_rejects_what_cannot_cross() {
+        // (s − 0.3)(s − 0.5)(s − 0.7)(s − 0.9) is above zero on [0, 0.3): searched from 0.25
+        // it falls first at 0.3, as from 0. From 0.6 (above zero again, between 0.5 and
+        // 0.7) it falls at 0.7: there the answer is the last f64 the rounded polynomial
+        // still has above zero, within rounding of 0.7.
+        let p = with_roots([0.3, 0.5, 0.7, 0.9]);
+        let root = first_crossing_between(p, 0.25, 1.0).unwrap();
+        assert!(root.s <= 0.3 && 0.3 - root.s <= 1e-12, "{root:?}");
+        let later = first_crossing_between(p, 0.6, 1.0).unwrap();
+        assert!((later.s - 0.7).abs() <= 1e-12 && p.at(later.s) > 0.0, "{later:?}");
+        // 1 − s + 0.1·s² on [0, 0.5]: its falling term falls by 0.5 at most, so it stays
+        // above 0.5 and is not searched. On [0, 2] that bound is 1 − 2 < 0: it may cross
+        // (it does: 1 − 2 + 0.4 = −0.6 at s = 2).
+        assert!(!Poly([1.0, -1.0, 0.1, 0.0, 0.0]).may_cross(0.5));
+        assert!(Poly([1.0, -1.0, 0.1, 0.0, 0.0]).may_cross(2.0));
+        // Starting below zero, a bound of −1 + 0.5 < 0 cannot rise above it on [0, 1].
+        assert!(!Poly([-1.0, 0.5, 0.0, 0.0, 0.0]).may_cross(1.0));
+        assert!(Poly([-1.0, 0.5, 1.0, 0.0, 0.0]).may_cross(1.0));
+    }
 }

@@ -8,6 +8,7 @@
 //! - `highscores.rs`: the top-5 file;
 //! - `stats.rs`: run statistics and the watch over the balls (escapes, NaN, faults,
 //!   the ball search);
+//! - `flight.rs`: the free-flight energy watch (a ball's energy between contacts);
 //! - `autoplay.rs`: the autoplayer, with `aim.rs` (what it reads from the trajectory
 //!   prediction);
 //! - `input.rs` (window only): keys and mouse buttons.
@@ -18,6 +19,7 @@
 
 pub mod aim;
 pub mod autoplay;
+pub mod flight;
 pub mod highscores;
 pub mod input;
 pub mod progress;
@@ -26,6 +28,7 @@ pub mod stats;
 pub mod tilt;
 
 use crate::game::autoplay::{Autoplay, autoplay};
+use crate::game::flight::{FlightWatch, read_after, read_before};
 use crate::game::progress::{Progress, ball_save_clock, kickback_plate, lane_change, on_playfield_hits};
 use crate::game::rules::{Game, PartHit, Requests, on_hits, rules_requests, serve};
 use crate::game::stats::{RunStats, audit_every_step, collect_stats, watch_balls, watch_faults};
@@ -91,6 +94,7 @@ impl Plugin for GamePlugin {
             .init_resource::<Game>()
             .init_resource::<crate::game::highscores::HighScores>()
             .init_resource::<RunStats>()
+            .init_resource::<FlightWatch>()
             .init_resource::<PlungerShown>()
             .add_systems(Startup, (spawn_table, audit_every_step))
             .add_systems(
@@ -113,6 +117,7 @@ impl Plugin for GamePlugin {
             .add_systems(
                 FixedUpdate,
                 (
+                    read_after,
                     on_hits,
                     switch_layers,
                     keep_ramp_balls_on_ramp,
@@ -126,6 +131,12 @@ impl Plugin for GamePlugin {
                 )
                     .chain()
                     .after(CircleCcdSystems::Report),
+            )
+            .add_systems(
+                FixedUpdate,
+                read_before
+                    .after(CircleCcdSystems::Prepare)
+                    .before(CircleCcdSystems::Step),
             );
     }
 }

@@ -2,6 +2,7 @@
 //! the balls: escapes, NaN, and the ball search for a stuck ball.
 
 use crate::game::Table;
+use crate::game::flight::FlightFigures;
 use crate::game::rules::Part;
 use crate::table::spawn::Ball;
 use crate::table::{TableDef, inside};
@@ -63,6 +64,8 @@ pub struct RunStats {
     pub tilts: u32,
     /// Major shots made, by name (orbits, ramp, saucer).
     pub shots: Vec<(String, u32)>,
+    /// Free flight: the worst energy drift between two contacts (`flight.rs`).
+    pub flight: FlightFigures,
     /// Seconds each finished ball lasted (from its serve to its end, ball saves included).
     pub ball_times: Vec<f32>,
     /// Where balls drained: left outlane, centre, right outlane.

@@ -32,6 +32,11 @@ pub fn print(world: &World, hz: f64, steps: Option<u64>, started: std::time::Ins
     println!("  max ball speed:        {:.0} mm/s", stats.max_speed);
     println!("  CCD µs per step:       {:.2}", stats.mean_micros());
     println!("  ball searches:         {}", stats.ball_searches);
+    let flight = &stats.flight;
+    println!(
+        "  free flight:           worst energy drift {:.2e} mm of height ({:.2e} of the flight's energy) over {} flights, the longest {} steps",
+        flight.worst_height, flight.worst_relative, flight.flights, flight.longest
+    );
     print_play_summary(stats);
     println!("  score:                 {}", game.score);
     println!("  high score:            {}", game.high_score.max(game.score));
