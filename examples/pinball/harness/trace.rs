@@ -1,15 +1,97 @@
 //! `--trace`: a diagnostic on stderr, where every ball is and how it moves at each fixed
-//! step that reached the bounce cap and, headless, after each progress line.
+//! step that reached the bounce cap and, headless, after each progress line; and, at each
+//! step the audit found a fault in, the balls and flippers before and after it, with the
+//! step's contacts.
 
 use crate::game::stats::{RunStats, collect_stats};
+use crate::table::parts::Flipper;
 use crate::table::spawn::Ball;
 use bevy::prelude::*;
+use bevy_circle_ccd::CcdFaults;
 use bevy_circle_ccd::prelude::*;
 
 /// Traces the balls at each fixed step that reached the bounce cap (after the step's
 /// figures are counted, so the time printed is the step's end).
 pub fn add(app: &mut App) {
-    app.add_systems(FixedUpdate, trace_capped_steps.after(collect_stats));
+    app.init_resource::<Before>()
+        .add_systems(FixedUpdate, trace_capped_steps.after(collect_stats))
+        .add_systems(
+            FixedUpdate,
+            keep_before
+                .after(CircleCcdSystems::Prepare)
+                .before(CircleCcdSystems::Step),
+        )
+        .add_systems(FixedUpdate, trace_faulted_steps.after(CircleCcdSystems::Report));
+}
+
+/// The balls and the flippers as the step starts (flippers at their previous pose and at
+/// the pose they turn to).
+#[derive(Resource, Default)]
+struct Before {
+    balls: Vec<(Entity, Vec2, Vec2)>,
+    flippers: Vec<(f32, f32, f32)>,
+    previous: Vec<(f32, f32, f32)>,
+    faults: u64,
+}
+
+type FlipperState<'a> = (&'a Flipper, &'a Transform);
+
+fn keep_before(
+    mut before: ResMut<Before>,
+    balls: Query<(Entity, &Transform, &MovingCircle), With<Ball>>,
+    flippers: Query<FlipperState>,
+) {
+    let before = &mut *before;
+    before.balls.clear();
+    before.balls.extend(
+        balls
+            .iter()
+            .map(|(e, t, c)| (e, t.translation.truncate(), c.velocity)),
+    );
+    before.previous = std::mem::take(&mut before.flippers);
+    before.flippers.extend(
+        flippers
+            .iter()
+            .map(|(f, t)| (f.angle(), f.omega, t.rotation.to_euler(EulerRot::ZYX).0)),
+    );
+}
+
+/// At a step with a new fault: every ball before and after, the flippers (angle, rise
+/// speed, transform angle) at the previous pose and now, and the step's contacts.
+fn trace_faulted_steps(
+    faults: Res<CcdFaults>,
+    mut before: ResMut<Before>,
+    mut hits: MessageReader<CircleHit>,
+    balls: Query<(Entity, &Transform, &MovingCircle), With<Ball>>,
+) {
+    if faults.count == before.faults {
+        hits.clear();
+        return;
+    }
+    before.faults = faults.count;
+    eprintln!("fault step {}: {:?}", faults.steps, faults.last);
+    eprintln!(
+        "  flippers before (angle, omega, transform angle): {:?}",
+        before.previous
+    );
+    eprintln!("  flippers now: {:?}", before.flippers);
+    for (e, p, v) in &before.balls {
+        eprintln!(
+            "  ball {e} before: at {:?} moving {:?}",
+            p.to_array(),
+            v.to_array()
+        );
+    }
+    for (e, t, c) in &balls {
+        eprintln!(
+            "  ball {e} after: at {:?} moving {:?}",
+            t.translation.truncate().to_array(),
+            c.velocity.to_array()
+        );
+    }
+    for h in hits.read() {
+        eprintln!("  hit {h:?}");
+    }
 }
 
 /// Where every ball is, and its velocity, at a step that reached the bounce cap.

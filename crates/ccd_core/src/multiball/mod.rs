@@ -106,6 +106,7 @@
 mod ball;
 mod ball_grid;
 mod first_predictions;
+mod free_place;
 mod hinge_clocks;
 mod hinges;
 mod lcp;

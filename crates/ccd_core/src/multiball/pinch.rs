@@ -14,6 +14,7 @@
 //! looking for surfaces within touching distance now (a ball resting on a wall that a
 //! flipper strikes has no recent contact with the wall).
 
+use super::free_place::{Keepout, nearest_free_place};
 use super::hinges::SurfaceOf;
 use super::report::ContactWith;
 use super::sim::Sim;
@@ -21,8 +22,21 @@ use crate::hit::Hit;
 use crate::obstacle::{Obstacle, ObstacleShape, Obstacles};
 use crate::response::{Surface, contact_restitution};
 use crate::shape::{Aabb, Circle, Segment};
-use crate::tolerance::{DEGENERATE_LENGTH_REL, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
+use crate::tolerance::{SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
 use glam::Vec2;
+
+/// The room a squeezed ball's place is looked for in, in radii: this far around its centre,
+/// and [`SQUEEZE_MARGIN_RADII`] around the body that squeezed it (which it may have to go
+/// round, out past its end). The surfaces that reach into the room are gathered.
+const SQUEEZE_REACH_RADII: f32 = 4.0;
+/// See [`SQUEEZE_REACH_RADII`]: beside the squeezing body, room for the ball and a radius
+/// more.
+const SQUEEZE_MARGIN_RADII: f32 = 3.0;
+
+/// Dimensionless, of the radius. A place out of a pinch lies on one or two borders, found
+/// in f32: it may round a few ulps inside them. A hundredth of the audit's slop
+/// ([`PENETRATION_SLOP_REL`](crate::PENETRATION_SLOP_REL)) is far above that rounding.
+const PLACE_ROUNDING_REL: f32 = 1e-5;
 
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Another surface ball `i` touches at `time` (it has just met `with`, whose surface is
@@ -216,15 +230,38 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     }
 
     /// A squeezed ball, at the end of the step, out of the faster surface (which it
-    /// ignored while that surface moved on) and against the slower one: where it touches
-    /// both, if there is such a place next to it, else just out of the faster one.
+    /// ignored while that surface moved on): at the nearest place clear of every surface
+    /// near it, the faster body's every part included, that it reaches without passing
+    /// through any surface but the faster body's ([`nearest_free_place`]). Two bodies that
+    /// close on it to less than its diameter (two flipper tips) leave no place between
+    /// them: it goes out of the gap. If no place is found within reach, it goes just out of
+    /// the faster surface.
     pub(super) fn squeeze_out(&mut self, k: usize) {
         let Some(pinch) = self.step.state[k].pinched else {
             return;
         };
         let ball = self.balls[k];
         let r = ball.radius;
-        let reach = 4.0 * r;
+        let reach = SQUEEZE_REACH_RADII * r;
+        // Its place is near the ball or beside the faster body (squeezed out past its end):
+        // the surfaces that can reach into that room are gathered.
+        let mut room = Aabb::new(ball.center, ball.center).inflated(reach);
+        for (index, m) in self.moving.iter().enumerate() {
+            if self.moves_with(pinch.faster, index) {
+                room = room.union(m.at_end().aabb().inflated(SQUEEZE_MARGIN_RADII * r));
+            }
+        }
+        let keepouts = self.keepouts_in(k, pinch.faster, room.inflated(r));
+        let slack = r * TOUCH_SLOP_REL;
+        let inside =
+            |k: &Keepout| (ball.center - k.segment.closest_point(ball.center)).length() < k.radius - slack;
+        if !keepouts.iter().any(inside) {
+            return;
+        }
+        if let Some(place) = nearest_free_place(ball.center, &keepouts, room, r * PLACE_ROUNDING_REL) {
+            self.balls[k].center = place;
+            return;
+        }
         let Some(faster) = self.obstacle_at_end(pinch.faster, ball.center, reach) else {
             return;
         };
@@ -233,37 +270,57 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 let Some(face) = face_normal(f, pinch.faster_normal) else {
                     return;
                 };
-                if (ball.center - f.closest_point(ball.center)).length() >= r
-                    && (ball.center - f.a).dot(face) >= 0.0
-                {
-                    return;
-                }
-                let slower = self.obstacle_at_end(pinch.slower, ball.center, reach);
-                let wall = slower.and_then(|o| match o.shape {
-                    ObstacleShape::Segment(s) => Some((s, face_normal(s, pinch.slower_normal)?)),
-                    ObstacleShape::Circle(_) => None,
-                });
-                let depth = r - (ball.center - f.a).dot(face);
-                match wall {
-                    Some((s, side)) => nearest_clear(ball.center, r, f, face, s, side),
-                    None => Some(ball.center + face * depth.max(0.0)),
-                }
-                .unwrap_or(ball.center + face * depth.max(0.0))
+                ball.center + face * (r - (ball.center - f.a).dot(face)).max(0.0)
             }
             ObstacleShape::Circle(c) => {
                 let out = (ball.center - c.center)
                     .try_normalize()
                     .unwrap_or(pinch.faster_normal);
-                let gap = (ball.center - c.center).length() - c.radius - r;
-                if gap >= 0.0 {
-                    return;
-                }
                 c.center + out * (c.radius + r)
             }
         };
         if target.is_finite() {
             self.balls[k].center = self.swept_push(k, target, [pinch.faster, pinch.slower]);
         }
+    }
+
+    /// Every solid surface of ball `k`'s layers whose box meets `near` at the end of the
+    /// step, as a keep-out for its centre: the static ones (a one-sided segment only if
+    /// the centre is on its front side) and the moving ones where they end the step, the
+    /// parts of the body `faster` marked as surfaces it may cross on its way out.
+    fn keepouts_in(&self, k: usize, faster: ContactWith, near: Aabb) -> Vec<Keepout> {
+        let ball = self.balls[k];
+        let mut keepouts = Vec::new();
+        let mut add = |obstacle: &Obstacle, crossable: bool| {
+            if obstacle.sensor
+                || !ball.layers.interacts(obstacle.layers)
+                || !obstacle.aabb().intersects(&near)
+            {
+                return;
+            }
+            let (segment, radius) = match obstacle.shape {
+                ObstacleShape::Segment(s) => {
+                    let behind = s.front_normal().is_some_and(|n| n.dot(ball.center - s.a) < 0.0);
+                    if obstacle.one_sided && behind {
+                        return;
+                    }
+                    (s, ball.radius)
+                }
+                ObstacleShape::Circle(c) => (Segment::new(c.center, c.center), c.radius + ball.radius),
+            };
+            keepouts.push(Keepout {
+                segment,
+                radius,
+                crossable,
+            });
+        };
+        self.obstacles.query(near, |_, o| add(o, false));
+        for (index, m) in self.moving.iter().enumerate() {
+            if self.step.moving_boxes[index].intersects(&near) {
+                add(&m.at_end(), self.moves_with(faster, index));
+            }
+        }
+        keepouts
     }
 
     /// Where ball `k` stops on a straight push to `target` at the end of the step: at the
@@ -307,51 +364,4 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
 fn face_normal(s: Segment, hint: Vec2) -> Option<Vec2> {
     let n = s.direction().perp().try_normalize()?;
     Some(if n.dot(hint) >= 0.0 { n } else { -n })
-}
-
-/// The place nearest `p` for a ball of radius `r` clear of the segment `f` (its face `face`
-/// side) and against the wall `s` (its `side`): where the wall's offset line (`r` in front
-/// of it) meets `f`'s offset face line or one of the circles of radius `r` around `f`'s
-/// end points. `None` if none is clear of both.
-fn nearest_clear(p: Vec2, r: f32, f: Segment, face: Vec2, s: Segment, side: Vec2) -> Option<Vec2> {
-    let along = s.direction().try_normalize()?;
-    // The wall's offset line, from its point nearest `p` (not from an end, which on a long
-    // wall is far away: the f32 quadratic below would lose the precision it needs).
-    let origin = s.a + along * along.dot(p - s.a) + side * r;
-    let mut candidates = [None; 5];
-    candidates[0] = offset_lines_cross(f.a + face * r, face, origin, side);
-    for (k, end) in [f.a, f.b].into_iter().enumerate() {
-        // |origin + t·along − end|² = r².
-        let w = origin - end;
-        let (b, c) = (along.dot(w), w.length_squared() - r * r);
-        let disc = b * b - c;
-        if disc >= 0.0 {
-            let root = disc.sqrt();
-            candidates[1 + 2 * k] = Some(origin + along * (-b - root));
-            candidates[2 + 2 * k] = Some(origin + along * (-b + root));
-        }
-    }
-    // Clear of `f` and in front of the wall, within the touching slop.
-    let slack = r * TOUCH_SLOP_REL;
-    let clear = |q: Vec2| {
-        (q - f.closest_point(q)).length() >= r - slack
-            && (q - f.a).dot(face) >= -slack
-            && (q - s.a).dot(side) >= r - slack
-    };
-    candidates
-        .into_iter()
-        .flatten()
-        .filter(|&q| q.is_finite() && clear(q))
-        .min_by(|x, y| (*x - p).length_squared().total_cmp(&(*y - p).length_squared()))
-}
-
-/// Where the line through `a` across normal `na` meets the line through `b` across `nb`.
-fn offset_lines_cross(a: Vec2, na: Vec2, b: Vec2, nb: Vec2) -> Option<Vec2> {
-    let det = na.perp_dot(nb);
-    if det.abs() <= DEGENERATE_LENGTH_REL {
-        return None;
-    }
-    // q·na = a·na and q·nb = b·nb (Cramer's rule).
-    let (ca, cb) = (a.dot(na), b.dot(nb));
-    Some(Vec2::new(ca * nb.y - cb * na.y, na.x * cb - nb.x * ca) / det)
 }
