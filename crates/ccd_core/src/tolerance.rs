@@ -13,7 +13,7 @@
 //! | moving segment sweep | [`MOVING_SEGMENT_TOLERANCE_REL`], [`MOVING_SEGMENT_ACCEPT_BAND`] | [`MAX_MOVING_SEGMENT_ITERATIONS`], [`MAX_MOVING_SEGMENT_RESTARTS`] |
 //! | multi-bounce sweep | [`SIMULTANEOUS_TIME_REL`] | [`DEFAULT_MAX_BOUNCES`], [`MAX_WEDGE_BOUNCES`], [`MAX_SENSOR_HITS_PER_LEG`] |
 //! | simultaneous contacts (corners, stops, pinches) | [`SIMULTANEOUS_SOLVE_TOLERANCE_REL`], [`SQUEEZE_SPEED_SLACK_REL`] | [`MAX_SIMULTANEOUS_ROUNDS`] |
-//! | multiball events | [`SIMULTANEOUS_TIME_REL`], [`TOUCH_SLOP_REL`], [`RESTING_EVENT_FRACTION`], [`CONTACT_SOLVE_TOLERANCE`] | [`DEFAULT_EVENTS_PER_BALL`], [`MIN_EVENT_BUDGET`], [`MAX_SIMULTANEOUS_PASSES`] |
+//! | multiball events | [`SIMULTANEOUS_TIME_REL`], [`TOUCH_SLOP_REL`], [`PRESS_SLACK_REL`], [`RESTING_EVENT_FRACTION`], [`CONTACT_SOLVE_TOLERANCE`] | [`DEFAULT_EVENTS_PER_BALL`], [`MIN_EVENT_BUDGET`], [`MAX_SIMULTANEOUS_PASSES`] |
 //! | resting contacts and overlaps | [`ALLOWED_OVERLAP_REL`], [`OVERLAP_CORRECTION_FRACTION`], [`CORRECTION_SLIDE_MIN_REL`] | [`RESTING_ITERATIONS`], [`OVERLAP_CORRECTION_ITERATIONS`], [`MAX_CORRECTION_SLIDES`] |
 //! | broadphases | | [`MAX_CELLS_PER_OBSTACLE`], [`MAX_GRID_CELLS`], [`MAX_BALL_GRID_CELLS_PER_AXIS`] |
 //! | hinged bodies | [`HINGE_LIMIT_SLOP`], [`HINGE_RESTING_PUSHES`] | [`MAX_HINGE_LIMIT_HITS`] |
@@ -194,6 +194,14 @@ pub const CROWDED_FRACTION: f32 = 0.5;
 /// no fewer items than this: starting a thread costs about as much as sweeping a hundred
 /// balls on their own.
 pub const MIN_ITEMS_PER_THREAD: usize = 128;
+
+/// Dimensionless. The step's resting solve settles a ball (at rest on what it touches, the
+/// rest of the step's gravity taken at once) only where it pressed on it: took more normal
+/// speed from it than this fraction of its speed plus a step's gravity. A contact normal
+/// from f32 centres tilts by up to about 1e-5 (a few ulps of the coordinates over the
+/// radius), and by that tilt alone a ball running down along a wall gravity does not press
+/// it into would be pressed on, and would fall the chord of its curve. Ten times that tilt.
+pub const PRESS_SLACK_REL: f32 = 1e-4;
 
 /// Dimensionless. Two balls whose centres are within `(1 + TOUCH_SLOP_REL)·(r₁ + r₂)` are
 /// touching: they join the same simultaneous contact cluster and the resting-contact

@@ -43,6 +43,9 @@ pub struct FlightFigures {
     pub worst_height: f64,
     /// The same drift over the flight's energy above the table's lowest point.
     pub worst_relative: f64,
+    /// Where the ball with the worst relative drift was then, and how many steps its
+    /// flight had lasted.
+    pub worst_at: (Vec2, u32),
 }
 
 /// Kinetic plus potential energy per unit mass, `½|v|² − g·p`, in f64.
@@ -121,8 +124,9 @@ pub fn read_after(
         figures.longest = figures.longest.max(flight.steps);
         let drift = (now - flight.start).abs();
         figures.worst_height = figures.worst_height.max(drift / g_len);
-        if flight.scale > 0.0 {
-            figures.worst_relative = figures.worst_relative.max(drift / flight.scale);
+        if flight.scale > 0.0 && drift / flight.scale > figures.worst_relative {
+            figures.worst_relative = drift / flight.scale;
+            figures.worst_at = (p, flight.steps);
         }
     }
 }

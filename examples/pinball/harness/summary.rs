@@ -34,8 +34,13 @@ pub fn print(world: &World, hz: f64, steps: Option<u64>, started: std::time::Ins
     println!("  ball searches:         {}", stats.ball_searches);
     let flight = &stats.flight;
     println!(
-        "  free flight:           worst energy drift {:.2e} mm of height ({:.2e} of the flight's energy) over {} flights, the longest {} steps",
-        flight.worst_height, flight.worst_relative, flight.flights, flight.longest
+        "  free flight:           worst energy drift {:.2e} mm of height ({:.2e} of the flight's energy, at {:.0} after {} steps) over {} flights, the longest {} steps",
+        flight.worst_height,
+        flight.worst_relative,
+        flight.worst_at.0,
+        flight.worst_at.1,
+        flight.flights,
+        flight.longest
     );
     print_play_summary(stats);
     println!("  score:                 {}", game.score);

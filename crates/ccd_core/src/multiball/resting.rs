@@ -20,7 +20,7 @@ use crate::obstacle::{ObstacleShape, Obstacles};
 use crate::response::{Accumulated, leave_wall, rest_step, without_approach};
 use crate::shape::{Aabb, Segment};
 use crate::simultaneous::{Problem, Row, State};
-use crate::tolerance::{RESTING_ITERATIONS, TOUCH_SLOP_REL};
+use crate::tolerance::{PRESS_SLACK_REL, RESTING_ITERATIONS, TOUCH_SLOP_REL};
 use glam::Vec2;
 
 /// Where on `s` the point closest to `p` is: an end cap (the end point itself) or a face.
@@ -65,10 +65,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         report: &mut MultiballReport,
         on_contact: &mut impl FnMut(&Contact),
     ) {
-        let mut at_rest = std::mem::take(&mut self.start.resting_balls);
-        at_rest.clear();
-        at_rest.resize(self.balls.len(), false);
-        self.start.resting_balls = at_rest;
+        for marks in [&mut self.start.resting_balls, &mut self.start.touched_balls] {
+            marks.clear();
+            marks.resize(self.balls.len(), false);
+        }
         let resting = self.settings.resting_speed;
         if !(resting > 0.0) {
             return;
@@ -131,20 +131,33 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         self.propagate_shock(&walls, &mut pairs);
         self.report_resting(&walls, &pairs, report, on_contact);
         self.correct_overlaps(&pairs, report);
-        // The balls in a resting contact: only their velocities (and, for an overlap,
-        // their centres) changed, so only their swept boxes did.
-        let mut at_rest = std::mem::take(&mut self.start.resting_balls);
+        // The balls in a slow contact: only their velocities (and, for an overlap, their
+        // centres) changed, so only their swept boxes did. Those the solve pressed on (a
+        // normal impulse) are at rest; one that only touches (a ball running down along a
+        // wall that gravity does not press it into) is not.
+        let (mut touched, mut pressed) = (
+            std::mem::take(&mut self.start.touched_balls),
+            std::mem::take(&mut self.start.resting_balls),
+        );
+        let step_gravity = self.settings.gravity.length() * self.dt;
+        let presses = |taken: f32, speed: f32| taken > PRESS_SLACK_REL * (speed + step_gravity);
         for c in &walls {
-            at_rest[c.ball] = true;
+            touched[c.ball] = true;
+            pressed[c.ball] |= presses(c.taken.normal, self.balls[c.ball].velocity.length());
         }
         for p in &pairs {
-            at_rest[p.a] = true;
-            at_rest[p.b] = true;
+            touched[p.a] = true;
+            touched[p.b] = true;
+            let relative = (self.balls[p.a].velocity - self.balls[p.b].velocity).length();
+            let pair_pressed = presses(p.taken.normal, relative);
+            pressed[p.a] |= pair_pressed;
+            pressed[p.b] |= pair_pressed;
         }
-        for (k, _) in at_rest.iter().enumerate().filter(|(_, r)| **r) {
+        for (k, _) in touched.iter().enumerate().filter(|(_, t)| **t) {
             self.moved(k);
         }
-        self.start.resting_balls = at_rest;
+        self.start.touched_balls = touched;
+        self.start.resting_balls = pressed;
         self.start.resting_pairs = pairs;
         self.start.wall_contacts = walls;
     }

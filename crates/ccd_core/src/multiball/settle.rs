@@ -28,9 +28,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// then every ball it did not find resting flies (its velocity back, its leg curved).
     ///
     /// Every ball starts the step curved (`prepare` puts it in the ball grid by its curve's
-    /// box). For the solve each is taken as settled; the solve updates the boxes of the
-    /// balls it finds resting, which stay settled, and a ball in flight is put back as it
-    /// was, curve and box.
+    /// box). For the solve each is taken as settled; the balls it presses on stay settled,
+    /// and every other is put back as it was, curve and box. A ball that only touches a
+    /// surface, with nothing pressing it on (running down along a wall), flies its curve.
     pub(super) fn start_gravity(
         &mut self,
         report: &mut MultiballReport,
@@ -52,10 +52,14 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
         }
         self.solve_resting(report, on_contact);
-        for (k, &resting) in self.start.resting_balls.iter().enumerate() {
-            if !self.step.clock[k].frozen && !resting {
+        for k in 0..self.balls.len() {
+            if !self.step.clock[k].frozen && !self.start.resting_balls[k] {
                 self.balls[k].velocity = saved[k];
                 self.step.clock[k].curved = true;
+                if self.start.touched_balls[k] {
+                    // Its box was updated as a settled ball's.
+                    self.moved(k);
+                }
             }
         }
         self.start.flight_velocities = saved;

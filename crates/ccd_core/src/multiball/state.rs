@@ -88,10 +88,12 @@ pub(super) struct StartBuffers {
     /// The resting solve's wall contacts and touching pairs.
     pub(super) wall_contacts: Vec<WallContact>,
     pub(super) resting_pairs: Vec<RestingPair>,
-    /// Under gravity: the velocities before the step's gravity was added, and which balls
-    /// the resting solve found resting (`settle.rs`).
+    /// Under gravity: the velocities before the step's gravity was added (`settle.rs`).
     pub(super) flight_velocities: Vec<Vec2>,
+    /// The balls the resting solve pressed on (at rest), and those in any slow contact it
+    /// looked at (their boxes were updated).
     pub(super) resting_balls: Vec<bool>,
+    pub(super) touched_balls: Vec<bool>,
 }
 
 /// Buffers of one event.
