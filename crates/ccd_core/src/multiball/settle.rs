@@ -52,9 +52,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
         }
         self.solve_resting(report, on_contact);
-        for k in 0..self.balls.len() {
+        for (k, &flight_velocity) in saved.iter().enumerate() {
             if !self.step.clock[k].frozen && !self.start.resting_balls[k] {
-                self.balls[k].velocity = saved[k];
+                self.balls[k].velocity = flight_velocity;
                 self.step.clock[k].curved = true;
                 if self.start.touched_balls[k] {
                     // Its box was updated as a settled ball's.
