@@ -282,6 +282,24 @@ fn the_prediction_matches_the_steps_own_path() {
 
 use ccd_core::{Ball, MovingObstacle, MultiballScratch, MultiballSettings, SegmentMotion, step_balls};
 
+/// One step of [`step_balls`] for a single ball, which must go through the event
+/// machinery (a moving obstacle near its path puts it there).
+fn step_event_ball(
+    balls: &mut [Ball; 1],
+    dt: f32,
+    obstacles: &[Obstacle],
+    moving: &mut [MovingObstacle],
+    settings: &MultiballSettings,
+    scratch: &mut MultiballScratch,
+) -> ccd_core::MultiballReport {
+    let report = step_balls(balls, dt, obstacles, moving, settings, scratch, |_| {});
+    assert_eq!(
+        report.event_balls, 1,
+        "the ball must go through the event machinery"
+    );
+    report
+}
+
 /// The elastic drop through [`step_balls`], onto a floor that is a (still) moving obstacle,
 /// so the ball goes through the event machinery and meets the floor by the moving segment's
 /// search on its curve. The largest relative energy error over `bounces` bounces.
@@ -299,19 +317,7 @@ fn elastic_drop_on_a_moving_floor(hz: f32, bounces: u32) -> f64 {
     let start = energy(balls[0].center, balls[0].velocity);
     let (mut seen, mut worst) = (0, 0.0_f64);
     while seen < bounces {
-        let report = step_balls(
-            &mut balls,
-            dt,
-            &none[..],
-            &mut moving,
-            &settings,
-            &mut scratch,
-            |_| {},
-        );
-        assert_eq!(
-            report.event_balls, 1,
-            "the ball must go through the event machinery"
-        );
+        let report = step_event_ball(&mut balls, dt, &none[..], &mut moving, &settings, &mut scratch);
         assert_eq!(report.capped_balls, 0);
         seen += report.bounces;
         worst = worst.max(((energy(balls[0].center, balls[0].velocity) - start) / start).abs());
@@ -417,19 +423,7 @@ fn a_ball_running_down_along_a_wall_falls_as_a_free_ball() {
     let mut balls = [Ball::new(start, Vec2::ZERO, RADIUS)];
     let mut scratch = MultiballScratch::default();
     for n in 1..=60 {
-        let report = step_balls(
-            &mut balls,
-            dt,
-            &wall[..],
-            &mut moving,
-            &settings,
-            &mut scratch,
-            |_| {},
-        );
-        assert_eq!(
-            report.event_balls, 1,
-            "the ball must go through the event machinery"
-        );
+        step_event_ball(&mut balls, dt, &wall[..], &mut moving, &settings, &mut scratch);
         let t = f64::from(n) * f64::from(dt);
         let fall = 0.5 * f64::from(G) * t * t;
         let y = f64::from(balls[0].center.y);
