@@ -199,20 +199,7 @@ pub(crate) fn earliest_on_path<O: Obstacles + ?Sized>(
         sensor_count: 0,
     };
     let on_sensor = |id, hit| leg.push_sensor(id, hit);
-    let found = match path {
-        LegPath::Straight(motion) => {
-            earliest_solid_on_path(circle, motion, obstacles, layers, skip, just_met, on_sensor)
-        }
-        LegPath::Curved(curve) => earliest_solid_on_path(
-            circle,
-            Curved::new(curve, circle),
-            obstacles,
-            layers,
-            skip,
-            just_met,
-            on_sensor,
-        ),
-    };
+    let found = solid_on(circle, path, obstacles, layers, skip, just_met, on_sensor);
     leg.found = found;
     leg
 }
@@ -235,7 +222,23 @@ pub(crate) fn earliest_solid<O: Obstacles + ?Sized>(
     just_met: Option<(ObstacleId, Vec2)>,
     on_sensor: impl FnMut(ObstacleId, Hit),
 ) -> Option<(ObstacleId, Material, Hit)> {
-    let found = match path {
+    solid_on(circle, path, obstacles, layers, skip, just_met, on_sensor).map(|s| (s.id, s.material, s.hit))
+}
+
+/// [`earliest_solid_on_path`] for a leg of either kind: the search compiled once for a
+/// straight motion and once for a curve (with its box computed once for every obstacle).
+/// Inlined, as [`earliest_on_path`] is.
+#[inline(always)]
+fn solid_on<O: Obstacles + ?Sized>(
+    circle: Circle,
+    path: LegPath,
+    obstacles: &O,
+    layers: Layers,
+    skip: Option<ObstacleId>,
+    just_met: Option<(ObstacleId, Vec2)>,
+    on_sensor: impl FnMut(ObstacleId, Hit),
+) -> Option<Solid> {
+    match path {
         LegPath::Straight(motion) => {
             earliest_solid_on_path(circle, motion, obstacles, layers, skip, just_met, on_sensor)
         }
@@ -248,8 +251,7 @@ pub(crate) fn earliest_solid<O: Obstacles + ?Sized>(
             just_met,
             on_sensor,
         ),
-    };
-    found.map(|s| (s.id, s.material, s.hit))
+    }
 }
 
 /// [`earliest_solid`] on a path of either kind, with its obstacle and order.
