@@ -270,10 +270,10 @@ fn squeeze(velocity: Vec2, a: Surface, b: Surface) -> TwoSurfaces {
         (b, sb, false)
     };
     let along = velocity - axis * velocity.dot(axis) + axis * speed;
-    // No approach to the slower surface either.
-    let into = (along - slower.velocity).dot(slower.normal).min(0.0);
+    // No approach to the slower surface either: the ball leaves it at the separation bias,
+    // as a resting contact does, or rounding has it meet the surface again at once.
     TwoSurfaces::Squeezed {
-        velocity: along - slower.normal * into,
+        velocity: leave_wall(along - slower.velocity, slower.normal) + slower.velocity,
         faster_is_b,
     }
 }

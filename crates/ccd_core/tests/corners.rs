@@ -411,3 +411,92 @@ fn a_ball_caught_between_two_flipper_tips_is_squeezed_out_of_the_gap() {
         &failures[..failures.len().min(5)]
     );
 }
+
+/// What this proves: a ball resting on both raised flipper tips (the left bat held, the
+/// right one let go and falling back, its tip pressing the ball against the left tip as it
+/// turns down) is squeezed out without spending the bounce cap, at 480 and 1,000 Hz and at
+/// several fall rates, and at every step end it is inside neither bat by more than the
+/// audit's slop. The pinball autoplay found this ball spending its 16 contacts a step at
+/// time 0 against the held tip: the squeeze's velocity slid along that tip's face with
+/// nothing to part them but rounding, which made it meet the face again at once.
+#[test]
+fn a_ball_on_two_raised_tips_is_squeezed_out_when_one_bat_falls() {
+    const RADIUS: f32 = 13.5;
+    let (left_pivot, right_pivot) = (Vec2::new(153.4, 150.0), Vec2::new(322.6, 150.0));
+    let (left_angle, top_angle) = (20f32.to_radians(), 160f32.to_radians());
+    // The bat falls back under a constant angular acceleration, rad/s², and is followed
+    // until it has turned this far, rad.
+    let fall = 0.8_f32;
+    let settings = |dt: f32| MultiballSettings {
+        gravity: Vec2::new(0.0, -1110.0),
+        resting_speed: 2.0 * 1110.0 * dt,
+        ..MultiballSettings::default()
+    };
+    let bat = |pivot: Vec2, angle: f32, turn: f32| -> Vec<MovingObstacle> {
+        let place = Vec2::from_angle(angle);
+        bat_outline()
+            .into_iter()
+            .map(|s| {
+                let placed = Segment::new(pivot + place.rotate(s.a), pivot + place.rotate(s.b));
+                let rubber = Obstacle {
+                    material: Material::new(0.55, 0.3),
+                    ..Obstacle::segment(placed)
+                };
+                let motion = SegmentMotion {
+                    pivot,
+                    angle: turn,
+                    pivot_motion: Vec2::ZERO,
+                };
+                MovingObstacle::new(rubber, motion)
+            })
+            .collect()
+    };
+    let mut failures = Vec::new();
+    for hz in [480.0_f32, 1000.0] {
+        let dt = 1.0 / hz;
+        for x in [236.1_f32, 237.0, 238.3, 239.5] {
+            for acceleration in [100.0_f32, 220.0, 500.0] {
+                let mut ball = [Ball::new(Vec2::new(x, 200.0), Vec2::ZERO, RADIUS)];
+                let mut scratch = MultiballScratch::default();
+                let (mut angle, mut spin) = (top_angle, 0.0_f32);
+                // One second held, to settle on both tips; then the right bat falls.
+                for step in 0.. {
+                    let falling = step as f32 * dt >= 1.0;
+                    let turn = if falling {
+                        spin * dt + 0.5 * acceleration * dt * dt
+                    } else {
+                        0.0
+                    };
+                    if angle - top_angle > fall {
+                        break;
+                    }
+                    let mut bats = bat(left_pivot, left_angle, 0.0);
+                    bats.extend(bat(right_pivot, angle, turn));
+                    let report =
+                        step_balls(&mut ball, dt, &[], &mut bats, &settings(dt), &mut scratch, |_| {});
+                    angle += turn;
+                    spin += if falling { acceleration * dt } else { 0.0 };
+                    let circle = Circle::new(ball[0].center, RADIUS);
+                    let deepest = bats
+                        .iter()
+                        .filter_map(|o| penetration(circle, Layers::ALL, &o.at_end()))
+                        .map(|p| p.depth)
+                        .fold(0.0_f32, f32::max);
+                    if report.capped_balls > 0 || deepest > penetration_slop(RADIUS) {
+                        failures.push(format!(
+                            "{hz} Hz, ball from x = {x}, bat at {acceleration} rad/s², step {step}: \
+                             {} contacts, capped {}, {deepest} deep",
+                            report.bounces, report.capped_balls
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures: {:#?}",
+        failures.len(),
+        &failures[..failures.len().min(5)]
+    );
+}

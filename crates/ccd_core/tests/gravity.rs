@@ -440,3 +440,56 @@ fn a_ball_running_down_along_a_wall_falls_as_a_free_ball() {
         );
     }
 }
+
+/// What this proves: a ball dropped into a V of two moving obstacles that hold still
+/// (two raised flippers, say) comes to rest in it as in a V of walls: after it settles,
+/// it stays at the bottom, `r·√2` above the corner, with a few contacts a step and
+/// never the bounce cap. The pinball autoplay found a ball on two raised flipper tips
+/// spending the whole cap in one step.
+#[test]
+fn a_ball_dropped_into_a_v_of_still_moving_obstacles_comes_to_rest_in_it() {
+    let faces = [
+        Segment::new(Vec2::new(-10.0, 10.0), Vec2::ZERO),
+        Segment::new(Vec2::ZERO, Vec2::new(10.0, 10.0)),
+    ];
+    let mut moving = faces.map(|s| MovingObstacle::new(Obstacle::segment(s), SegmentMotion::default()));
+    let none: [Obstacle; 0] = [];
+    let settings = MultiballSettings {
+        gravity: Vec2::new(0.0, -G),
+        resting_speed: 0.5,
+        ..MultiballSettings::default()
+    };
+    let ball = Ball {
+        material: ccd_core::Material::new(0.5, 0.0),
+        ..Ball::new(Vec2::new(0.3, 5.0), Vec2::ZERO, RADIUS)
+    };
+    for hz in [60.0_f32, 480.0, 1000.0] {
+        let dt = 1.0 / hz;
+        let mut balls = [ball];
+        let mut scratch = MultiballScratch::default();
+        for n in 0..(10.0 * hz) as u32 {
+            let report = step_event_ball(&mut balls, dt, &none[..], &mut moving, &settings, &mut scratch);
+            assert_eq!(
+                report.capped_balls, 0,
+                "{hz} Hz, step {n}: capped at {:?}",
+                balls[0]
+            );
+        }
+        let bottom = Vec2::new(0.0, RADIUS * 2.0_f32.sqrt());
+        for n in 0..60 {
+            let report = step_event_ball(&mut balls, dt, &none[..], &mut moving, &settings, &mut scratch);
+            assert!(
+                report.bounces <= 2,
+                "{hz} Hz, step {n} at rest: {} contacts",
+                report.bounces
+            );
+            let b = balls[0];
+            assert!(
+                (b.center - bottom).length() <= 1e-4,
+                "{hz} Hz: rests at {}",
+                b.center
+            );
+            assert!(b.velocity.length() <= 1e-3, "{hz} Hz: moves at {}", b.velocity);
+        }
+    }
+}

@@ -94,21 +94,34 @@ fn trace_faulted_steps(
     }
 }
 
-/// Where every ball is, and its velocity, at a step that reached the bounce cap.
+/// At a step that reached the bounce cap: every ball before and after it, with its
+/// velocity, the flippers (as at a fault) and the step's contacts.
 fn trace_capped_steps(
     ccd: Res<CcdStats>,
     stats: Res<RunStats>,
+    before: Res<Before>,
+    mut hits: MessageReader<CircleHit>,
     balls: Query<(&Transform, &MovingCircle), With<Ball>>,
 ) {
-    if ccd.capped > 0 {
-        let at: Vec<(Vec2, Vec2)> = balls
-            .iter()
-            .map(|(t, c)| (t.translation.truncate(), c.velocity))
-            .collect();
-        eprintln!(
-            "bounce cap at {:.3} s: {} bounces, balls {at:?}",
-            stats.simulated, ccd.max_bounces_per_circle
-        );
+    if ccd.capped == 0 {
+        hits.clear();
+        return;
+    }
+    let at: Vec<(Vec2, Vec2)> = balls
+        .iter()
+        .map(|(t, c)| (t.translation.truncate(), c.velocity))
+        .collect();
+    eprintln!(
+        "bounce cap at {:.3} s: {} bounces, balls {at:?}",
+        stats.simulated, ccd.max_bounces_per_circle
+    );
+    eprintln!("  flippers before (angle, omega, transform angle): {:?}", before.previous);
+    eprintln!("  flippers now: {:?}", before.flippers);
+    for (e, p, v) in &before.balls {
+        eprintln!("  ball {e} before: at {:?} moving {:?}", p.to_array(), v.to_array());
+    }
+    for h in hits.read() {
+        eprintln!("  hit {h:?}");
     }
 }
 
