@@ -467,6 +467,7 @@ mod slide;
 pub(crate) use leg::{LegPath, earliest_on_leg, earliest_solid, keep_earliest};
 use leg::{Solid, earliest_on_path};
 use slide::Slide;
+pub(crate) use slide::foot_leaves_face;
 
 #[cfg(test)]
 mod tests;

@@ -177,6 +177,32 @@ pub(crate) fn leave_wall(velocity: Vec2, normal: Vec2) -> Vec2 {
     }
 }
 
+/// A velocity at rest on a wall of unit `normal` (towards the ball): its part along the
+/// normal, approaching or leaving, replaced by the separation bias (a ball that comes to
+/// rest, `multiball/settle.rs`, keeps no hop).
+pub(crate) fn rested(velocity: Vec2, normal: Vec2) -> Vec2 {
+    let (v, n) = (velocity.as_dvec2(), normal.as_dvec2());
+    leave_resting(v - n * v.dot(n), n).as_vec2()
+}
+
+/// A velocity that leaves a wall of unit `normal` (towards the ball) at no more than the
+/// separation bias (as [`leave_wall`] and [`rested`] leave it), with that part removed;
+/// any other velocity unchanged. The resting solve starts from it: the bias is no motion.
+pub(crate) fn without_bias(velocity: Vec2, normal: Vec2) -> Vec2 {
+    let (v, n) = (velocity.as_dvec2(), normal.as_dvec2());
+    let vn = v.dot(n);
+    let tangent = v - n * vn;
+    // The bias twice (a sliding ball leaves at it, and its slide's acceleration leaves at
+    // it too, `multiball/sim.rs`), and a few f32 roundings of the velocity that holds it.
+    let bias =
+        2.0 * f64::from(SEPARATION_SPEED_REL) * tangent.length() + 4.0 * f64::from(f32::EPSILON) * v.length();
+    if vn > 0.0 && vn <= bias {
+        tangent.as_vec2()
+    } else {
+        velocity
+    }
+}
+
 /// A velocity with its approach along `normal` removed (nothing else): the resting solve's
 /// shock propagation, which holds a lower ball still under an upper one.
 #[inline]

@@ -115,10 +115,17 @@ fn trace_capped_steps(
         "bounce cap at {:.3} s: {} bounces, balls {at:?}",
         stats.simulated, ccd.max_bounces_per_circle
     );
-    eprintln!("  flippers before (angle, omega, transform angle): {:?}", before.previous);
+    eprintln!(
+        "  flippers before (angle, omega, transform angle): {:?}",
+        before.previous
+    );
     eprintln!("  flippers now: {:?}", before.flippers);
     for (e, p, v) in &before.balls {
-        eprintln!("  ball {e} before: at {:?} moving {:?}", p.to_array(), v.to_array());
+        eprintln!(
+            "  ball {e} before: at {:?} moving {:?}",
+            p.to_array(),
+            v.to_array()
+        );
     }
     for h in hits.read() {
         eprintln!("  hit {h:?}");

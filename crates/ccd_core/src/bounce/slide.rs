@@ -83,21 +83,28 @@ impl Slide {
     /// in the fraction, leaving `(0, |d|²)` at its first fall to either end. A foot at an
     /// end already leaves at once (the end's round cap takes over).
     pub(crate) fn leaves_at(&self, center: Vec2, path: Parabola) -> Option<f64> {
-        let a = self.segment.a.as_dvec2();
-        let d = self.segment.b.as_dvec2() - a;
-        let len_sq = d.length_squared();
-        let along = (center.as_dvec2() - a).dot(d);
-        if !(along > 0.0 && along < len_sq) {
-            return Some(0.0);
-        }
-        let (m, k) = path.terms();
-        let past_a = Poly([along, m.dot(d), k.dot(d), 0.0, 0.0]);
-        let past_b = Poly([len_sq - along, -m.dot(d), -k.dot(d), 0.0, 0.0]);
-        [past_a, past_b]
-            .into_iter()
-            .filter_map(|p| first_crossing(p, 1.0))
-            .map(|root| root.s)
-            .filter(|&s| s < 1.0)
-            .reduce(f64::min)
+        foot_leaves_face(self.segment, center, path)
     }
+}
+
+/// The fraction of `path` from `center` after which the centre's foot leaves the face of
+/// `segment`, if before the path's end (see [`Slide::leaves_at`]); `Some(0.0)` for a foot
+/// already off it.
+pub(crate) fn foot_leaves_face(segment: Segment, center: Vec2, path: Parabola) -> Option<f64> {
+    let a = segment.a.as_dvec2();
+    let d = segment.b.as_dvec2() - a;
+    let len_sq = d.length_squared();
+    let along = (center.as_dvec2() - a).dot(d);
+    if !(along > 0.0 && along < len_sq) {
+        return Some(0.0);
+    }
+    let (m, k) = path.terms();
+    let past_a = Poly([along, m.dot(d), k.dot(d), 0.0, 0.0]);
+    let past_b = Poly([len_sq - along, -m.dot(d), -k.dot(d), 0.0, 0.0]);
+    [past_a, past_b]
+        .into_iter()
+        .filter_map(|p| first_crossing(p, 1.0))
+        .map(|root| root.s)
+        .filter(|&s| s < 1.0)
+        .reduce(f64::min)
 }

@@ -21,7 +21,7 @@
 //! | hinged body, part | a body that turns about a pivot when balls push it; each of its shapes is one moving obstacle, a *part* |
 //! | step | one call, `dt` seconds; times are seconds since its start, a *fraction* is a time over `dt` |
 //! | clock, leg | a ball's own time within the step; its leg is its path from its clock to the end of the step |
-//! | flight, settled | under gravity, a ball in flight has a parabola for a leg; a settled one rests on something, took the rest of the step's gravity at once and moves straight (`settle.rs`) |
+//! | flight, settled, sliding | under gravity, a ball in flight has a parabola for a leg; a settled one rests on something: on the face of one still wall it is *sliding*, its leg the parabola of gravity's part along the face; otherwise it took the rest of the step's gravity at once and moves straight (`settle.rs`) |
 //! | lone ball | a ball swept on its own ([`sweep_bounces`](crate::sweep_bounces)), because nothing can meet it |
 //! | event ball | a ball stepped by the event machinery; a lone ball *joins* when an event ball's leg may reach its path |
 //! | contact | a ball touching something at an instant, and the change of velocity there ([`Contact`]) |

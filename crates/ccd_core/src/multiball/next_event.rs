@@ -11,7 +11,7 @@ use super::queue::{Event, EventKind, Key};
 use super::report::ContactWith;
 use super::sim::Sim;
 use super::state::{Clock, LastContact, SensorHit};
-use crate::bounce::{LegPath, earliest_solid, keep_earliest};
+use crate::bounce::{LegPath, earliest_solid, foot_leaves_face, keep_earliest};
 use crate::hit::Hit;
 use crate::obstacle::{ObstacleShape, Obstacles};
 use crate::sweep::{
@@ -106,7 +106,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// find them pair by pair instead, see `first_predictions.rs`).
     pub(super) fn predict_with(&self, i: usize, balls: bool) -> Option<Prediction> {
         let Clock {
-            frozen, time: start, ..
+            frozen,
+            time: start,
+            sliding,
+            ..
         } = self.step.clock[i];
         if frozen {
             return None;
@@ -125,6 +128,14 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
         let mut next = Next::NONE;
         let mut sensors = 0_usize;
+        // A sliding ball's foot leaving its face (read only for a sliding ball: the state
+        // is larger than the clock).
+        if sliding
+            && let (Some(on), Some(curve)) = (self.step.state[i].slide, leg.curve)
+            && let Some(s) = foot_leaves_face(on.face, ball.center, curve)
+        {
+            next.consider(start + (s * f64::from(left)) as f32, EventKind::SlideEnds);
+        }
         self.predict_walls(i, leg, &mut next, &mut sensors);
         self.predict_moving(i, leg, &mut next, &mut sensors);
         if balls {

@@ -9,6 +9,7 @@ use crate::hit::Hit;
 use crate::material::Material;
 use crate::obstacle::{ObstacleShape, Obstacles};
 use crate::response::{ResponseMode, Surface, TwoSurfaces, contact_restitution, respond, two_surfaces};
+use crate::shape::{Aabb, Segment};
 use crate::simultaneous::MAX_BODIES;
 use crate::tolerance::MAX_WEDGE_BOUNCES;
 use glam::Vec2;
@@ -49,10 +50,15 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             surface_velocity,
         } = contact;
         self.flush_sensors(i, time, on_contact);
-        if self.step.clock[i].curved {
-            // In flight: met with the velocity of this instant.
+        let clock = self.step.clock[i];
+        if clock.curved || clock.sliding {
+            // In flight or sliding: met with the velocity of this instant.
             self.balls[i].velocity = self.velocity_at(i, time);
             self.step.clock[i].time = time;
+        }
+        if clock.sliding {
+            // Off its wall's line (or into another): it settles as any other ball at rest.
+            self.settle(i);
         }
         let ball = self.balls[i];
         if let ContactWith::Moving(index) = with
@@ -122,7 +128,18 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let stops_dead = ball.response == ResponseMode::Stop && surface_velocity == Vec2::ZERO;
         self.count_bounce(i, time, with, this, stops_dead);
         if self.comes_to_rest(i, approach_speed, hit.normal) {
-            self.settle(i);
+            // On the face of one still surface that takes no friction and no push, it
+            // slides exactly.
+            let face = (second.is_none()
+                && pushed.is_none()
+                && surface_velocity == Vec2::ZERO
+                && !(combined.friction > 0.0))
+                .then(|| self.still_face(with, hit.point))
+                .flatten();
+            match face {
+                Some(face) => self.slide_on(i, face, hit.normal),
+                None => self.settle(i),
+            }
         }
         self.moved(i);
         if turned.iter().any(Option::is_some) {
@@ -187,6 +204,33 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 Response { velocity, kick }
             }
         }
+    }
+
+    /// The segment `with`, if `point`, where a ball touches it, lies inside its face and it
+    /// holds still (a wall, or a moving obstacle without motion this step): not an end
+    /// cap, a pillar or a ball. Only such a face holds a slide.
+    fn still_face(&self, with: ContactWith, point: Vec2) -> Option<Segment> {
+        let mut shape = None;
+        match with {
+            ContactWith::Moving(index) => {
+                let m = &self.moving[index];
+                if m.motion.angle == 0.0 && m.motion.pivot_motion == Vec2::ZERO {
+                    shape = Some(m.obstacle.shape);
+                }
+            }
+            ContactWith::Obstacle(id) => self.obstacles.query(Aabb::new(point, point), |found, o| {
+                if found == id {
+                    shape = Some(o.shape);
+                }
+            }),
+            ContactWith::Ball(_) => {}
+        }
+        let Some(ObstacleShape::Segment(s)) = shape else {
+            return None;
+        };
+        let d = s.direction();
+        let along = (point - s.a).dot(d);
+        (along > 0.0 && along < d.length_squared()).then_some(s)
     }
 
     /// Count a contact of ball `i` with `with` against its bounce cap (raised in corners:

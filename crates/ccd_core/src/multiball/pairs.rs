@@ -66,6 +66,12 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 self.closing_now(k, time, &mut cluster, &mut links, on_contact);
             }
         }
+        // A sliding ball in the batch settles: an impulse may turn it off its wall's line.
+        for &k in &cluster {
+            if self.step.clock[k].sliding {
+                self.settle(k);
+            }
+        }
         // A ball in flight meeting a settled (or waiting) one settles first: the settled
         // one carries the rest of the step's gravity in its velocity, and an exchange with
         // a ball in flight would hand that on to a ball that gains it along its curve too.

@@ -35,6 +35,8 @@ pub(super) enum EventKind {
         other: u32,
         other_version: u32,
     },
+    /// A sliding ball's foot leaves its face: it flies from there (`settle.rs`).
+    SlideEnds,
 }
 
 /// A ball's next event: when, and with what.

@@ -13,11 +13,11 @@
 //! step (time 0), as the single-ball sweep reports a resting contact.
 
 use super::report::{Contact, ContactWith, MultiballReport};
-use super::resting_contacts::{Rest, RestingPair, WallContact};
+use super::resting_contacts::{OnlyWall, Rest, RestingPair, WallContact};
 use super::sim::Sim;
 use crate::hit::Hit;
 use crate::obstacle::{ObstacleShape, Obstacles};
-use crate::response::{Accumulated, leave_wall, rest_step, without_approach};
+use crate::response::{Accumulated, leave_wall, rest_step, without_approach, without_bias};
 use crate::shape::{Aabb, Segment};
 use crate::simultaneous::{Problem, Row, State};
 use crate::tolerance::{PRESS_SLACK_REL, RESTING_ITERATIONS, TOUCH_SLOP_REL};
@@ -69,6 +69,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             marks.clear();
             marks.resize(self.balls.len(), false);
         }
+        self.start.only_walls.clear();
+        self.start.only_walls.resize(self.balls.len(), None);
         let resting = self.settings.resting_speed;
         if !(resting > 0.0) {
             return;
@@ -89,6 +91,15 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         // Slow contacts only: faster approaches are impacts, resolved exactly as events.
         walls.retain(|c| c.approach < resting);
         pairs.retain(|p| p.approach < resting);
+        // Under gravity, the separation bias a wall contact left the ball with last step
+        // (in its flight velocity, before the step's gravity was added) is no motion: kept,
+        // it would cut the normal impulse, and the friction it bounds, by its size.
+        if let Some(flight) = self.start.flight_velocities.get(..self.balls.len()) {
+            for c in &walls {
+                let before = flight[c.ball];
+                self.balls[c.ball].velocity += without_bias(before, c.normal) - before;
+            }
+        }
         for _ in 0..RESTING_ITERATIONS {
             let mut change = 0.0_f32;
             for c in walls.iter_mut() {
@@ -155,6 +166,24 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
         for (k, _) in touched.iter().enumerate().filter(|(_, t)| **t) {
             self.moved(k);
+        }
+        // A pressed ball on the face of one wall, touching nothing else, can slide on it.
+        for group in walls.chunk_by(|a, b| a.ball == b.ball) {
+            if let [c] = group
+                && pressed[c.ball]
+                && let Rest::Face(face) = c.on
+            {
+                self.start.only_walls[c.ball] = Some(OnlyWall {
+                    face,
+                    point: c.point,
+                    normal: c.normal,
+                    gripped: c.taken.tangent != 0.0,
+                });
+            }
+        }
+        for p in &pairs {
+            self.start.only_walls[p.a] = None;
+            self.start.only_walls[p.b] = None;
         }
         self.start.touched_balls = touched;
         self.start.resting_balls = pressed;

@@ -35,6 +35,20 @@ pub(super) struct WallContact {
     pub(super) taken: Accumulated,
 }
 
+/// The one wall a pressed ball rests on, on its face, when it touches nothing else at the
+/// step's start: it slides along that face (`settle.rs`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct OnlyWall {
+    /// The face the ball touches.
+    pub(super) face: Segment,
+    /// The point of the face the ball touches.
+    pub(super) point: Vec2,
+    /// From the wall towards the ball.
+    pub(super) normal: Vec2,
+    /// Friction took some tangential impulse in the solve.
+    pub(super) gripped: bool,
+}
+
 /// Two touching balls at the start of the step.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct RestingPair {

@@ -5,21 +5,39 @@
 //! and met with the velocity of its instant, as a lone ball's sweep does. Two balls in
 //! flight fall alike, so between them the motion stays straight (`pair_sweep.rs`).
 //!
-//! A ball that *rests* on something (a floor, a held flipper, a pile) is *settled*: it takes
-//! the rest of the step's gravity at once (`v += g·(dt − t)`) and moves on straight, and the
-//! resting contacts take away what presses it in, as they always have: at the step's start
-//! the resting solve (`resting.rs`) runs on the velocities with the step's gravity added,
-//! and the balls it finds resting stay so; every other ball gets its velocity back and
-//! flies. A ball in flight that comes to rest on a wall or a moving obstacle during the
-//! step (a contact slower than the resting speed, or than a fall from within the touch
-//! slop, with gravity pressing it in) settles there (`Sim::settle`, `sim.rs`); so does one
-//! that meets a settled ball (`pairs.rs`): the settled ball carries the rest of the step's
-//! gravity in its velocity, and an exchange would hand that on to a ball that also gains it
-//! along its curve. Settling is one way within a step, so it cannot go back and forth.
+//! A ball that *rests* on something (a floor, a held flipper, a pile) is *settled*. At the
+//! step's start the resting solve (`resting.rs`) runs on the velocities with the step's
+//! gravity added, and the balls it presses on stay settled; every other ball gets its
+//! velocity back and flies. A ball in flight that comes to rest on a wall or a moving
+//! obstacle during the step (a contact slower than the resting speed, or than a fall from
+//! within the touch slop, with gravity pressing it in) settles there; so does one that
+//! meets a settled ball (`pairs.rs`). A settled ball moves in one of two ways:
+//!
+//! - *Sliding*, on the face of one still wall and touching nothing else (a ball on a
+//!   slope): its leg is the parabola of gravity's part along the face (`Sim::slide_on`,
+//!   `sim.rs`), exactly as `s(t) = ½·g·sin θ·t²` says. At the step's start the resting
+//!   solve's whole change along the face, friction included, is spread evenly over the
+//!   step (`slide_from_start`): Coulomb friction under a steady press is a steady
+//!   deceleration. During the step only a frictionless face is slid on; a rough one, a
+//!   moving one that turns or a hinged part the ball pushes settle it straight.
+//! - *Straight*, anywhere else (in a V, in a pile, on an end cap or a pillar): it takes the
+//!   rest of the step's gravity at once (`v += g·(dt − t)`) and moves on straight, and the
+//!   resting contacts take away what presses it in (`Sim::settle`).
+//!
+//! A sliding ball whose foot leaves its face (an event, `EventKind::SlideEnds`) flies on
+//! from there (`Sim::leave_face`); one that meets anything settles straight at that
+//! instant. A settled ball
+//! carries the rest of the step's gravity in its velocity (or its slide), and an exchange
+//! with a ball in flight would hand that on to a ball that also gains it along its curve.
+//! Settling is one way within a step (flight, then sliding, then straight), so it cannot go
+//! back and forth.
 
 use super::report::{Contact, MultiballReport};
-use super::sim::Sim;
+use super::resting_contacts::OnlyWall;
+use super::sim::{Sim, slide_along};
+use super::state::SlideOn;
 use crate::obstacle::Obstacles;
+use crate::response::rested;
 use crate::tolerance::TOUCH_SLOP_REL;
 use glam::Vec2;
 
@@ -37,13 +55,15 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         on_contact: &mut impl FnMut(&Contact),
     ) {
         let g = self.settings.gravity;
+        // The velocities before the step's gravity, which the resting solve also reads
+        // (none without gravity).
+        let flight = &mut self.start.flight_velocities;
+        flight.clear();
         if g == Vec2::ZERO {
             self.solve_resting(report, on_contact);
             return;
         }
-        let mut saved = std::mem::take(&mut self.start.flight_velocities);
-        saved.clear();
-        saved.extend(self.balls.iter().map(|b| b.velocity));
+        flight.extend(self.balls.iter().map(|b| b.velocity));
         let dt = self.dt;
         for (b, clock) in self.balls.iter_mut().zip(self.step.clock.iter_mut()) {
             if !clock.frozen {
@@ -52,17 +72,80 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
         }
         self.solve_resting(report, on_contact);
+        let saved = std::mem::take(&mut self.start.flight_velocities);
         for (k, &flight_velocity) in saved.iter().enumerate() {
-            if !self.step.clock[k].frozen && !self.start.resting_balls[k] {
+            if self.step.clock[k].frozen {
+                continue;
+            }
+            if !self.start.resting_balls[k] {
                 self.balls[k].velocity = flight_velocity;
                 self.step.clock[k].curved = true;
                 if self.start.touched_balls[k] {
                     // Its box was updated as a settled ball's.
                     self.moved(k);
                 }
+            } else if let Some(wall) = self.start.only_walls[k] {
+                self.touch(k, wall);
+                self.slide_from_start(k, wall, flight_velocity);
             }
         }
         self.start.flight_velocities = saved;
+    }
+
+    /// Ball `k`, pressed on the one wall `wall` by the resting solve and found within the
+    /// touch slop above it, is put back at the contact distance. Each step leaves a ball at
+    /// rest at the separation bias, which lifts it by 1e-5 of the distance it moves along
+    /// the wall: over a long roll the lift would pass the touch slop, and the ball would
+    /// fall back onto the wall in a hop.
+    fn touch(&mut self, k: usize, wall: OnlyWall) {
+        let ball = &mut self.balls[k];
+        let touching = wall.point + wall.normal * ball.radius;
+        if (ball.center - wall.point).dot(wall.normal) > ball.radius && touching.is_finite() {
+            ball.center = touching;
+            self.moved(k);
+        }
+    }
+
+    /// Ball `k`, pressed on the one wall `wall` by the resting solve, slides along it over
+    /// the whole step: it keeps the velocity the solve gave it at the step's end, and gets
+    /// there along the curve. Without friction the curve is gravity's part along the wall;
+    /// with friction, the solve's whole change along the wall spread evenly over the step
+    /// (Coulomb friction under a steady push is a steady deceleration). A ball whose
+    /// velocity along the wall the solve left unchanged (at rest on a level floor) moves
+    /// straight, as before.
+    fn slide_from_start(&mut self, k: usize, wall: OnlyWall, flight_velocity: Vec2) {
+        let pull = if wall.gripped {
+            (self.balls[k].velocity - flight_velocity) / self.dt
+        } else {
+            self.settings.gravity
+        };
+        let slide = slide_along(pull, wall.normal);
+        if slide == Vec2::ZERO || !slide.is_finite() {
+            return;
+        }
+        // What the solve left of the approach is the separation bias, now of the start's
+        // speed along the wall.
+        self.balls[k].velocity = rested(self.balls[k].velocity - slide * self.dt, wall.normal);
+        self.step.clock[k].sliding = true;
+        self.step.state[k].slide = Some(SlideOn {
+            face: wall.face,
+            acceleration: slide,
+        });
+        self.moved(k);
+    }
+
+    /// Sliding ball `k`'s foot leaves its face at `time`: from there it flies.
+    pub(super) fn leave_face(&mut self, k: usize, time: f32, on_contact: &mut impl FnMut(&Contact)) {
+        self.advance(k, time, on_contact);
+        let clock = &mut self.step.clock[k];
+        if clock.sliding {
+            clock.sliding = false;
+            clock.curved = true;
+            clock.version = clock.version.wrapping_add(1);
+            self.step.state[k].slide = None;
+        }
+        self.moved(k);
+        self.repredict(k);
     }
 
     /// Whether a contact of ball `k` (in flight), approached at `approach` along `normal`

@@ -4,12 +4,13 @@ use super::ball::{Ball, MovingObstacle};
 use super::lone::wall_contact;
 use super::report::Contact;
 use super::settings::MultiballSettings;
-use super::state::{BallState, Clock, EventBuffers, SensorHit, StartBuffers, StepState};
+use super::state::{BallState, Clock, EventBuffers, SensorHit, SlideOn, StartBuffers, StepState};
 use crate::bounce::{SweepSettings, sweep_bounces};
 use crate::obstacle::Obstacles;
 use crate::parabola::Parabola;
-use crate::shape::Aabb;
-use crate::tolerance::MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG;
+use crate::response::rested;
+use crate::shape::{Aabb, Segment};
+use crate::tolerance::{MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG, SEPARATION_SPEED_REL};
 use glam::Vec2;
 
 pub(super) struct Sim<'a, O: ?Sized> {
@@ -34,6 +35,17 @@ pub(super) fn usable(b: &Ball) -> bool {
         && b.velocity.is_finite()
         && b.inverse_mass.is_finite()
         && b.inverse_mass >= 0.0
+}
+
+/// The part of `acceleration` along a wall of unit `normal` (towards the ball), computed in
+/// f64, and leaving the wall at the separation bias, [`SEPARATION_SPEED_REL`] of it: a
+/// sliding ball's acceleration. Rounded to f32, the part along the wall keeps a part into
+/// it of about 1e-7 of its size, and a leg that starts touching the wall would meet it
+/// again at once; the bias is a hundred times that.
+pub(super) fn slide_along(acceleration: Vec2, normal: Vec2) -> Vec2 {
+    let (a, n) = (acceleration.as_dvec2(), normal.as_dvec2());
+    let along = a - n * a.dot(n);
+    (along + n * (along.length() * f64::from(SEPARATION_SPEED_REL))).as_vec2()
 }
 
 /// Per-ball clocks and legs over one step.
@@ -138,24 +150,38 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
     }
 
-    /// The gravity ball `k`'s leg feels: the step's for a ball in flight, else none.
-    #[inline]
-    pub(super) fn gravity_of(&self, k: usize) -> Vec2 {
+    /// The acceleration of ball `k`'s leg, if it is curved: the step's gravity for a ball
+    /// in flight, its part along the face for a sliding ball; `None` for a straight leg
+    /// (no gravity, settled, or waiting).
+    #[inline(always)]
+    fn leg_acceleration(&self, k: usize) -> Option<Vec2> {
         let s = &self.step.clock[k];
-        if s.curved && !s.frozen {
-            self.settings.gravity
+        if s.frozen {
+            None
+        } else if s.curved {
+            Some(self.settings.gravity)
+        } else if s.sliding {
+            // Read only for a sliding ball: the state is larger than the clock.
+            Some(self.step.state[k].slide.map_or(Vec2::ZERO, |on| on.acceleration))
         } else {
-            Vec2::ZERO
+            None
         }
     }
 
+    /// The gravity ball `k`'s leg feels: the step's for a ball in flight, its part along
+    /// the face for a sliding ball, else none.
+    #[inline]
+    pub(super) fn gravity_of(&self, k: usize) -> Vec2 {
+        self.leg_acceleration(k).unwrap_or(Vec2::ZERO)
+    }
+
     /// Ball `k`'s leg from its clock to the end of the step as a parabola, if it is in
-    /// flight.
+    /// flight or sliding.
     #[inline]
     pub(super) fn curve_of(&self, k: usize) -> Option<Parabola> {
-        let s = &self.step.clock[k];
-        (s.curved && !s.frozen)
-            .then(|| Parabola::new(self.balls[k].velocity, self.settings.gravity, self.dt - s.time))
+        let left = self.dt - self.step.clock[k].time;
+        self.leg_acceleration(k)
+            .map(|a| Parabola::new(self.balls[k].velocity, a, left))
     }
 
     /// Where ball `k` is at `t` (not before its clock), on its leg.
@@ -183,12 +209,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     pub(super) fn velocity_at(&self, k: usize, t: f32) -> Vec2 {
         let s = &self.step.clock[k];
         if s.frozen {
-            Vec2::ZERO
-        } else if s.curved {
-            (self.balls[k].velocity.as_dvec2() + self.settings.gravity.as_dvec2() * f64::from(t - s.time))
-                .as_vec2()
-        } else {
-            self.balls[k].velocity
+            return Vec2::ZERO;
+        }
+        match self.leg_acceleration(k) {
+            Some(a) => (self.balls[k].velocity.as_dvec2() + a.as_dvec2() * f64::from(t - s.time)).as_vec2(),
+            None => self.balls[k].velocity,
         }
     }
 
@@ -197,7 +222,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         self.flush_sensors(k, t, on_contact);
         let s = self.step.clock[k];
         if !s.frozen && t > s.time {
-            if s.curved {
+            if s.curved || s.sliding {
                 let (center, velocity) = (self.center_at(k, t), self.velocity_at(k, t));
                 self.balls[k].center = center;
                 self.balls[k].velocity = velocity;
@@ -211,15 +236,37 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
     }
 
-    /// Ball `k`, in flight, comes to rest on something at its clock: it takes the rest of
-    /// the step's gravity at once and moves on straight, as the resting solve's balls do
-    /// (see `settle.rs`).
+    /// Ball `k`, in flight or sliding, comes to rest on something at its clock: it takes
+    /// the rest of the step's gravity at once and moves on straight, as the resting solve's
+    /// balls do (see `settle.rs`).
     pub(super) fn settle(&mut self, k: usize) {
         let s = &mut self.step.clock[k];
-        if s.curved {
+        if s.curved || s.sliding {
             s.curved = false;
+            s.sliding = false;
             let left = self.dt - s.time;
             self.balls[k].velocity += self.settings.gravity * left;
+        }
+    }
+
+    /// Ball `k`, in flight, comes to rest at its clock on `face` of a still wall, of unit
+    /// `normal` (towards the ball), that takes no friction: it keeps no hop, and slides
+    /// along the face under gravity's part along it (see `settle.rs`).
+    pub(super) fn slide_on(&mut self, k: usize, face: Segment, normal: Vec2) {
+        let along = slide_along(self.settings.gravity, normal);
+        let velocity = rested(self.balls[k].velocity, normal);
+        let s = &mut self.step.clock[k];
+        if !along.is_finite() || !velocity.is_finite() {
+            self.settle(k);
+        } else if s.curved {
+            s.curved = false;
+            // On a level face gravity has no part along it: the leg is straight.
+            s.sliding = along != Vec2::ZERO;
+            self.step.state[k].slide = Some(SlideOn {
+                face,
+                acceleration: along,
+            });
+            self.balls[k].velocity = velocity;
         }
     }
 
@@ -295,6 +342,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             pinched: false,
             sensors: 0,
             curved: self.settings.gravity != Vec2::ZERO,
+            sliding: false,
         };
         self.step.state[j].bounces = bounces;
         self.moved(j);

@@ -18,9 +18,9 @@ use super::order::SpatialOrder;
 use super::prediction::FirstPrediction;
 use super::queue::{EventQueue, Schedule};
 use super::report::{Contact, ContactWith};
-use super::resting_contacts::{RestingPair, WallContact};
+use super::resting_contacts::{OnlyWall, RestingPair, WallContact};
 use crate::hit::Hit;
-use crate::shape::Aabb;
+use crate::shape::{Aabb, Segment};
 use crate::tolerance::MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG;
 use glam::Vec2;
 
@@ -94,6 +94,8 @@ pub(super) struct StartBuffers {
     /// looked at (their boxes were updated).
     pub(super) resting_balls: Vec<bool>,
     pub(super) touched_balls: Vec<bool>,
+    /// Per ball: the one wall the resting solve pressed it on, if it touched nothing else.
+    pub(super) only_walls: Vec<Option<OnlyWall>>,
 }
 
 /// Buffers of one event.
@@ -185,12 +187,23 @@ pub(super) struct Clock {
     /// state only for the rare squeezed ball).
     pub(super) pinched: bool,
     /// Its leg is a parabola under the step's gravity (a ball in flight). Otherwise it is
-    /// straight: no gravity, or a *settled* ball, which took the rest of the step's gravity
-    /// at once (`v += g·(dt − t)`) because it rests on something (see `settle.rs`).
+    /// straight (no gravity, or a *settled* ball, which took the rest of the step's gravity
+    /// at once, `v += g·(dt − t)`, because it rests on something), or it slides.
     pub(super) curved: bool,
+    /// A settled ball *sliding* along the one wall it rests on: its leg is a parabola under
+    /// `BallState::slide`, gravity's part along the wall (see `settle.rs`).
+    pub(super) sliding: bool,
     /// How many of its entries in `MultiballScratch::sensors` hold (here, not in the
     /// larger state: every advance along a leg asks).
     pub(super) sensors: u8,
+}
+
+/// The face a sliding ball slides on, and its acceleration along it (gravity's part along
+/// it, or with friction the resting solve's whole change spread over the step), units/s².
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SlideOn {
+    pub(super) face: Segment,
+    pub(super) acceleration: Vec2,
 }
 
 /// The rest of a ball's state over the step.
@@ -199,6 +212,8 @@ pub(super) struct BallState {
     pub(super) bounces: u32,
     /// Contacts allowed before the ball waits: the cap, raised in corners.
     pub(super) allowed: u32,
+    /// A sliding ball's face and acceleration (`Clock::sliding`).
+    pub(super) slide: Option<SlideOn>,
     /// The last solid contact with a wall or moving obstacle in this step.
     pub(super) last: Option<LastContact>,
     /// Squeezed between two surfaces closing in on it: ignore the faster one for the rest of

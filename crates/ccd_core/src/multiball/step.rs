@@ -378,6 +378,7 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
                 };
                 self.resolve_obstacle(i, time, contact, report, on_contact);
             }
+            EventKind::SlideEnds => self.leave_face(i, time, on_contact),
         }
     }
 
