@@ -35,13 +35,13 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let (sa, sb) = (self.step.clock[i], self.step.clock[j]);
         let dt = self.dt;
         let common = later(sa.time, sb.time);
-        let (pa, pb) = (self.center_at(i, common), self.center_at(j, common));
-        let (va, vb) = (self.velocity_at(i, common), self.velocity_at(j, common));
+        let (pa, va, ga) = self.leg_at(i, common);
+        let (pb, vb, gb) = self.leg_at(j, common);
         let rest = dt - common;
         let horizon = earlier(until - common + self.pair_window(), rest);
         // Two balls in flight fall alike: their relative motion is straight. One in flight
         // against a settled one curves.
-        let bend = self.gravity_of(i) - self.gravity_of(j);
+        let bend = ga - gb;
         if !(rest > 0.0) || !(horizon >= 0.0) {
             return None;
         }

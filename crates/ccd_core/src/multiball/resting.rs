@@ -83,7 +83,12 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             if self.step.clock[k].frozen {
                 continue;
             }
-            self.gather_walls(k, &mut walls);
+            // Walls only around the balls that met something last step: any other was in
+            // flight, and a wall it meets now is an event. (Two balls falling together
+            // can touch without a contact: pairs are looked for around every ball.)
+            if self.met_before(k) {
+                self.gather_walls(k, &mut walls);
+            }
             if self.settings.ball_ball {
                 self.gather_pairs(k, &mut pairs);
             }
@@ -253,6 +258,18 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
         });
         drop_seam_caps(walls, start, slop);
+    }
+
+    /// Whether ball `k` met something last step (every ball, on a step that does not
+    /// follow one of the same balls).
+    #[inline]
+    fn met_before(&self, k: usize) -> bool {
+        self.met_before.len() != self.balls.len()
+            || self
+                .met_before
+                .get(self.step.order.caller(k))
+                .copied()
+                .unwrap_or(true)
     }
 
     /// The balls after `k` (by index) that touch it.

@@ -28,6 +28,8 @@ pub(super) struct Sim<'a, O: ?Sized> {
     /// Every usable ball is on the same layers, which interact with themselves: pair
     /// searches need not read each candidate's layers.
     pub(super) shared_layers: bool,
+    /// `Carried::met`: which balls met something last step, in the caller's order.
+    pub(super) met_before: &'a [bool],
 }
 
 pub(super) fn usable(b: &Ball) -> bool {
@@ -168,13 +170,6 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
     }
 
-    /// The gravity ball `k`'s leg feels: the step's for a ball in flight, its part along
-    /// the face for a sliding ball, else none.
-    #[inline]
-    pub(super) fn gravity_of(&self, k: usize) -> Vec2 {
-        self.leg_acceleration(k).unwrap_or(Vec2::ZERO)
-    }
-
     /// Ball `k`'s leg from its clock to the end of the step as a parabola, if it is in
     /// flight or sliding.
     #[inline]
@@ -201,6 +196,28 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 .offset_f64(1.0))
             .as_vec2(),
             None => b.center + b.velocity * tau,
+        }
+    }
+
+    /// Where ball `k` is at `t` (not before its clock), its velocity then, and the gravity
+    /// its leg feels (the step's in flight, its part along the face sliding, else none):
+    /// [`Sim::center_at`] and [`Sim::velocity_at`] with one read of its clock (every
+    /// candidate pair asks this of both balls).
+    #[inline(always)]
+    pub(super) fn leg_at(&self, k: usize, t: f32) -> (Vec2, Vec2, Vec2) {
+        let (b, s) = (&self.balls[k], &self.step.clock[k]);
+        if s.frozen {
+            return (b.center, Vec2::ZERO, Vec2::ZERO);
+        }
+        let tau = t - s.time;
+        match self.leg_acceleration(k) {
+            Some(a) => {
+                let curve = Parabola::new(b.velocity, a, tau);
+                let center = (b.center.as_dvec2() + curve.offset_f64(1.0)).as_vec2();
+                let velocity = (b.velocity.as_dvec2() + a.as_dvec2() * f64::from(tau)).as_vec2();
+                (center, velocity, a)
+            }
+            None => (b.center + b.velocity * tau, b.velocity, Vec2::ZERO),
         }
     }
 

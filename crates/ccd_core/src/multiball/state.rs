@@ -70,6 +70,9 @@ pub(super) struct StepState {
     /// when they joined (merged in time order at the end of the step).
     pub(super) event_contacts: Vec<Contact>,
     pub(super) joined_contacts: Vec<Contact>,
+    /// Per ball, in the caller's order: it met something this step (becomes
+    /// `Carried::met` at the step's end).
+    pub(super) met: Vec<bool>,
 }
 
 /// Buffers of the step's start: its first predictions (see `first_predictions.rs`) and
@@ -125,6 +128,10 @@ pub(super) struct EventBuffers {
 pub(super) struct Carried {
     /// Most balls went through the event machinery last step: skip the lone sweeps.
     pub(super) crowded: bool,
+    /// Per ball, in the caller's order: it met something last step (a solid contact, or a
+    /// resting contact). The resting solve looks for walls only around these balls: any
+    /// other was in flight, and a wall it meets now is an event, met there (`resting.rs`).
+    pub(super) met: Vec<bool>,
 }
 
 /// Two balls, by index.

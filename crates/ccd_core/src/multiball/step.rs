@@ -127,6 +127,8 @@ pub fn step_balls_parallel<P: Parallel, O: Obstacles + Sync + ?Sized>(
     scratch.step.lone = lone;
     scratch.step.event_contacts.clear();
     scratch.step.joined_contacts.clear();
+    scratch.step.met.clear();
+    scratch.step.met.resize(balls.len(), false);
     if scratch.step.in_events.iter().any(|&m| m) {
         report = run_sorted(pool, balls, dt, obstacles, moving, settings, scratch);
     }
@@ -143,8 +145,10 @@ pub fn step_balls_parallel<P: Parallel, O: Obstacles + Sync + ?Sized>(
             report.capped_balls += u32::from(end.capped);
             report.lost_time += end.lost_time;
             s.contacts.iter().for_each(&mut on_contact);
+            scratch.step.met[k] = s.contacts.iter().any(|c| !c.sensor);
         }
     }
+    std::mem::swap(&mut scratch.carried.met, &mut scratch.step.met);
     report.joined_balls = report.event_balls - lone.iter().filter(|s| s.events).count() as u32;
     scratch.carried.crowded = report.event_balls as f32 >= CROWDED_FRACTION * balls.len() as f32;
     // The balls that joined late: their replayed contacts, then the machinery's, each
@@ -293,6 +297,7 @@ fn run_events<P: Parallel, O: Obstacles + Sync + ?Sized>(
         event: &mut scratch.event,
         max_radius: 0.0,
         shared_layers: false,
+        met_before: &scratch.carried.met,
     };
     sim.prepare();
     sim.start_gravity(&mut report, &mut on_contact);
@@ -325,7 +330,14 @@ fn run_events<P: Parallel, O: Obstacles + Sync + ?Sized>(
         sim.resolve_event(i, time, kind, &mut report, &mut on_contact);
     }
     sim.finish(&mut report, &mut on_contact);
-
+    // Which event balls met something, in the caller's order.
+    let step = &mut scratch.step;
+    for (n, s) in step.state.iter().enumerate() {
+        let touched = scratch.start.touched_balls.get(n).copied().unwrap_or(false);
+        if let Some(met) = step.met.get_mut(step.order.caller(n)) {
+            *met = s.bounces > 0 || touched;
+        }
+    }
     scratch.step.event_contacts = contacts;
     report
 }
