@@ -277,8 +277,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let b = self.balls[k];
         let mut found = std::mem::take(&mut self.event.found);
         found.clear();
+        // A ball within the touch slop of this one has a point of its circle, which its box
+        // holds, within this one's radius plus the slop of the pair: a box that small
+        // finds it (a quarter of the area of one reaching the largest ball's centre).
         let reach =
-            Aabb::new(b.center, b.center).inflated(b.radius * (1.0 + TOUCH_SLOP_REL) + self.max_radius);
+            Aabb::new(b.center, b.center).inflated(b.radius + (b.radius + self.max_radius) * TOUCH_SLOP_REL);
         self.step.grid.query(reach, |j| found.push(j));
         for &j in &found {
             if j <= k || !b.layers.interacts(self.balls[j].layers) || !self.step.clock[j].valid {
