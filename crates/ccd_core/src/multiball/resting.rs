@@ -83,14 +83,13 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             if self.step.clock[k].frozen {
                 continue;
             }
-            // Walls only around the balls that met something last step: any other was in
-            // flight, and a wall it meets now is an event. (Two balls falling together
-            // can touch without a contact: pairs are looked for around every ball.)
+            // Only around the balls that met something last step: any other was in flight,
+            // and a wall or a ball it meets now is an event.
             if self.met_before(k) {
                 self.gather_walls(k, &mut walls);
-            }
-            if self.settings.ball_ball {
-                self.gather_pairs(k, &mut pairs);
+                if self.settings.ball_ball {
+                    self.gather_pairs(k, &mut pairs);
+                }
             }
         }
         // Slow contacts only: faster approaches are impacts, resolved exactly as events.
@@ -272,7 +271,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 .unwrap_or(true)
     }
 
-    /// The balls after `k` (by index) that touch it.
+    /// The balls that touch `k`: those after it (by index), and those before it that the
+    /// gathering passes over (they met nothing last step), so each pair is found once.
     fn gather_pairs(&mut self, k: usize, pairs: &mut Vec<RestingPair>) {
         let b = self.balls[k];
         let mut found = std::mem::take(&mut self.event.found);
@@ -284,7 +284,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             Aabb::new(b.center, b.center).inflated(b.radius + (b.radius + self.max_radius) * TOUCH_SLOP_REL);
         self.step.grid.query(reach, |j| found.push(j));
         for &j in &found {
-            if j <= k || !b.layers.interacts(self.balls[j].layers) || !self.step.clock[j].valid {
+            if j == k
+                || (j < k && self.met_before(j))
+                || !b.layers.interacts(self.balls[j].layers)
+                || !self.step.clock[j].valid
+            {
                 continue;
             }
             let o = self.balls[j];
