@@ -63,6 +63,7 @@ fn elastic_drop(hz: f32, bounces: u32) -> f64 {
 fn an_elastic_drop_keeps_its_energy_at_30_60_and_120_hz() {
     for hz in [30.0, 60.0, 120.0] {
         let worst = elastic_drop(hz, 100);
+        eprintln!("elastic drop, {hz} Hz, 100 bounces: worst energy error {worst:.1e}");
         assert!(worst <= 1e-5, "{hz} Hz: energy drifted by {worst:e}");
     }
 }
@@ -71,6 +72,7 @@ fn an_elastic_drop_keeps_its_energy_at_30_60_and_120_hz() {
 fn an_elastic_drop_keeps_its_energy_at_1000_hz() {
     // f32 positions round a thousand times a second: 1e-4.
     let worst = elastic_drop(1000.0, 100);
+    eprintln!("elastic drop, 1000 Hz, 100 bounces: worst energy error {worst:.1e}");
     assert!(worst <= 1e-4, "1000 Hz: energy drifted by {worst:e}");
 }
 
@@ -158,6 +160,12 @@ fn a_throw_lands_where_the_closed_form_says() {
             clock += f64::from(dt);
         }
         let (time, x) = landed.unwrap();
+        eprintln!(
+            "throw, {hz} Hz: lands at x = {x:.7} (closed form {:.7}, {:.1e} relative), t = {time:.7} ({:.1e})",
+            expected.1,
+            (x - expected.1).abs() / expected.1,
+            (time - expected.0).abs() / expected.0
+        );
         // The clock itself sums f32 steps: compare the landing point, and the time within
         // the clock's own rounding.
         assert!(
@@ -186,6 +194,7 @@ fn a_ball_on_a_frictionless_slope_follows_the_closed_form() {
     let s = settings(1.0, 0.0);
     let dt = 1.0 / 60.0;
     let (mut center, mut velocity) = (start, Vec2::ZERO);
+    let (mut worst, mut last) = (0.0_f64, 0.0_f64);
     for n in 1..=180 {
         let out = sweep_bounces(Circle::new(center, RADIUS), velocity, dt, &slope, &s, |_| {}).unwrap();
         (center, velocity) = (out.center, out.velocity);
@@ -201,8 +210,15 @@ fn a_ball_on_a_frictionless_slope_follows_the_closed_form() {
             (along - expected).abs() <= 1e-5 * expected + rounding,
             "t = {t}: slid {along}, not {expected}"
         );
+        // Beyond what an f32 position can show (the first steps slide less than its ulp).
+        worst = worst.max(((along - expected).abs() - rounding).max(0.0) / expected);
+        last = (along - expected).abs() / expected;
         assert!(off.abs() <= 1e-5, "t = {t}: {off} off the slope");
     }
+    eprintln!(
+        "slide, one ball, 60 Hz, 3 s: error along the slope at the end {last:.1e} relative, \
+         at worst {worst:.1e} beyond f32 rounding"
+    );
 }
 
 #[test]
@@ -531,6 +547,7 @@ fn slide_down_a_slope(mu: f32, hz: f32, resting_speed: f32, slope_moves: bool, w
     let mut scratch = MultiballScratch::default();
     let pull = f64::from(G) * (0.5 - f64::from(mu) * 0.75_f64.sqrt());
     let case = format!("μ = {mu}, {hz} Hz, resting speed {resting_speed}, moving slope {slope_moves}");
+    let (mut worst, mut last) = (0.0_f64, 0.0_f64);
     for n in 1..=(2.0 * hz) as u32 {
         let report = step_event_ball(&mut balls, 1.0 / hz, &walls, &mut moving, &settings, &mut scratch);
         assert_eq!(report.capped_balls, 0, "{case}");
@@ -544,7 +561,14 @@ fn slide_down_a_slope(mu: f32, hz: f32, resting_speed: f32, slope_moves: bool, w
             "{case}, t = {t}: slid {along}, not {expected}"
         );
         assert!(off.abs() <= 1e-4, "{case}, t = {t}: {off} off the slope");
+        // Beyond what an f32 position can show (the first steps slide less than its ulp).
+        worst = worst.max(((along - expected).abs() - rounding).max(0.0) / expected);
+        last = (along - expected).abs() / expected;
     }
+    eprintln!(
+        "slide, {case}: error along the slope at the end {last:.1e} relative, at worst \
+         {worst:.1e} beyond f32 rounding"
+    );
 }
 
 /// What this proves: a ball let go on a frictionless slope, stepped by the event
