@@ -129,8 +129,9 @@ pub(super) struct Carried {
     /// Most balls went through the event machinery last step: skip the lone sweeps.
     pub(super) crowded: bool,
     /// Per ball, in the caller's order: it met something last step (a solid contact, or a
-    /// resting contact). The resting solve looks for walls only around these balls: any
-    /// other was in flight, and a wall it meets now is an event, met there (`resting.rs`).
+    /// resting contact). The resting solve looks for walls and touching balls only around
+    /// these balls: any other was in flight, and what it meets now is an event, met there
+    /// (`resting.rs`).
     pub(super) met: Vec<bool>,
 }
 
