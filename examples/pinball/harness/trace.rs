@@ -35,10 +35,11 @@ struct Before {
 }
 
 type FlipperState<'a> = (&'a Flipper, &'a Transform);
+type BallState<'a> = (Entity, &'a Transform, &'a MovingCircle);
 
 fn keep_before(
     mut before: ResMut<Before>,
-    balls: Query<(Entity, &Transform, &MovingCircle), With<Ball>>,
+    balls: Query<BallState, With<Ball>>,
     flippers: Query<FlipperState>,
 ) {
     let before = &mut *before;
@@ -62,7 +63,7 @@ fn trace_faulted_steps(
     faults: Res<CcdFaults>,
     mut before: ResMut<Before>,
     mut hits: MessageReader<CircleHit>,
-    balls: Query<(Entity, &Transform, &MovingCircle), With<Ball>>,
+    balls: Query<BallState, With<Ball>>,
 ) {
     if faults.count == before.faults {
         hits.clear();
@@ -70,51 +71,33 @@ fn trace_faulted_steps(
     }
     before.faults = faults.count;
     eprintln!("fault step {}: {:?}", faults.steps, faults.last);
-    eprintln!(
-        "  flippers before (angle, omega, transform angle): {:?}",
-        before.previous
-    );
-    eprintln!("  flippers now: {:?}", before.flippers);
-    for (e, p, v) in &before.balls {
-        eprintln!(
-            "  ball {e} before: at {:?} moving {:?}",
-            p.to_array(),
-            v.to_array()
-        );
-    }
-    for (e, t, c) in &balls {
-        eprintln!(
-            "  ball {e} after: at {:?} moving {:?}",
-            t.translation.truncate().to_array(),
-            c.velocity.to_array()
-        );
-    }
-    for h in hits.read() {
-        eprintln!("  hit {h:?}");
-    }
+    print_step(&before, hits, &balls);
 }
 
-/// At a step that reached the bounce cap: every ball before and after it, with its
-/// velocity, the flippers (as at a fault) and the step's contacts.
+/// At a step that reached the bounce cap: the same as at a fault (every ball before and
+/// after it, the flippers and the step's contacts).
 fn trace_capped_steps(
     ccd: Res<CcdStats>,
     stats: Res<RunStats>,
     before: Res<Before>,
     mut hits: MessageReader<CircleHit>,
-    balls: Query<(&Transform, &MovingCircle), With<Ball>>,
+    balls: Query<BallState, With<Ball>>,
 ) {
     if ccd.capped == 0 {
         hits.clear();
         return;
     }
-    let at: Vec<(Vec2, Vec2)> = balls
-        .iter()
-        .map(|(t, c)| (t.translation.truncate(), c.velocity))
-        .collect();
     eprintln!(
-        "bounce cap at {:.3} s: {} bounces, balls {at:?}",
+        "bounce cap at {:.3} s: {} bounces",
         stats.simulated, ccd.max_bounces_per_circle
     );
+    print_step(&before, hits, &balls);
+}
+
+/// The flippers at the previous pose and now, every ball before and after the step, and
+/// the step's contacts (read here; a step not traced clears its reader instead, so the
+/// next traced step shows its own contacts only).
+fn print_step(before: &Before, mut hits: MessageReader<CircleHit>, balls: &Query<BallState, With<Ball>>) {
     eprintln!(
         "  flippers before (angle, omega, transform angle): {:?}",
         before.previous
@@ -125,6 +108,13 @@ fn trace_capped_steps(
             "  ball {e} before: at {:?} moving {:?}",
             p.to_array(),
             v.to_array()
+        );
+    }
+    for (e, t, c) in balls {
+        eprintln!(
+            "  ball {e} after: at {:?} moving {:?}",
+            t.translation.truncate().to_array(),
+            c.velocity.to_array()
         );
     }
     for h in hits.read() {
