@@ -13,7 +13,7 @@
 //! step (time 0), as the single-ball sweep reports a resting contact.
 
 use super::report::{Contact, ContactWith, MultiballReport};
-use super::resting_contacts::{OnlyWall, Rest, RestingPair, WallContact};
+use super::resting_contacts::{Rest, RestingPair, WallContact};
 use super::sim::Sim;
 use crate::hit::Hit;
 use crate::obstacle::{ObstacleShape, Obstacles};
@@ -65,12 +65,14 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         report: &mut MultiballReport,
         on_contact: &mut impl FnMut(&Contact),
     ) {
-        for marks in [&mut self.start.resting_balls, &mut self.start.touched_balls] {
+        for marks in [
+            &mut self.start.resting_balls,
+            &mut self.start.touched_balls,
+            &mut self.start.paired_balls,
+        ] {
             marks.clear();
             marks.resize(self.balls.len(), false);
         }
-        self.start.only_walls.clear();
-        self.start.only_walls.resize(self.balls.len(), None);
         let resting = self.settings.resting_speed;
         if !(resting > 0.0) {
             return;
@@ -171,23 +173,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         for (k, _) in touched.iter().enumerate().filter(|(_, t)| **t) {
             self.moved(k);
         }
-        // A pressed ball on the face of one wall, touching nothing else, can slide on it.
-        for group in walls.chunk_by(|a, b| a.ball == b.ball) {
-            if let [c] = group
-                && pressed[c.ball]
-                && let Rest::Face(face) = c.on
-            {
-                self.start.only_walls[c.ball] = Some(OnlyWall {
-                    face,
-                    point: c.point,
-                    normal: c.normal,
-                    gripped: c.taken.tangent != 0.0,
-                });
-            }
-        }
         for p in &pairs {
-            self.start.only_walls[p.a] = None;
-            self.start.only_walls[p.b] = None;
+            self.start.paired_balls[p.a] = true;
+            self.start.paired_balls[p.b] = true;
         }
         self.start.touched_balls = touched;
         self.start.resting_balls = pressed;

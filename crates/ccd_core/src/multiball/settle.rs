@@ -33,7 +33,7 @@
 //! back and forth.
 
 use super::report::{Contact, MultiballReport};
-use super::resting_contacts::OnlyWall;
+use super::resting_contacts::{OnlyWall, Rest};
 use super::sim::{Sim, slide_along};
 use super::state::SlideOn;
 use crate::obstacle::Obstacles;
@@ -84,11 +84,27 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                     // Its box was updated as a settled ball's.
                     self.moved(k);
                 }
-            } else if let Some(wall) = self.start.only_walls[k] {
-                self.touch(k, wall);
-                self.slide_from_start(k, wall, flight_velocity);
             }
         }
+        // A pressed ball on the face of one wall, touching nothing else, slides on it.
+        let walls = std::mem::take(&mut self.start.wall_contacts);
+        for group in walls.chunk_by(|a, b| a.ball == b.ball) {
+            if let [c] = group
+                && let Rest::Face(face) = c.on
+                && self.start.resting_balls[c.ball]
+                && !self.start.paired_balls[c.ball]
+            {
+                let wall = OnlyWall {
+                    face,
+                    point: c.point,
+                    normal: c.normal,
+                    gripped: c.taken.tangent != 0.0,
+                };
+                self.touch(c.ball, wall);
+                self.slide_from_start(c.ball, wall, saved[c.ball]);
+            }
+        }
+        self.start.wall_contacts = walls;
         self.start.flight_velocities = saved;
     }
 

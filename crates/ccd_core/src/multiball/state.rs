@@ -18,7 +18,7 @@ use super::order::SpatialOrder;
 use super::prediction::FirstPrediction;
 use super::queue::{EventQueue, Schedule};
 use super::report::{Contact, ContactWith};
-use super::resting_contacts::{OnlyWall, RestingPair, WallContact};
+use super::resting_contacts::{RestingPair, WallContact};
 use crate::hit::Hit;
 use crate::shape::{Aabb, Segment};
 use crate::tolerance::MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG;
@@ -97,8 +97,8 @@ pub(super) struct StartBuffers {
     /// looked at (their boxes were updated).
     pub(super) resting_balls: Vec<bool>,
     pub(super) touched_balls: Vec<bool>,
-    /// Per ball: the one wall the resting solve pressed it on, if it touched nothing else.
-    pub(super) only_walls: Vec<Option<OnlyWall>>,
+    /// Per ball: in a slow contact with another ball (it slides on no wall).
+    pub(super) paired_balls: Vec<bool>,
 }
 
 /// Buffers of one event.
