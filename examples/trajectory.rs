@@ -121,13 +121,14 @@ fn draw_line(canvas: &mut [[char; WIDTH]], a: Vec2, b: Vec2, mark: char) {
 fn draw_obstacles(grid: &Grid, canvas: &mut [[char; WIDTH]]) {
     grid.query(
         ccd_core::Aabb::new(Vec2::splat(-1.0), BOX + 1.0),
-        |_, obstacle| match obstacle.shape {
-            ObstacleShape::Segment(s) => draw_line(canvas, s.a, s.b, '#'),
-            ObstacleShape::Circle(c) => {
-                for i in 0..32 {
-                    let angle = i as f32 / 32.0 * std::f32::consts::TAU;
-                    plot(canvas, c.center + Vec2::from_angle(angle) * c.radius, '@');
-                }
+        |_, obstacle| {
+            let mark = if matches!(obstacle.shape, ObstacleShape::Circle(_)) {
+                '@'
+            } else {
+                '#'
+            };
+            for pair in obstacle.shape.outline().windows(2) {
+                draw_line(canvas, pair[0], pair[1], mark);
             }
         },
     );

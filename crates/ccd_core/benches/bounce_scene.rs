@@ -71,10 +71,9 @@ fn scene(rng: &mut impl Rng) -> Vec<Obstacle> {
 }
 
 fn clear_of(obstacles: &[Obstacle], p: Vec2, r: f32) -> bool {
-    obstacles.iter().all(|o| match o.shape {
-        ccd_core::ObstacleShape::Segment(s) => (p - s.closest_point(p)).length() > r,
-        ccd_core::ObstacleShape::Circle(c) => (p - c.center).length() > r + c.radius,
-    })
+    obstacles
+        .iter()
+        .all(|o| ccd_core::penetration(Circle::new(p, r), ccd_core::Layers::ALL, o).is_none())
 }
 
 fn balls(rng: &mut impl Rng, obstacles: &[Obstacle]) -> Vec<Ball> {

@@ -5,7 +5,7 @@ use crate::hit::Hit;
 use crate::material::Material;
 use crate::obstacle::{Layers, ObstacleId, Obstacles};
 use crate::parabola::{Parabola, PathLeg};
-use crate::response::{ResponseMode, respond};
+use crate::response::{ResponseMode, limit_speed, respond};
 use crate::response::{Surface, TwoSurfaces, contact_restitution, two_surfaces};
 use crate::shape::{Aabb, Circle, ShapeError};
 use crate::tolerance::{DEFAULT_MAX_BOUNCES, MAX_WEDGE_BOUNCES, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
@@ -31,6 +31,10 @@ pub struct SweepSettings {
     pub material: Material,
     /// The circle's collision layers. Default [`Layers::ALL`].
     pub layers: Layers,
+    /// The fastest the circle leaves a contact, units per second: each contact's response
+    /// is scaled down to it ([`limit_speed`](crate::limit_speed)). Default
+    /// `f32::INFINITY`: no limit.
+    pub max_speed: f32,
     /// Constant acceleration, in units per second². Default zero: every leg is straight.
     /// Otherwise each leg is a [`Parabola`] and each contact is found on it, with the
     /// velocity of that instant; a ball that gravity presses onto a face, with no speed to
@@ -46,6 +50,7 @@ impl Default for SweepSettings {
             response: ResponseMode::Bounce,
             material: Material::ELASTIC,
             layers: Layers::ALL,
+            max_speed: f32::INFINITY,
             gravity: Vec2::ZERO,
         }
     }
@@ -238,6 +243,7 @@ pub(crate) fn sweep_legs<O: Obstacles + ?Sized>(
                 approached_touching(obstacles, ball, at_contact, settings, id, hit.normal)
             });
         (out.velocity, event.kick) = contact_velocity(at_contact, this, corner, combined, settings);
+        out.velocity = limit_speed(out.velocity, settings.max_speed);
         on_hit(&event);
         if settings.response == ResponseMode::Stop {
             break;
@@ -411,7 +417,7 @@ pub(crate) fn approached_touching<O: Obstacles + ?Sized>(
         if (circle.center - point).length() > reach
             || !(approach > 0.0)
             || !(opposed < 0.0)
-            || !obstacle.takes_contact(normal)
+            || !obstacle.takes_contact(point, normal)
             || best.is_some_and(|b| b.normal.dot(facing) <= opposed)
         {
             return;

@@ -42,6 +42,21 @@ impl Hit {
     }
 }
 
+/// Which end caps of a segment a sweep counts: both for a lone segment; a chain's edge
+/// leaves the cap at its end to the edge after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Caps {
+    /// The cap around `a`.
+    pub(crate) a: bool,
+    /// The cap around `b`.
+    pub(crate) b: bool,
+}
+
+impl Caps {
+    /// Both caps: a lone segment.
+    pub(crate) const BOTH: Self = Self { a: true, b: true };
+}
+
 /// The kind of surface a contact is on, for ordering contacts that tie.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Feature {

@@ -1,7 +1,8 @@
 //! # ccd_core
 //!
 //! Exact continuous collision detection for moving circles in 2D: balls, pucks and
-//! bullets against walls (segments) and pillars (circles). Pure math on
+//! bullets against walls (segments), pillars (circles), capsules, chains, polygons and
+//! exact arcs. Pure math on
 //! [`glam::Vec2`]; no engine, no allocation on the hot path.
 //!
 //! A ball at any speed never passes through a wall, bounces exactly, several times within
@@ -14,6 +15,9 @@
 //! | when does a moving circle touch a segment? | [`sweep_circle_segment`] (`sweep/circle_segment.rs`) |
 //! | … a static circle (pillar)? | [`sweep_circle_circle`] (`sweep/circle_circle.rs`) |
 //! | … another moving circle (ball, kinematic pillar)? | [`sweep_circle_moving_circle`] (`sweep/moving_circle.rs`) |
+//! | … a [`Capsule`] (rounded segment)? | [`sweep_circle_capsule`], [`sweep_parabola_capsule`] (`sweep/circle_capsule.rs`) |
+//! | … one edge of a [`Polyline`] or [`Polygon`] ([`ChainEdge`]: no ghost vertices)? | [`sweep_circle_chain_edge`], [`sweep_parabola_chain_edge`] (`sweep/circle_chain_edge.rs`) |
+//! | … an exact [`CircleArc`], from inside or outside? | [`sweep_circle_arc`], [`sweep_parabola_arc`] (`sweep/circle_arc.rs`) |
 //! | … a turning, sliding segment (flipper)? | [`sweep_circle_moving_segment`] (`sweep/moving_segment.rs`) |
 //! | … under gravity, on a [`Parabola`] (`parabola.rs`)? | [`sweep_parabola_segment`], [`sweep_parabola_circle`] (`sweep/parabola_segment.rs`, `sweep/parabola_circle.rs`), each a polynomial's first root (`roots.rs`); [`sweep_parabola_moving_segment`] (`sweep/moving_segment.rs`) |
 //! | what does a contact do to the velocity? | [`reflect`], [`slide`], [`respond`], [`Material`] (`response.rs`) |
@@ -26,6 +30,7 @@
 //! | where will the ball go? | [`predict_path`] (`predict.rs`) |
 //! | which obstacles are near? | [`Grid`] (`broadphase.rs`; its cell arithmetic in `broadphase/cells.rs`, its growth in `broadphase/growth.rs`) |
 //! | every tolerance and cap, with its units and reason | [`tolerance`] |
+//! | a shape's outline, for drawing | [`ObstacleShape::outline`] (`outline.rs`) |
 //!
 //! ## Example
 //! ```
@@ -47,6 +52,7 @@ mod kick;
 mod material;
 mod multiball;
 mod obstacle;
+mod outline;
 mod parabola;
 mod penetration;
 mod predict;
@@ -72,25 +78,27 @@ pub use multiball::{
     MultiballStep, OneThread, Parallel, Threads, step_balls, step_balls_parallel,
 };
 pub use obstacle::{Layers, Obstacle, ObstacleId, ObstacleShape, Obstacles};
+pub use outline::OUTLINE_PIECES_PER_TURN;
 pub use parabola::{Parabola, PathLeg};
 pub use penetration::{Penetration, crossed_one_way, penetration, penetration_slop};
 pub use predict::{PredictSettings, Prediction, predict_path};
 pub use ray::ray_circle_toi;
-pub use response::{ResponseMode, reflect, respond, slide};
-pub use shape::{Aabb, Circle, Segment, ShapeError};
+pub use response::{ResponseMode, limit_speed, reflect, respond, slide};
+pub use shape::{Aabb, Capsule, ChainEdge, Circle, CircleArc, Polygon, Polyline, Segment, ShapeError};
 pub use sweep::{
-    CurvedHit, MovingHit, SegmentMotion, moving_segment_tolerance, sweep_circle_circle,
-    sweep_circle_moving_circle, sweep_circle_moving_segment, sweep_circle_segment, sweep_parabola_circle,
-    sweep_parabola_moving_segment, sweep_parabola_segment,
+    CurvedHit, MovingHit, SegmentMotion, moving_segment_tolerance, sweep_circle_arc, sweep_circle_capsule,
+    sweep_circle_chain_edge, sweep_circle_circle, sweep_circle_moving_circle, sweep_circle_moving_segment,
+    sweep_circle_segment, sweep_parabola_arc, sweep_parabola_capsule, sweep_parabola_chain_edge,
+    sweep_parabola_circle, sweep_parabola_moving_segment, sweep_parabola_segment,
 };
 pub use tolerance::{
-    ALLOWED_OVERLAP_REL, CLEARLY_APART_MARGIN, CONTACT_SOLVE_TOLERANCE, CORRECTION_SLIDE_MIN_REL,
-    CROWDED_FRACTION, DEFAULT_EVENTS_PER_BALL, DEFAULT_MAX_BOUNCES, HINGE_LIMIT_SLOP, HINGE_RESTING_PUSHES,
-    MAX_CELLS_PER_OBSTACLE, MAX_CORRECTION_SLIDES, MAX_GRID_CELLS, MAX_HINGE_LIMIT_HITS,
-    MAX_MOVING_SEGMENT_ITERATIONS, MAX_MOVING_SEGMENT_RESTARTS, MAX_ROOT_ITERATIONS, MAX_SENSOR_HITS_PER_LEG,
-    MAX_SIMULTANEOUS_PASSES, MAX_SIMULTANEOUS_ROUNDS, MAX_WEDGE_BOUNCES, MIN_EVENT_BUDGET,
-    MIN_ITEMS_PER_THREAD, MOVING_SEGMENT_TOLERANCE_REL, OVERLAP_CORRECTION_FRACTION,
-    OVERLAP_CORRECTION_ITERATIONS, PENETRATION_SLOP_REL, RESTING_EVENT_FRACTION, RESTING_ITERATIONS,
-    ROOT_BRACKET_REL, SIMULTANEOUS_SOLVE_TOLERANCE_REL, SIMULTANEOUS_TIME_REL, SQUEEZE_SPEED_SLACK_REL,
-    TOUCH_SLOP_REL,
+    ALLOWED_OVERLAP_REL, CHAIN_VERTEX_SLOP_REL, CLEARLY_APART_MARGIN, CONTACT_SOLVE_TOLERANCE,
+    CORRECTION_SLIDE_MIN_REL, CROWDED_FRACTION, DEFAULT_EVENTS_PER_BALL, DEFAULT_MAX_BOUNCES,
+    HINGE_LIMIT_SLOP, HINGE_RESTING_PUSHES, MAX_ARC_ENTRIES, MAX_CELLS_PER_OBSTACLE, MAX_CORRECTION_SLIDES,
+    MAX_GRID_CELLS, MAX_HINGE_LIMIT_HITS, MAX_MOVING_SEGMENT_ITERATIONS, MAX_MOVING_SEGMENT_RESTARTS,
+    MAX_ROOT_ITERATIONS, MAX_SENSOR_HITS_PER_LEG, MAX_SIMULTANEOUS_PASSES, MAX_SIMULTANEOUS_ROUNDS,
+    MAX_WEDGE_BOUNCES, MIN_EVENT_BUDGET, MIN_ITEMS_PER_THREAD, MOVING_SEGMENT_TOLERANCE_REL,
+    OVERLAP_CORRECTION_FRACTION, OVERLAP_CORRECTION_ITERATIONS, PENETRATION_SLOP_REL, RESTING_EVENT_FRACTION,
+    RESTING_ITERATIONS, ROOT_BRACKET_REL, SIMULTANEOUS_SOLVE_TOLERANCE_REL, SIMULTANEOUS_TIME_REL,
+    SQUEEZE_SPEED_SLACK_REL, TOUCH_SLOP_REL,
 };

@@ -1,12 +1,15 @@
-//! [`Obstacle`]: a segment or a pillar with a material, one-sidedness, sensor flag and
-//! collision layers, and the [`Obstacles`] trait every obstacle store implements.
+//! [`Obstacle`]: a shape (a segment, a pillar, a capsule, a chain's edge or an arc) with a
+//! material, one-sidedness, sensor flag and collision layers, and the [`Obstacles`] trait
+//! every obstacle store implements.
 
 use crate::hit::{ContactOrder, Hit};
 use crate::material::Material;
 use crate::parabola::Parabola;
-use crate::shape::{Aabb, Circle, Segment, ShapeError};
+use crate::shape::{Aabb, Capsule, ChainEdge, Circle, CircleArc, Polygon, Polyline, Segment, ShapeError};
 use crate::sweep::{
-    CurvedHit, sweep_circle_circle_ordered, sweep_circle_segment_ordered, sweep_parabola_circle_ordered,
+    CurvedHit, sweep_circle_arc_ordered, sweep_circle_capsule_ordered, sweep_circle_chain_edge_ordered,
+    sweep_circle_circle_ordered, sweep_circle_segment_ordered, sweep_parabola_arc_ordered,
+    sweep_parabola_capsule_ordered, sweep_parabola_chain_edge_ordered, sweep_parabola_circle_ordered,
     sweep_parabola_segment_ordered,
 };
 use glam::Vec2;
@@ -18,6 +21,92 @@ pub enum ObstacleShape {
     Segment(Segment),
     /// A pillar: a static circle.
     Circle(Circle),
+    /// A segment with a radius.
+    Capsule(Capsule),
+    /// One edge of a [`Polyline`] or a [`Polygon`]: a segment that knows its neighbours.
+    Edge(ChainEdge),
+    /// An arc, as a rail or a rounded band.
+    Arc(CircleArc),
+}
+
+impl ObstacleShape {
+    /// The bounding box.
+    #[inline]
+    #[must_use]
+    pub fn aabb(&self) -> Aabb {
+        match self {
+            Self::Segment(s) => s.aabb(),
+            Self::Circle(c) => c.aabb(),
+            Self::Capsule(c) => c.aabb(),
+            Self::Edge(e) => e.aabb(),
+            Self::Arc(a) => a.aabb(),
+        }
+    }
+
+    /// `Ok` when the geometry is usable (see each shape's `validate`).
+    pub fn validate(&self) -> Result<(), ShapeError> {
+        match self {
+            Self::Segment(s) => s.validate(),
+            Self::Circle(c) => c.validate(),
+            Self::Capsule(c) => c.validate(),
+            Self::Edge(e) => e.validate(),
+            Self::Arc(a) => a.validate(),
+        }
+    }
+
+    /// The point of the shape's surface closest to `p`, and how far that surface lies
+    /// from its core (segment, centre or curve): the core's closest point is
+    /// `point − normal · rounding`. `None` for `p` on the core itself.
+    #[inline]
+    pub(crate) fn surface_near(&self, p: Vec2) -> Option<SurfacePoint> {
+        let (core, rounding) = match self {
+            Self::Segment(s) => (s.closest_point(p), 0.0),
+            Self::Edge(e) => (e.segment.closest_point(p), 0.0),
+            Self::Capsule(c) => (c.segment.closest_point(p), c.radius),
+            Self::Circle(c) => (c.center, c.radius),
+            Self::Arc(a) => (a.closest_point(p), a.thickness),
+        };
+        let normal = (p - core).try_normalize()?;
+        Some(SurfacePoint {
+            point: core + normal * rounding,
+            normal,
+            core,
+            rounding,
+        })
+    }
+
+    /// The flat face whose closest point to `p` lies strictly between its ends, moved out
+    /// to the surface on `p`'s side: a segment's or an edge's own face, a capsule's face
+    /// offset by its radius. `None` at an end cap or on a round shape.
+    #[inline]
+    pub(crate) fn face_near(&self, p: Vec2) -> Option<Segment> {
+        let (core, rounding) = match self {
+            Self::Segment(s) => (*s, 0.0),
+            Self::Edge(e) => (e.segment, 0.0),
+            Self::Capsule(c) => (c.segment, c.radius),
+            Self::Circle(_) | Self::Arc(_) => return None,
+        };
+        let d = core.direction();
+        let along = (p - core.a).dot(d);
+        if !(along > 0.0 && along < d.length_squared()) {
+            return None;
+        }
+        let out = (p - core.closest_point(p)).try_normalize().unwrap_or(Vec2::ZERO) * rounding;
+        Some(Segment::new(core.a + out, core.b + out))
+    }
+}
+
+/// A shape's surface point nearest a given point ([`ObstacleShape::surface_near`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct SurfacePoint {
+    /// On the surface.
+    pub(crate) point: Vec2,
+    /// Unit, from the surface towards the given point.
+    pub(crate) normal: Vec2,
+    /// The core's closest point (the segment's, the arc curve's, the pillar's centre).
+    pub(crate) core: Vec2,
+    /// How far the surface lies from the core.
+    pub(crate) rounding: f32,
 }
 
 /// Membership and filter bitmasks. Two things interact when each one's `memberships`
@@ -81,28 +170,28 @@ pub struct Obstacle {
 }
 
 impl Obstacle {
-    /// Whether the obstacle responds to a contact whose normal (from the obstacle towards
-    /// the circle) is `normal`: always, except a one-sided segment touched from behind,
-    /// which a circle passes through. The one front test of the crate (sweeps, moving
-    /// obstacles and resting contacts all ask it).
+    /// Whether the obstacle responds to a contact at `point` (on its surface) whose normal
+    /// (from the obstacle towards the circle) is `normal`: always, except a one-sided
+    /// segment or chain touched from behind, which a circle passes through. The one front
+    /// test of the crate (sweeps, moving obstacles and resting contacts all ask it).
+    ///
+    /// A one-sided chain's front at an inner vertex is that of either edge where the chain
+    /// bends away from its front (a convex corner), of both where it bends towards it.
     #[inline]
     #[must_use]
-    pub fn takes_contact(&self, normal: Vec2) -> bool {
+    pub fn takes_contact(&self, point: Vec2, normal: Vec2) -> bool {
         match self.shape {
             ObstacleShape::Segment(s) if self.one_sided => normal.dot(s.direction().perp()) > 0.0,
+            ObstacleShape::Edge(e) if self.one_sided => edge_front_takes(e, point, normal),
             _ => true,
         }
     }
 
-    /// The point of the obstacle closest to `p` and the unit normal from it towards `p`
-    /// (`None` for `p` on the obstacle itself, where no normal is defined).
+    /// The point of the obstacle's surface closest to `p` and the unit normal from it
+    /// towards `p` (`None` for `p` on the obstacle's core, where no normal is defined).
     #[inline]
     pub(crate) fn closest_to(&self, p: Vec2) -> Option<(Vec2, Vec2)> {
-        let point = match self.shape {
-            ObstacleShape::Segment(s) => s.closest_point(p),
-            ObstacleShape::Circle(c) => c.center + (p - c.center).try_normalize()? * c.radius,
-        };
-        Some((point, (p - point).try_normalize()?))
+        self.shape.surface_near(p).map(|s| (s.point, s.normal))
     }
 
     /// A solid, two-sided, elastic wall on all layers.
@@ -117,6 +206,44 @@ impl Obstacle {
     #[must_use]
     pub const fn pillar(circle: Circle) -> Self {
         Self::new(ObstacleShape::Circle(circle))
+    }
+
+    /// A solid, elastic capsule on all layers.
+    #[inline]
+    #[must_use]
+    pub const fn capsule(capsule: Capsule) -> Self {
+        Self::new(ObstacleShape::Capsule(capsule))
+    }
+
+    /// A solid, two-sided, elastic arc on all layers.
+    #[inline]
+    #[must_use]
+    pub const fn arc(arc: CircleArc) -> Self {
+        Self::new(ObstacleShape::Arc(arc))
+    }
+
+    /// A two-sided, elastic chain edge on all layers.
+    #[inline]
+    #[must_use]
+    pub const fn edge(edge: ChainEdge) -> Self {
+        Self::new(ObstacleShape::Edge(edge))
+    }
+
+    /// The edges of `chain` as two-sided, elastic obstacles, in order (set one-sidedness,
+    /// materials and layers on each).
+    ///
+    /// ```
+    /// use ccd_core::{Obstacle, Polyline, Vec2};
+    /// let guide = Polyline::open([Vec2::ZERO, Vec2::new(5.0, 1.0), Vec2::new(9.0, 4.0)]);
+    /// assert_eq!(Obstacle::polyline(&guide).count(), 2);
+    /// ```
+    pub fn polyline(chain: &Polyline) -> impl Iterator<Item = Self> + '_ {
+        chain.edges().map(Self::edge)
+    }
+
+    /// The edges of `polygon` as one-sided, elastic obstacles facing outward, in order.
+    pub fn polygon(polygon: &Polygon) -> impl Iterator<Item = Self> + '_ {
+        polygon.edges().map(|e| Self::edge(e).with_one_sided(true))
     }
 
     const fn new(shape: ObstacleShape) -> Self {
@@ -137,7 +264,7 @@ impl Obstacle {
         self
     }
 
-    /// One-sided (segments only).
+    /// One-sided (segments and chain edges only).
     #[inline]
     #[must_use]
     pub const fn with_one_sided(mut self, one_sided: bool) -> Self {
@@ -165,19 +292,13 @@ impl Obstacle {
     #[inline]
     #[must_use]
     pub fn aabb(&self) -> Aabb {
-        match self.shape {
-            ObstacleShape::Segment(s) => s.aabb(),
-            ObstacleShape::Circle(c) => c.aabb(),
-        }
+        self.shape.aabb()
     }
 
     /// `Ok` when the geometry is usable: finite, a non-negative radius, a segment of
-    /// non-zero length.
+    /// non-zero length, an arc with a radius and a span.
     pub fn validate(&self) -> Result<(), ShapeError> {
-        match self.shape {
-            ObstacleShape::Segment(s) => s.validate(),
-            ObstacleShape::Circle(c) => c.validate(),
-        }
+        self.shape.validate()
     }
 
     /// First contact of `circle` moving by `motion` with this obstacle, honouring
@@ -199,13 +320,14 @@ impl Obstacle {
     /// [`Obstacle::sweep`], with what orders the contact against other obstacles'.
     #[inline]
     pub(crate) fn sweep_ordered(&self, circle: Circle, motion: Vec2) -> Option<(Hit, ContactOrder)> {
-        match self.shape {
-            ObstacleShape::Segment(s) => {
-                let found = sweep_circle_segment_ordered(circle, motion, s)?;
-                self.takes_contact(found.0.normal).then_some(found)
-            }
-            ObstacleShape::Circle(c) => sweep_circle_circle_ordered(circle, motion, c),
-        }
+        let found = match self.shape {
+            ObstacleShape::Segment(s) => sweep_circle_segment_ordered(circle, motion, s),
+            ObstacleShape::Circle(c) => return sweep_circle_circle_ordered(circle, motion, c),
+            ObstacleShape::Capsule(c) => return sweep_circle_capsule_ordered(circle, motion, c),
+            ObstacleShape::Edge(e) => sweep_circle_chain_edge_ordered(circle, motion, e),
+            ObstacleShape::Arc(a) => return sweep_circle_arc_ordered(circle, motion, a),
+        }?;
+        self.takes_contact(found.0.point, found.0.normal).then_some(found)
     }
 
     /// First contact of `circle`, whose centre follows the curve `path` (under gravity),
@@ -246,13 +368,36 @@ impl Obstacle {
         path: Parabola,
         reach: Aabb,
     ) -> Option<(CurvedHit, ContactOrder)> {
-        match self.shape {
-            ObstacleShape::Segment(s) => {
-                let found = sweep_parabola_segment_ordered(circle, path, reach, s)?;
-                self.takes_contact(found.0.hit.normal).then_some(found)
-            }
-            ObstacleShape::Circle(c) => sweep_parabola_circle_ordered(circle, path, reach, c),
-        }
+        let found = match self.shape {
+            ObstacleShape::Segment(s) => sweep_parabola_segment_ordered(circle, path, reach, s),
+            ObstacleShape::Circle(c) => return sweep_parabola_circle_ordered(circle, path, reach, c),
+            ObstacleShape::Capsule(c) => return sweep_parabola_capsule_ordered(circle, path, reach, c),
+            ObstacleShape::Edge(e) => sweep_parabola_chain_edge_ordered(circle, path, reach, e),
+            ObstacleShape::Arc(a) => return sweep_parabola_arc_ordered(circle, path, reach, a),
+        }?;
+        self.takes_contact(found.0.hit.point, found.0.hit.normal)
+            .then_some(found)
+    }
+}
+
+/// Whether a one-sided chain edge `e` takes a contact at `point` with `normal`: on its face
+/// and at an open end, the edge's own front; at its start vertex (an inner one), either
+/// edge's front where the chain bends away from the front there (a convex corner seen
+/// from the front), both where it bends towards it.
+#[inline]
+fn edge_front_takes(e: ChainEdge, point: Vec2, normal: Vec2) -> bool {
+    let d = e.segment.direction();
+    let front = normal.dot(d.perp()) > 0.0;
+    if point != e.segment.a || !e.has_before() {
+        return front;
+    }
+    let before = e.segment.a - e.before;
+    let front_before = normal.dot(before.perp()) > 0.0;
+    // The front is the left: a turn to the right (clockwise) makes the corner convex there.
+    if before.perp_dot(d) < 0.0 {
+        front || front_before
+    } else {
+        front && front_before
     }
 }
 

@@ -10,10 +10,12 @@ use glam::Vec2;
 /// A circle found inside a solid obstacle.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Penetration {
-    /// How far the circle reaches past the surface: its radius (plus a pillar's) less the
-    /// distance from its centre to the obstacle, in world units; positive.
+    /// How far the circle reaches past the surface: its radius (plus a pillar's, a
+    /// capsule's or an arc's thickness) less the distance from its centre to the
+    /// obstacle's core, in world units; positive.
     pub depth: f32,
-    /// The obstacle's point nearest the circle's centre (a pillar's centre for a pillar).
+    /// The core's point nearest the circle's centre: on a segment, an edge, a capsule's
+    /// segment or an arc's curve; a pillar's centre for a pillar.
     pub point: Vec2,
 }
 
@@ -40,9 +42,12 @@ pub fn penetration(circle: Circle, layers: Layers, obstacle: &Obstacle) -> Optio
         return None;
     }
     let (point, reach) = match obstacle.shape {
-        ObstacleShape::Segment(_) if obstacle.one_sided => return None,
+        ObstacleShape::Segment(_) | ObstacleShape::Edge(_) if obstacle.one_sided => return None,
         ObstacleShape::Segment(s) => (s.closest_point(circle.center), circle.radius),
+        ObstacleShape::Edge(e) => (e.segment.closest_point(circle.center), circle.radius),
         ObstacleShape::Circle(c) => (c.center, circle.radius + c.radius),
+        ObstacleShape::Capsule(c) => (c.segment.closest_point(circle.center), circle.radius + c.radius),
+        ObstacleShape::Arc(a) => (a.closest_point(circle.center), circle.radius + a.thickness),
     };
     let depth = reach - circle.center.distance(point);
     (depth > 0.0).then_some(Penetration { depth, point })

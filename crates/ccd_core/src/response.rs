@@ -315,6 +315,26 @@ fn apply_friction(tangent: DVec2, max_loss: f64) -> DVec2 {
     }
 }
 
+/// `velocity` scaled down to `max_speed` when it is faster: a ball's speed limit, applied
+/// after each contact's response. Its direction is kept. A `max_speed` that is infinite
+/// (the default) or not a number leaves every velocity as it is.
+///
+/// ```
+/// use ccd_core::{limit_speed, Vec2};
+/// assert_eq!(limit_speed(Vec2::new(30.0, 40.0), 10.0), Vec2::new(6.0, 8.0));
+/// assert_eq!(limit_speed(Vec2::new(3.0, 4.0), 10.0), Vec2::new(3.0, 4.0));
+/// ```
+#[inline]
+#[must_use]
+pub fn limit_speed(velocity: Vec2, max_speed: f32) -> Vec2 {
+    let speed_sq = velocity.length_squared();
+    if speed_sq > max_speed * max_speed && max_speed >= 0.0 {
+        velocity * (max_speed / speed_sq.sqrt())
+    } else {
+        velocity
+    }
+}
+
 /// The velocity with its part into the surface removed: what is left slides along it.
 /// A velocity already leaving the surface is returned unchanged. Like a resting contact,
 /// it leaves with a [`SEPARATION_SPEED_REL`] share of the tangential speed, never faster

@@ -1,6 +1,17 @@
-//! The plain value types every query takes: [`Circle`], [`Segment`] and [`Aabb`].
+//! The plain value types every query takes: [`Circle`], [`Segment`] and [`Aabb`], and the
+//! shapes a game is made of: [`Capsule`] (`shape/capsule.rs`), [`CircleArc`]
+//! (`shape/arc.rs`), [`Polyline`] and [`Polygon`] as [`ChainEdge`]s (`shape/chain.rs`).
 
 use glam::Vec2;
+
+mod arc;
+mod capsule;
+mod chain;
+
+pub(crate) use arc::ArcFrame;
+pub use arc::CircleArc;
+pub use capsule::Capsule;
+pub use chain::{ChainEdge, Polygon, Polyline};
 
 /// Why a shape, a motion or a setting cannot be used. It names the bad field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +39,37 @@ pub enum ShapeError {
         field: &'static str,
         /// What it must be, as a phrase: "in 0..=1".
         range: &'static str,
+    },
+    /// A chain or polygon has fewer points than it needs.
+    TooFewPoints {
+        /// The field's name.
+        field: &'static str,
+        /// How many it needs at least.
+        least: u8,
+    },
+    /// A chain's point is NaN or infinite.
+    NonFinitePoint {
+        /// The field's name.
+        field: &'static str,
+        /// The point's index.
+        index: usize,
+    },
+    /// A chain's point repeats the one before it (the closing point of a closed chain
+    /// repeats the first): an edge of zero length.
+    RepeatedPoint {
+        /// The field's name.
+        field: &'static str,
+        /// The repeated point's index.
+        index: usize,
+    },
+    /// Two edges of a polygon cross or touch (or two neighbours fold back onto each other).
+    SelfIntersecting {
+        /// The field's name.
+        field: &'static str,
+        /// The first edge's index (edge `i` starts at point `i`).
+        first: usize,
+        /// The second edge's index.
+        second: usize,
     },
 }
 
@@ -63,7 +105,11 @@ impl ShapeError {
             Self::NonFinite { field }
             | Self::NegativeRadius { field }
             | Self::ZeroLength { field }
-            | Self::OutOfRange { field, .. } => field,
+            | Self::OutOfRange { field, .. }
+            | Self::TooFewPoints { field, .. }
+            | Self::NonFinitePoint { field, .. }
+            | Self::RepeatedPoint { field, .. }
+            | Self::SelfIntersecting { field, .. } => field,
         }
     }
 }
@@ -75,6 +121,21 @@ impl core::fmt::Display for ShapeError {
             Self::NegativeRadius { field } => write!(f, "`{field}` is negative"),
             Self::ZeroLength { field } => write!(f, "`{field}` has zero length (a == b)"),
             Self::OutOfRange { field, range } => write!(f, "`{field}` is out of range: it must be {range}"),
+            Self::TooFewPoints { field, least } => {
+                write!(f, "`{field}` has too few points: it needs {least}")
+            }
+            Self::NonFinitePoint { field, index } => {
+                write!(f, "`{field}[{index}]` is not finite (NaN or infinity)")
+            }
+            Self::RepeatedPoint { field, index } => {
+                write!(
+                    f,
+                    "`{field}[{index}]` repeats the point before it (an edge of zero length)"
+                )
+            }
+            Self::SelfIntersecting { field, first, second } => {
+                write!(f, "`{field}` crosses itself: edges {first} and {second} meet")
+            }
         }
     }
 }

@@ -9,6 +9,8 @@
 //! | where | tolerances | caps |
 //! |---|---|---|
 //! | response | [`DEGENERATE_LENGTH_REL`], [`SEPARATION_SPEED_REL`] | |
+//! | chains (polylines, polygons) | [`CHAIN_VERTEX_SLOP_REL`] | |
+//! | arcs | | [`MAX_ARC_ENTRIES`] |
 //! | curved sweeps (gravity) | [`ROOT_BRACKET_REL`], [`CHORD_WINDOW_MARGIN_REL`] | [`MAX_ROOT_ITERATIONS`] |
 //! | moving segment sweep | [`MOVING_SEGMENT_TOLERANCE_REL`], [`MOVING_SEGMENT_ACCEPT_BAND`] | [`MAX_MOVING_SEGMENT_ITERATIONS`], [`MAX_MOVING_SEGMENT_RESTARTS`] |
 //! | multi-bounce sweep | [`SIMULTANEOUS_TIME_REL`] | [`DEFAULT_MAX_BOUNCES`], [`MAX_WEDGE_BOUNCES`], [`MAX_SENSOR_HITS_PER_LEG`] |
@@ -35,6 +37,15 @@ pub const DEGENERATE_LENGTH_REL: f32 = 8.0 * f32::EPSILON;
 /// kinetic energy by 1e-10 relative.
 pub const SEPARATION_SPEED_REL: f32 = 1e-5;
 
+/// Dimensionless. A contact on a chain's vertex whose centre lies on the previous edge's
+/// face side by more than this fraction of the query's coordinate scale is a ghost: that
+/// face, not the vertex, is the chain's closest point there, and holds the ball.
+///
+/// 8 ulps of the scale: the rounding of the f32 contact centre. A contact within it of the
+/// boundary keeps the vertex, whose normal there differs from the face's by at most this
+/// over the radius.
+pub const CHAIN_VERTEX_SLOP_REL: f32 = 8.0 * f32::EPSILON;
+
 // --- Curved sweeps (gravity) ---------------------------------------------------------------
 
 /// Dimensionless. A curved sweep's root search stops when its bracket is this fraction of
@@ -54,6 +65,12 @@ pub const ROOT_BRACKET_REL: f64 = 1e-12;
 /// away from a graze and to about 1e-8 at one: 1e-6 is a hundred times that, and widens
 /// the search by a millionth of the radius.
 pub const CHORD_WINDOW_MARGIN_REL: f64 = 1e-6;
+
+/// Hard cap on the entries a curved leg makes into one circle of an arc's surface (its
+/// outer or inner circle) that the arc's query tries, each checked against the arc's
+/// angle range. The distance from a parabola to a point is a quartic in time: it falls
+/// through a given value at most twice.
+pub const MAX_ARC_ENTRIES: u32 = 2;
 
 /// Hard cap on the steps of one root search of a curved sweep (one per root, for each
 /// degree of the cascade: a quartic's first root takes up to four searches). Every fourth

@@ -529,7 +529,7 @@ pub fn rest_in_v(path: Path, opening: f32, tilt: f32) -> RestFigures {
             let n = if n.dot(-a) < 0.0 { -n } else { n };
             (n, n.dot(a) + r)
         }
-        ObstacleShape::Circle(_) => unreachable!("the V's walls are segments"),
+        _ => unreachable!("the V's walls are segments"),
     };
     let ((na, ca), (nb, cb)) = (line(&walls[0]), line(&walls[1]));
     let det = na.perp_dot(nb);

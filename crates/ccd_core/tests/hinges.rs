@@ -132,7 +132,7 @@ fn single_impacts_by_hand() {
         // The step leaves the obstacle where that angle puts it.
         let end = match arm.last.unwrap().at_end().shape {
             ObstacleShape::Segment(s) => s,
-            ObstacleShape::Circle(_) => unreachable!(),
+            _ => unreachable!(),
         };
         let tip = Vec2::from_angle(spin_after * 0.05) * 100.0;
         assert!(

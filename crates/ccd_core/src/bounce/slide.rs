@@ -9,7 +9,7 @@
 
 use super::leg::Solid;
 use crate::hit::Feature;
-use crate::obstacle::{ObstacleId, ObstacleShape, Obstacles};
+use crate::obstacle::{ObstacleId, Obstacles};
 use crate::parabola::Parabola;
 use crate::roots::{Poly, first_crossing};
 use crate::shape::{Aabb, Segment};
@@ -27,7 +27,8 @@ pub(crate) struct Slide {
 }
 
 impl Slide {
-    /// The slide a contact starts: on a segment's face that gravity presses the ball onto
+    /// The slide a contact starts: on a flat face (a segment's, a chain edge's, a
+    /// capsule's) that gravity presses the ball onto
     /// (`gravity · normal < 0`), when the ball leaves it no faster than `hop_speed`. The
     /// segment is looked up in `obstacles` (at the contact point) only then.
     pub(crate) fn after<O: Obstacles + ?Sized>(
@@ -45,8 +46,8 @@ impl Slide {
         let point = solid.hit.point;
         let mut segment = None;
         obstacles.query(Aabb::new(point, point), |id, obstacle| {
-            if let (true, ObstacleShape::Segment(s)) = (id == solid.id, obstacle.shape) {
-                segment = Some(s);
+            if id == solid.id {
+                segment = obstacle.shape.face_near(solid.hit.center);
             }
         });
         Some(Self {

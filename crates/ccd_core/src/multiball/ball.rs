@@ -4,7 +4,7 @@ use crate::hinge::HingeBody;
 use crate::material::Material;
 use crate::obstacle::{Layers, Obstacle, ObstacleShape};
 use crate::response::ResponseMode;
-use crate::shape::{Aabb, Circle};
+use crate::shape::{Aabb, Capsule, ChainEdge, Circle, CircleArc, Segment};
 use crate::sweep::SegmentMotion;
 use glam::Vec2;
 
@@ -26,6 +26,12 @@ pub struct Ball {
     pub layers: Layers,
     /// Bounce, slide or stop.
     pub response: ResponseMode,
+    /// The fastest it leaves a contact, world units per second: each contact's response
+    /// (a bounce, a kick, a push by a moving part or another ball) is scaled down to it
+    /// ([`limit_speed`](crate::limit_speed)), at the instant of the contact, so the rest of
+    /// the step is flown at the limited speed. Gravity may take it faster between
+    /// contacts. `f32::INFINITY` (the default) for no limit.
+    pub max_speed: f32,
 }
 
 impl Ball {
@@ -51,6 +57,7 @@ impl Ball {
             material: Material::ELASTIC,
             layers: Layers::ALL,
             response: ResponseMode::Bounce,
+            max_speed: f32::INFINITY,
         }
     }
 
@@ -99,13 +106,14 @@ impl MovingObstacle {
         self
     }
 
-    /// The hinge of a segment part (circles stay kinematic).
+    /// The hinge of a segment, capsule or chain-edge part (circles and arcs stay
+    /// kinematic).
     #[inline]
     #[must_use]
     pub fn body(&self) -> Option<HingeBody> {
         match self.obstacle.shape {
-            ObstacleShape::Segment(_) => self.hinge,
-            ObstacleShape::Circle(_) => None,
+            ObstacleShape::Segment(_) | ObstacleShape::Capsule(_) | ObstacleShape::Edge(_) => self.hinge,
+            ObstacleShape::Circle(_) | ObstacleShape::Arc(_) => None,
         }
     }
 
@@ -151,10 +159,9 @@ impl MovingObstacle {
         let pivot_now = m.pivot_at(from);
         let back = Vec2::from_angle(snap - turn * from);
         let place = |p: Vec2| m.pivot + back.rotate(p - pivot_now);
-        if let ObstacleShape::Segment(s) = self.obstacle.shape {
-            let now = m.segment_at(s, from);
-            self.obstacle.shape =
-                ObstacleShape::Segment(crate::shape::Segment::new(place(now.a), place(now.b)));
+        if !matches!(self.obstacle.shape, ObstacleShape::Circle(_)) {
+            let now = m.shape_at(self.obstacle.shape, from);
+            self.obstacle.shape = rigidly_moved(now, place, snap - turn * from);
         }
         if let Some(h) = &mut self.hinge {
             h.angle += m.angle * from + snap - turn * from;
@@ -174,10 +181,10 @@ impl MovingObstacle {
         };
         let mut obstacle = self.obstacle;
         obstacle.shape = match obstacle.shape {
-            ObstacleShape::Segment(s) => ObstacleShape::Segment(m.segment_at(s, from)),
             ObstacleShape::Circle(c) => {
                 ObstacleShape::Circle(Circle::new(self.circle_center_at(c, from), c.radius))
             }
+            shape => m.shape_at(shape, from),
         };
         (obstacle, motion)
     }
@@ -192,25 +199,73 @@ impl MovingObstacle {
     /// `point` at fraction `toi` of the step.
     pub(super) fn surface_velocity(&self, point: Vec2, toi: f32, dt: f32) -> Vec2 {
         match self.obstacle.shape {
-            ObstacleShape::Segment(_) => self.motion.point_motion(point, toi) / dt,
             ObstacleShape::Circle(c) => (self.circle_center_at(c, 1.0) - c.center) / dt,
+            _ => self.motion.point_motion(point, toi) / dt,
         }
     }
 
     /// Bounding box of everything it covers during the step.
     pub(super) fn swept_aabb(&self) -> Aabb {
         let m = self.motion;
-        match self.obstacle.shape {
-            ObstacleShape::Segment(s) => {
-                let lever = (s.a - m.pivot).length().max((s.b - m.pivot).length());
-                let reach = Aabb::new(m.pivot, m.pivot).inflated(lever);
-                let moved = Aabb::new(m.pivot + m.pivot_motion, m.pivot + m.pivot_motion).inflated(lever);
-                reach.union(moved)
-            }
-            ObstacleShape::Circle(c) => {
-                let end = self.circle_center_at(c, 1.0);
-                Aabb::new(c.center.min(end), c.center.max(end)).inflated(c.radius)
-            }
+        if let ObstacleShape::Circle(c) = self.obstacle.shape {
+            let end = self.circle_center_at(c, 1.0);
+            return Aabb::new(c.center.min(end), c.center.max(end)).inflated(c.radius);
         }
+        // Every point of the shape stays within its farthest corner's lever of the pivot.
+        let b = self.obstacle.aabb();
+        let lever = [
+            b.min,
+            b.max,
+            Vec2::new(b.min.x, b.max.y),
+            Vec2::new(b.max.x, b.min.y),
+        ]
+        .iter()
+        .map(|&p| (p - m.pivot).length())
+        .fold(0.0, f32::max);
+        let reach = Aabb::new(m.pivot, m.pivot).inflated(lever);
+        let moved = Aabb::new(m.pivot + m.pivot_motion, m.pivot + m.pivot_motion).inflated(lever);
+        reach.union(moved)
+    }
+}
+
+impl SegmentMotion {
+    /// Where `shape` (given at toi 0) is at `toi`, moved rigidly with the pivot (a
+    /// circle's centre too; [`MovingObstacle`] moves a circle's centre in a straight line
+    /// instead).
+    #[must_use]
+    pub fn shape_at(&self, shape: ObstacleShape, toi: f32) -> ObstacleShape {
+        let rotation = Vec2::from_angle(self.angle * toi);
+        let pivot = self.pivot_at(toi);
+        rigidly_moved(
+            shape,
+            |p| pivot + rotation.rotate(p - self.pivot),
+            self.angle * toi,
+        )
+    }
+}
+
+/// `shape` with every point moved by `place`, a rigid motion that turns by `turn`
+/// radians.
+fn rigidly_moved(shape: ObstacleShape, place: impl Fn(Vec2) -> Vec2, turn: f32) -> ObstacleShape {
+    let segment = |s: Segment| Segment::new(place(s.a), place(s.b));
+    match shape {
+        ObstacleShape::Segment(s) => ObstacleShape::Segment(segment(s)),
+        ObstacleShape::Circle(c) => ObstacleShape::Circle(Circle::new(place(c.center), c.radius)),
+        ObstacleShape::Capsule(c) => ObstacleShape::Capsule(Capsule {
+            segment: segment(c.segment),
+            radius: c.radius,
+        }),
+        ObstacleShape::Edge(e) => ObstacleShape::Edge(ChainEdge {
+            segment: segment(e.segment),
+            // An open end stays open: the same point moves to the same place.
+            before: place(e.before),
+            after: place(e.after),
+        }),
+        ObstacleShape::Arc(a) => ObstacleShape::Arc(CircleArc {
+            center: place(a.center),
+            start: a.start + turn,
+            end: a.end + turn,
+            ..a
+        }),
     }
 }

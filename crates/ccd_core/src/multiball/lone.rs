@@ -59,6 +59,7 @@ pub(super) fn sweep_lone<O: Obstacles + ?Sized>(
         response: ball.response,
         material: ball.material,
         layers: ball.layers,
+        max_speed: ball.max_speed,
         gravity: settings.gravity,
     };
     let mut path = Aabb::new(ball.center, ball.center);
@@ -99,6 +100,8 @@ pub(super) fn wall_contact(k: usize, h: &BounceHit) -> Contact {
         time: h.time,
         hit: h.hit,
         approach_speed: h.approach_speed,
+        // A lone ball meets walls only.
+        other_velocity: Vec2::ZERO,
         sensor: h.sensor,
         kick: h.kick,
     }

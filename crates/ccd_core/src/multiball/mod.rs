@@ -111,6 +111,7 @@ mod hinge_clocks;
 mod hinges;
 mod lcp;
 mod lone;
+mod moving_sweep;
 mod next_event;
 mod obstacle_contact;
 mod order;

@@ -5,6 +5,7 @@
 //! motion), and the first other ball (swept against that ball's leg). Only the earliest is
 //! scheduled; a partner that changes course first makes it stale (see `step.rs`).
 
+use super::moving_sweep::moving_contact;
 use super::pair_sweep::earlier;
 use super::prediction::{Leg, Next, Prediction};
 use super::queue::{Event, EventKind, Key};
@@ -13,11 +14,7 @@ use super::sim::Sim;
 use super::state::{Clock, LastContact, SensorHit};
 use crate::bounce::{LegPath, earliest_solid, foot_leaves_face, keep_earliest};
 use crate::hit::Hit;
-use crate::obstacle::{ObstacleShape, Obstacles};
-use crate::sweep::{
-    MovingHit, sweep_circle_moving_circle, sweep_circle_moving_segment, sweep_parabola_moving_circle,
-    sweep_parabola_moving_segment,
-};
+use crate::obstacle::Obstacles;
 use crate::tolerance::{MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
 use glam::Vec2;
 
@@ -216,30 +213,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 continue;
             }
             let (obstacle, rest) = m.rest_of_step(from);
-            let found = match (obstacle.shape, leg.curve) {
-                (ObstacleShape::Segment(s), None) => {
-                    sweep_circle_moving_segment(leg.circle, leg.motion, s, rest)
-                }
-                (ObstacleShape::Segment(s), Some(curve)) => {
-                    sweep_parabola_moving_segment(leg.circle, curve, s, rest)
-                }
-                (ObstacleShape::Circle(c), curve) => {
-                    let other_motion = m.circle_center_at(c, 1.0) - m.circle_center_at(c, from);
-                    let hit = match curve {
-                        None => sweep_circle_moving_circle(leg.circle, leg.motion, c, other_motion),
-                        Some(curve) => sweep_parabola_moving_circle(leg.circle, curve, c, other_motion),
-                    };
-                    hit.map(|hit| MovingHit {
-                        hit,
-                        surface_motion: other_motion,
-                        iterations: 0,
-                        restarts: 0,
-                    })
-                }
-            }
-            .and_then(|h| {
+            let found = moving_contact(leg, m, from, obstacle.shape, rest).and_then(|h| {
                 obstacle
-                    .takes_contact(h.hit.normal)
+                    .takes_contact(h.hit.point, h.hit.normal)
                     .then_some((h.hit, h.surface_motion))
             });
             let Some((hit, surface_motion)) = found else {

@@ -8,7 +8,9 @@ use crate::bounce::corner_bounces;
 use crate::hit::Hit;
 use crate::material::Material;
 use crate::obstacle::{ObstacleShape, Obstacles};
-use crate::response::{ResponseMode, Surface, TwoSurfaces, contact_restitution, respond, two_surfaces};
+use crate::response::{
+    ResponseMode, Surface, TwoSurfaces, contact_restitution, limit_speed, respond, two_surfaces,
+};
 use crate::shape::{Aabb, Segment};
 use crate::simultaneous::MAX_BODIES;
 use crate::tolerance::MAX_WEDGE_BOUNCES;
@@ -62,7 +64,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
         let ball = self.balls[i];
         if let ContactWith::Moving(index) = with
-            && matches!(self.moving[index].obstacle.shape, ObstacleShape::Segment(_))
+            && matches!(
+                self.moving[index].obstacle.shape,
+                ObstacleShape::Segment(_) | ObstacleShape::Edge(_) | ObstacleShape::Capsule(_)
+            )
         {
             hit.center = touching_center(hit, ball.radius);
         }
@@ -117,10 +122,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             time,
             hit,
             approach_speed,
+            other_velocity: surface_velocity,
             sensor: false,
             kick,
         });
-        self.balls[i].velocity = velocity;
+        self.balls[i].velocity = limit_speed(velocity, ball.max_speed);
         let clock = &mut self.step.clock[i];
         clock.time = time;
         clock.version = clock.version.wrapping_add(1);
@@ -134,7 +140,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 && pushed.is_none()
                 && surface_velocity == Vec2::ZERO
                 && !(combined.friction > 0.0))
-                .then(|| self.still_face(with, hit.point))
+                .then(|| self.still_face(with, &hit))
                 .flatten();
             match face {
                 Some(face) => self.slide_on(i, face, hit.normal),
@@ -206,10 +212,12 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
     }
 
-    /// The segment `with`, if `point`, where a ball touches it, lies inside its face and it
-    /// holds still (a wall, or a moving obstacle without motion this step): not an end
-    /// cap, a pillar or a ball. Only such a face holds a slide.
-    fn still_face(&self, with: ContactWith, point: Vec2) -> Option<Segment> {
+    /// The face of `with` that the ball of `hit` touches, if its centre lies within that
+    /// face and `with` holds still (a wall, or a moving obstacle without motion this
+    /// step): not an end cap, a round shape or a ball. A capsule's face is moved out to
+    /// its surface. Only such a face holds a slide.
+    fn still_face(&self, with: ContactWith, hit: &Hit) -> Option<Segment> {
+        let point = hit.point;
         let mut shape = None;
         match with {
             ContactWith::Moving(index) => {
@@ -225,12 +233,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }),
             ContactWith::Ball(_) => {}
         }
-        let Some(ObstacleShape::Segment(s)) = shape else {
-            return None;
-        };
-        let d = s.direction();
-        let along = (point - s.a).dot(d);
-        (along > 0.0 && along < d.length_squared()).then_some(s)
+        shape?.face_near(hit.center)
     }
 
     /// Count a contact of ball `i` with `with` against its bounce cap (raised in corners:

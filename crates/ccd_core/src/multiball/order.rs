@@ -181,6 +181,7 @@ mod tests {
             time: 0.0,
             hit: super::super::state::SensorHit::NONE.hit,
             approach_speed: 0.0,
+            other_velocity: Vec2::ZERO,
             sensor: false,
             kick: 0.0,
         }];

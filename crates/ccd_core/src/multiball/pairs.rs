@@ -25,7 +25,7 @@ use super::sim::Sim;
 use super::state::Pair;
 use crate::hit::Hit;
 use crate::obstacle::Obstacles;
-use crate::response::{Body, pair_friction, push_ball};
+use crate::response::{Body, limit_speed, pair_friction, push_ball};
 use crate::shape::Aabb;
 use crate::tolerance::{MAX_WEDGE_BOUNCES, RESTING_EVENT_FRACTION, SEPARATION_SPEED_REL, TOUCH_SLOP_REL};
 use glam::DVec2;
@@ -87,6 +87,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         self.batch_contacts(&links, &mut batch);
         let passes = self.solve_batch(&mut batch, &cluster);
         report.max_batch_passes = report.max_batch_passes.max(passes);
+        for &k in &cluster {
+            let ball = &mut self.balls[k];
+            ball.velocity = limit_speed(ball.velocity, ball.max_speed);
+        }
         for c in batch.iter().filter(|c| c.impulse > 0.0) {
             self.apply_contact(c, time, report, on_contact);
         }
@@ -337,6 +341,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 normal: c.normal.as_vec2(),
             },
             approach_speed: c.approach,
+            other_velocity: self.effective_velocity(c.b),
             sensor: false,
             kick: 0.0,
         });

@@ -38,6 +38,11 @@ const SQUEEZE_MARGIN_RADII: f32 = 3.0;
 /// ([`PENETRATION_SLOP_REL`](crate::PENETRATION_SLOP_REL)) is far above that rounding.
 const PLACE_ROUNDING_REL: f32 = 1e-5;
 
+/// Chords an arc's keep-out is cut into for the free-place search. Each is grown by its
+/// sagitta, so the keep-out covers the arc; 16 chords of a quarter turn stray by 0.12 %
+/// of the radius.
+const ARC_KEEPOUT_PIECES: u32 = 16;
+
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Another surface ball `i` touches at `time` (it has just met `with`, whose surface is
     /// `this`), facing `this` (their normals more than 90° apart): the most opposed one.
@@ -84,7 +89,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             let approach = -(ball.velocity - velocity).dot(normal);
             // Away from moving parts, only a wall the ball moves into at this instant.
             if (ball.center - point).length() > reach
-                || !obstacle.takes_contact(normal)
+                || !obstacle.takes_contact(point, normal)
                 || (!moving_near && !(approach > 0.0))
             {
                 return;
@@ -265,18 +270,23 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let Some(faster) = self.obstacle_at_end(pinch.faster, ball.center, reach) else {
             return;
         };
-        let target = match faster.shape {
-            ObstacleShape::Segment(f) => {
+        let target = match faster.shape.face_near(ball.center).or(match faster.shape {
+            ObstacleShape::Segment(f) => Some(f),
+            ObstacleShape::Edge(e) => Some(e.segment),
+            _ => None,
+        }) {
+            Some(f) => {
                 let Some(face) = face_normal(f, pinch.faster_normal) else {
                     return;
                 };
                 ball.center + face * (r - (ball.center - f.a).dot(face)).max(0.0)
             }
-            ObstacleShape::Circle(c) => {
-                let out = (ball.center - c.center)
-                    .try_normalize()
-                    .unwrap_or(pinch.faster_normal);
-                c.center + out * (c.radius + r)
+            None => {
+                // A round part: out along the normal from its core's closest point.
+                let Some(near) = faster.shape.surface_near(ball.center) else {
+                    return;
+                };
+                near.core + near.normal * (near.rounding + r)
             }
         };
         if target.is_finite() {
@@ -298,21 +308,36 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             {
                 return;
             }
-            let (segment, radius) = match obstacle.shape {
-                ObstacleShape::Segment(s) => {
-                    let behind = s.front_normal().is_some_and(|n| n.dot(ball.center - s.a) < 0.0);
-                    if obstacle.one_sided && behind {
-                        return;
-                    }
-                    (s, ball.radius)
-                }
-                ObstacleShape::Circle(c) => (Segment::new(c.center, c.center), c.radius + ball.radius),
+            let one_way = |s: Segment| {
+                obstacle.one_sided && s.front_normal().is_some_and(|n| n.dot(ball.center - s.a) < 0.0)
             };
-            keepouts.push(Keepout {
-                segment,
-                radius,
-                crossable,
-            });
+            let mut keep = |segment: Segment, radius: f32| {
+                keepouts.push(Keepout {
+                    segment,
+                    radius,
+                    crossable,
+                });
+            };
+            match obstacle.shape {
+                ObstacleShape::Segment(s) if !one_way(s) => keep(s, ball.radius),
+                ObstacleShape::Edge(e) if !one_way(e.segment) => keep(e.segment, ball.radius),
+                ObstacleShape::Segment(_) | ObstacleShape::Edge(_) => {}
+                ObstacleShape::Circle(c) => keep(Segment::new(c.center, c.center), c.radius + ball.radius),
+                ObstacleShape::Capsule(c) => keep(c.segment, c.radius + ball.radius),
+                ObstacleShape::Arc(a) => {
+                    // Chords of the arc, each grown by the sagitta it cuts off: a keep-out
+                    // never smaller than the arc's.
+                    let pieces = ARC_KEEPOUT_PIECES;
+                    let sagitta = a.radius * (1.0 - (0.5 * a.span() / pieces as f32).cos());
+                    let points: Vec<Vec2> = a.points(pieces).collect();
+                    for pair in points.windows(2) {
+                        keep(
+                            Segment::new(pair[0], pair[1]),
+                            ball.radius + a.thickness + sagitta,
+                        );
+                    }
+                }
+            }
         };
         self.obstacles.query(near, |_, o| add(o, false));
         for (index, m) in self.moving.iter().enumerate() {

@@ -2,6 +2,7 @@
 
 use crate::hit::Hit;
 use crate::obstacle::ObstacleId;
+use glam::Vec2;
 
 /// What a ball touched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +29,11 @@ pub struct Contact {
     pub hit: Hit,
     /// Approach speed along the normal (relative to a moving surface or ball).
     pub approach_speed: f32,
+    /// The velocity of the other's surface at the contact point, world units per second,
+    /// as the ball met it: zero for a wall, the part's for a kinematic or hinged obstacle
+    /// (a hinge's before this contact pushed it), the other ball's after the contact for
+    /// a ball–ball one.
+    pub other_velocity: Vec2,
     /// Whether the obstacle is a sensor.
     pub sensor: bool,
     /// Normal speed the surface's [`Kick`](crate::Kick) added, units/s (0 when it did

@@ -216,9 +216,21 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
             let (point, on) = match o.shape {
                 ObstacleShape::Segment(s) => rest_on(s, b.center),
+                // A chain's inner vertex is its next edge's: met once, there.
+                ObstacleShape::Edge(e) => match rest_on(e.segment, b.center) {
+                    (p, Rest::Cap) if p == e.segment.b && e.has_after() => return,
+                    found => found,
+                },
                 ObstacleShape::Circle(c) => {
                     let n = (b.center - c.center).normalize_or_zero();
                     (c.center + n * c.radius, Rest::Pillar)
+                }
+                ObstacleShape::Capsule(_) | ObstacleShape::Arc(_) => {
+                    let Some(near) = o.shape.surface_near(b.center) else {
+                        return;
+                    };
+                    let on = o.shape.face_near(b.center).map_or(Rest::Pillar, Rest::Face);
+                    (near.point, on)
                 }
             };
             let gap = b.center - point;
@@ -227,7 +239,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             // follows bounces and kicks the ball, as the single-ball sweep does.
             if let Some(normal) = gap.try_normalize()
                 && gap.length() <= b.radius + slop
-                && o.takes_contact(normal)
+                && o.takes_contact(point, normal)
                 && !material.kick.fires(f64::from(-b.velocity.dot(normal)))
             {
                 walls.push(WallContact {
@@ -352,6 +364,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                     normal: c.normal,
                 },
                 approach_speed: c.approach.max(0.0),
+                other_velocity: Vec2::ZERO,
                 sensor: false,
                 kick: 0.0,
             });
@@ -379,6 +392,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                         normal,
                     },
                     approach_speed: approach.max(0.0),
+                    other_velocity: b.velocity,
                     sensor: false,
                     kick: 0.0,
                 });

@@ -9,11 +9,11 @@ use glam::Vec2;
 /// What a resting wall contact is on.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Rest {
-    /// A face of this segment.
+    /// A flat face: this segment (a capsule's moved out to its surface).
     Face(Segment),
-    /// An end cap of a segment.
+    /// An end cap of a segment or a chain's vertex.
     Cap,
-    /// A pillar.
+    /// A round surface: a pillar, an arc, a capsule's end.
     Pillar,
 }
 

@@ -2,7 +2,7 @@
 
 use super::ball::{Ball, MovingObstacle};
 use super::lone::wall_contact;
-use super::report::Contact;
+use super::report::{Contact, ContactWith};
 use super::settings::MultiballSettings;
 use super::state::{BallState, Clock, EventBuffers, SensorHit, SlideOn, StartBuffers, StepState};
 use crate::bounce::{SweepSettings, sweep_bounces};
@@ -221,6 +221,16 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
     }
 
+    /// The velocity of `with`'s surface at `point` at time `t` (seconds into the step):
+    /// zero for a wall, the moving part's there, the other ball's.
+    pub(super) fn other_velocity(&self, with: ContactWith, point: Vec2, t: f32) -> Vec2 {
+        match with {
+            ContactWith::Obstacle(_) => Vec2::ZERO,
+            ContactWith::Moving(index) => self.moving[index].surface_velocity(point, t / self.dt, self.dt),
+            ContactWith::Ball(j) => self.velocity_at(j, t),
+        }
+    }
+
     /// Ball `k`'s velocity at `t` (not before its clock).
     #[inline]
     pub(super) fn velocity_at(&self, k: usize, t: f32) -> Vec2 {
@@ -300,6 +310,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                     time,
                     hit,
                     approach_speed: approach,
+                    other_velocity: self.other_velocity(with, hit.point, time),
                     sensor: true,
                     kick: 0.0,
                 });
@@ -338,6 +349,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 response: ball.response,
                 material: ball.material,
                 layers: ball.layers,
+                max_speed: ball.max_speed,
                 gravity: self.settings.gravity,
             };
             let contacts = &mut self.step.joined_contacts;

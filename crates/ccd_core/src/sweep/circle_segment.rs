@@ -1,6 +1,6 @@
 //! A moving circle against a static, two-sided segment: a capsule of radius `r` around it.
 
-use crate::hit::{ContactOrder, Feature, Hit};
+use crate::hit::{Caps, ContactOrder, Feature, Hit};
 use crate::ray::ray_circle_toi_f64;
 use crate::shape::{Aabb, Circle, Segment};
 use crate::sweep::usable;
@@ -25,6 +25,16 @@ struct Frame {
 }
 
 impl Region {
+    /// Whether `caps` counts this region's contacts.
+    #[inline]
+    fn counted(self, caps: Caps) -> bool {
+        match self {
+            Self::Face => true,
+            Self::EndA => caps.a,
+            Self::EndB => caps.b,
+        }
+    }
+
     /// The kind of surface this region's contacts are on.
     #[inline]
     fn feature(self) -> Feature {
@@ -97,6 +107,16 @@ pub(crate) fn sweep_circle_segment_ordered(
     motion: Vec2,
     segment: Segment,
 ) -> Option<(Hit, ContactOrder)> {
+    sweep_circle_segment_with_caps(circle, motion, segment, Caps::BOTH)
+}
+
+/// [`sweep_circle_segment_ordered`] counting only the end caps in `caps` (a chain's edge).
+pub(crate) fn sweep_circle_segment_with_caps(
+    circle: Circle,
+    motion: Vec2,
+    segment: Segment,
+    caps: Caps,
+) -> Option<(Hit, ContactOrder)> {
     if !usable(circle, motion) || !segment.a.is_finite() || !segment.b.is_finite() || motion == Vec2::ZERO {
         return None;
     }
@@ -123,14 +143,14 @@ pub(crate) fn sweep_circle_segment_ordered(
     };
 
     let (start_region, start_closest) = frame.closest(rel);
-    let order = if (rel - start_closest).length_squared() <= r * r {
+    let order = if start_region.counted(caps) && (rel - start_closest).length_squared() <= r * r {
         // Starting in contact or overlapping.
         ContactOrder {
             toi: 0.0,
             feature: start_region.feature(),
         }
     } else {
-        earliest_contact(&frame, rel, m, r, cross0, toward, side)?
+        earliest_contact(&frame, rel, m, r, [cross0, toward, side], caps)?
     };
     let toi = order.toi as f32;
     let center = circle.center + motion * toi;
@@ -159,18 +179,18 @@ pub(crate) fn sweep_circle_segment_ordered(
 }
 
 /// The earliest toi in `[0, 1]` at which a centre starting outside the capsule reaches it,
-/// and the feature reached (a face before an end cap at the same time). `cross0` and
-/// `toward` are `d × rel` and `d × m`; `side` is the start's side.
+/// and the feature reached (a face before an end cap at the same time). `line` holds
+/// `d × rel`, `d × m` and the start's side; only the caps in `caps` count.
 #[inline]
 fn earliest_contact(
     frame: &Frame,
     rel: DVec2,
     m: DVec2,
     r: f64,
-    cross0: f64,
-    toward: f64,
-    side: f64,
+    line: [f64; 3],
+    caps: Caps,
 ) -> Option<ContactOrder> {
+    let [cross0, toward, side] = line;
     let mut best: Option<ContactOrder> = None;
     let mut consider = |toi: Option<f64>, feature: Feature| {
         if let Some(toi) = toi {
@@ -198,9 +218,11 @@ fn earliest_contact(
         }
     }
     // End point A region.
-    consider(ray_circle_toi_f64(rel, m, r), Feature::Round);
+    if caps.a {
+        consider(ray_circle_toi_f64(rel, m, r), Feature::Round);
+    }
     // End point B region.
-    if frame.len_sq > 0.0 {
+    if frame.len_sq > 0.0 && caps.b {
         consider(ray_circle_toi_f64(rel - frame.d, m, r), Feature::Round);
     }
     best

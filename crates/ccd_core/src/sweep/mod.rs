@@ -1,4 +1,9 @@
-//! Swept pair queries, one file per pair, each reduced to [`ray_circle_toi`](crate::ray_circle_toi).
+//! Swept pair queries, one file per pair, each reduced to [`ray_circle_toi`](crate::ray_circle_toi)
+//! (straight legs) or a polynomial's first root (curved legs). The shapes added beside the
+//! segment and the pillar hold both legs in their one file: `circle_capsule.rs` (the
+//! segment query for a grown circle), `circle_chain_edge.rs` (the segment query with a
+//! chain's vertex rules) and `circle_arc.rs` (two circles within an angle range, and two
+//! caps).
 //!
 //! Every query follows one contract (see [`Hit`](crate::Hit)):
 //! - `toi` is the fraction of `motion` travelled at first contact, in `[0, 1]`;
@@ -14,6 +19,9 @@
 //!   met again from the other side; a loop of sweeps keeps the side the first contact
 //!   chose by dropping that second contact (see `met_again_from_behind`).
 
+mod circle_arc;
+mod circle_capsule;
+mod circle_chain_edge;
 mod circle_circle;
 mod circle_segment;
 mod moving_circle;
@@ -21,6 +29,12 @@ mod moving_segment;
 mod parabola_circle;
 mod parabola_segment;
 
+pub use circle_arc::{sweep_circle_arc, sweep_parabola_arc};
+pub(crate) use circle_arc::{sweep_circle_arc_ordered, sweep_parabola_arc_ordered};
+pub use circle_capsule::{sweep_circle_capsule, sweep_parabola_capsule};
+pub(crate) use circle_capsule::{sweep_circle_capsule_ordered, sweep_parabola_capsule_ordered};
+pub use circle_chain_edge::{sweep_circle_chain_edge, sweep_parabola_chain_edge};
+pub(crate) use circle_chain_edge::{sweep_circle_chain_edge_ordered, sweep_parabola_chain_edge_ordered};
 pub use circle_circle::sweep_circle_circle;
 pub(crate) use circle_circle::sweep_circle_circle_ordered;
 pub use circle_segment::sweep_circle_segment;

@@ -1,9 +1,9 @@
 //! A circle on a parabola (under gravity) against a static, two-sided segment: a capsule of
 //! radius `r` around it.
 
-use super::circle_segment::sweep_circle_segment_ordered;
+use super::circle_segment::sweep_circle_segment_with_caps;
 use super::{CurvedHit, moves_in, usable};
-use crate::hit::{ContactOrder, Feature, Hit};
+use crate::hit::{Caps, ContactOrder, Feature, Hit};
 use crate::parabola::{Parabola, parabola_circle_toi_f64};
 use crate::roots::{Poly, first_crossing};
 use crate::shape::{Aabb, Circle, Segment};
@@ -59,8 +59,20 @@ pub(crate) fn sweep_parabola_segment_ordered(
     reach: Aabb,
     segment: Segment,
 ) -> Option<(CurvedHit, ContactOrder)> {
+    sweep_parabola_segment_with_caps(circle, path, reach, segment, Caps::BOTH)
+}
+
+/// [`sweep_parabola_segment_ordered`] counting only the end caps in `caps` (a chain's edge).
+pub(crate) fn sweep_parabola_segment_with_caps(
+    circle: Circle,
+    path: Parabola,
+    reach: Aabb,
+    segment: Segment,
+    caps: Caps,
+) -> Option<(CurvedHit, ContactOrder)> {
     if path.gravity == Vec2::ZERO {
-        let (hit, order) = sweep_circle_segment_ordered(circle, path.velocity * path.duration, segment)?;
+        let (hit, order) =
+            sweep_circle_segment_with_caps(circle, path.velocity * path.duration, segment, caps)?;
         return Some((CurvedHit { hit, iterations: 0 }, order));
     }
     if !usable(circle, Vec2::ZERO) || !path.is_usable() || !segment.a.is_finite() || !segment.b.is_finite() {
@@ -80,7 +92,12 @@ pub(crate) fn sweep_parabola_segment_ordered(
 
     let (start_closest, start_feature) = closest(rel, d, len_sq);
     let start_gap_sq = (rel - start_closest).length_squared();
-    let (s, feature) = if start_gap_sq <= r * r {
+    let start_counted = match start_feature {
+        Feature::Face => true,
+        Feature::Round if start_closest == DVec2::ZERO => caps.a,
+        Feature::Round => caps.b,
+    };
+    let (s, feature) = if start_counted && start_gap_sq <= r * r {
         // Starting in contact or overlapping: a contact now if the leg moves in at once.
         // Otherwise it leaves, and only a return to the depth it starts at is a contact:
         // the search runs for a capsule shrunk to the start's distance.
@@ -89,12 +106,12 @@ pub(crate) fn sweep_parabola_segment_ordered(
             (0.0, start_feature)
         } else {
             let shrunk = start_gap_sq.sqrt() * (1.0 - ROOT_BRACKET_REL);
-            let found = earliest_contact(rel, m, k, segment, reach, shrunk)?;
+            let found = earliest_contact(rel, m, k, segment, reach, shrunk, caps)?;
             iterations = found.iterations;
             (found.order.toi, found.order.feature)
         }
     } else {
-        let found = earliest_contact(rel, m, k, segment, reach, r)?;
+        let found = earliest_contact(rel, m, k, segment, reach, r, caps)?;
         iterations = found.iterations;
         (found.order.toi, found.order.feature)
     };
@@ -170,7 +187,8 @@ struct Earliest {
 /// The earliest fraction at which a centre starting outside the capsule reaches it: each
 /// face at its first fall from its own side with its foot between the end points, each end
 /// point at its first fall. The first of these is the first contact, since at the first
-/// contact the closest feature is reached then, and every candidate is a contact.
+/// contact the closest feature is reached then, and every candidate is a contact. Only the
+/// end caps in `caps` count.
 fn earliest_contact(
     rel: DVec2,
     m: DVec2,
@@ -178,6 +196,7 @@ fn earliest_contact(
     segment: Segment,
     reach: Aabb,
     r: f64,
+    caps: Caps,
 ) -> Option<Earliest> {
     let d = segment.b.as_dvec2() - segment.a.as_dvec2();
     let len_sq = d.length_squared();
@@ -206,14 +225,14 @@ fn earliest_contact(
                 0.0,
             ]);
             let on_face = |s: f64| (0.0..=len_sq).contains(&(rel + m * s + k * (s * s)).dot(d));
-            if side * cross0 > 0.0 && !(line.at(0.0) > 0.0) && on_face(0.0) {
-                // Outside the capsule by the distance to it, yet on the offset line by this
-                // measure, in the face's region (rounding): at the line now, a contact if
-                // the leg moves in. (Beyond an end point, closer to the line than `r` is
-                // simply outside: the curve may still fall onto the face later.)
-                if moves_in(m, k, 0.0, (d.perp() * side).normalize_or_zero()) {
-                    consider(0.0, Feature::Face, 0);
-                }
+            let at_line = side * cross0 > 0.0 && !(line.at(0.0) > 0.0) && on_face(0.0);
+            if at_line && moves_in(m, k, 0.0, (d.perp() * side).normalize_or_zero()) {
+                // Outside the capsule by the distance to it (or at a cap this search does
+                // not count), yet on the offset line by this measure, in the face's region:
+                // at the line now, a contact as the leg moves in. One that leaves may still
+                // come back onto the face later: the search below finds that fall. (Beyond
+                // an end point, closer to the line than `r` is simply outside.)
+                consider(0.0, Feature::Face, 0);
             } else if let Some(root) = first_crossing(line, 1.0)
                 && on_face(root.s)
             {
@@ -223,8 +242,8 @@ fn earliest_contact(
     }
     // An end point outside the box the circle sweeps is out of reach: no quartic (and one
     // whose chord never comes near enough is rejected before its search).
-    for (end, at) in [(DVec2::ZERO, segment.a), (d, segment.b)] {
-        let reachable = at.cmpge(reach.min).all() && at.cmple(reach.max).all();
+    for (end, at, counted) in [(DVec2::ZERO, segment.a, caps.a), (d, segment.b, caps.b)] {
+        let reachable = counted && at.cmpge(reach.min).all() && at.cmple(reach.max).all();
         if reachable && let Some(root) = parabola_circle_toi_f64(rel - end, m, k, r) {
             consider(root.s, Feature::Round, root.iterations);
         }

@@ -190,6 +190,7 @@ impl Stepper {
                         time: h.time,
                         hit: h.hit,
                         approach_speed: h.approach_speed,
+                        other_velocity: Vec2::ZERO,
                         sensor: h.sensor,
                         kick: h.kick,
                     });
@@ -271,7 +272,7 @@ fn leg_crosses(p: Vec2, q: Vec2, wall: Segment) -> bool {
 fn segment_of(wall: &Obstacle) -> Segment {
     match wall.shape {
         ObstacleShape::Segment(s) => s,
-        ObstacleShape::Circle(_) => unreachable!("the scenes' walls are segments"),
+        _ => unreachable!("the scenes' walls are segments"),
     }
 }
 
