@@ -7,6 +7,7 @@
 
 use crate::kinematic::Pose;
 use crate::query::ObstacleParts;
+use crate::shape::Part;
 use crate::{
     CcdInvalid, CcdLayers, CcdSettings, CcdStats, CcdWorld, Hinge, HingePart, Kinematic, MovingCircle,
 };
@@ -118,6 +119,7 @@ pub(crate) fn audit_step(
     circles: Query<AuditedCircle, Stepped>,
     moving: Query<(Entity, ObstacleParts, &Transform), (Moves, Without<CcdInvalid>)>,
     mut placed: Local<Vec<(Entity, Obstacle)>>,
+    mut built: Local<Vec<Part>>,
 ) {
     let StepRead {
         settings,
@@ -129,17 +131,15 @@ pub(crate) fn audit_step(
         return;
     }
     placed.clear();
-    placed.extend(moving.iter().filter_map(|(entity, parts, transform)| {
+    for (entity, parts, transform) in &moving {
         let pose = Pose::of(transform);
         let scale = transform.scale.truncate();
-        let built = parts.build(
-            |local| pose.place(local, scale),
-            pose.translation,
-            "Transform",
-            scale.x * scale.y < 0.0,
-        )?;
-        built.ok().map(|o| (entity, o))
-    }));
+        let place = |local: Vec2| pose.place(local, scale);
+        built.clear();
+        if let Some(Ok(())) = parts.build(&pose.placement(&place, scale), pose.translation, &mut built) {
+            placed.extend(built.iter().map(|p| (entity, p.obstacle)));
+        }
+    }
     let mut audit = Audit {
         step: stats.steps,
         faults: &mut faults,
@@ -219,8 +219,13 @@ impl Audit<'_> {
                 );
             }
         }
-        if let (ObstacleShape::Segment(segment), true, false, Some(from)) =
-            (obstacle.shape, obstacle.one_sided, obstacle.sensor, start)
+        let one_way = match obstacle.shape {
+            ObstacleShape::Segment(s) => Some(s),
+            ObstacleShape::Edge(e) => Some(e.segment),
+            _ => None,
+        };
+        if let (Some(segment), true, false, Some(from)) =
+            (one_way, obstacle.one_sided, obstacle.sensor, start)
             && obstacle.layers.interacts(layers)
             && crossed_one_way(segment, ball.radius, from, ball.center)
         {

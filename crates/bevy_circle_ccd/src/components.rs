@@ -436,6 +436,19 @@ impl Kinematic {
 #[reflect(Component, Debug, PartialEq)]
 pub struct CcdMass(pub f32);
 
+/// The fastest a [`MovingCircle`] leaves a contact, world units per second: each
+/// contact's response (a bounce, a kick, a push by a moving paddle or another ball) is
+/// scaled down to it at the instant of the contact, inside the step, so the rest of the
+/// step is flown at the limited speed and the time of flight stays exact. Gravity may
+/// take it faster between contacts. Must not be negative or NaN (`f32::INFINITY` is no
+/// limit, as without the component).
+///
+/// A breakout ball struck by the side of a fast paddle would otherwise leave at the
+/// paddle's speed plus its own, without bound.
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component, Debug, PartialEq)]
+pub struct CcdMaxSpeed(pub f32);
+
 /// The range a mass (a [`CcdMass`], or the area `π r²` that stands for it) must lie in.
 pub(crate) const MASS_RANGE: &str = "positive and finite, with a finite inverse (1 / value)";
 

@@ -314,22 +314,22 @@ fn draw(mut gizmos: Gizmos<CcdGizmos>, input: DrawInput, mut scratch: Local<Vec<
     }
 }
 
-/// The static segments (with their front normals) and pillars.
+/// The static obstacles' outlines, with the front normals of one-sided segments and
+/// chain edges.
 fn draw_static_obstacles(gizmos: &mut Gizmos<CcdGizmos>, cfg: &CcdGizmos, world: &CcdWorld) {
     for (_, obstacle) in world.grid().iter() {
-        match obstacle.shape {
-            ObstacleShape::Segment(s) => {
-                gizmos.line_2d(s.a, s.b, WALL);
-                if let Some(n) = s.front_normal()
-                    && cfg.normal_length > 0.0
-                {
-                    let mid = (s.a + s.b) * 0.5;
-                    gizmos.line_2d(mid, mid + n * cfg.normal_length, NORMAL);
-                }
-            }
-            ObstacleShape::Circle(c) => {
-                gizmos.circle_2d(c.center, c.radius, WALL);
-            }
+        gizmos.linestrip_2d(obstacle.shape.outline(), WALL);
+        let face = match obstacle.shape {
+            ObstacleShape::Segment(s) => Some(s),
+            ObstacleShape::Edge(e) if obstacle.one_sided => Some(e.segment),
+            _ => None,
+        };
+        if let Some(s) = face
+            && let Some(n) = s.front_normal()
+            && cfg.normal_length > 0.0
+        {
+            let mid = (s.a + s.b) * 0.5;
+            gizmos.line_2d(mid, mid + n * cfg.normal_length, NORMAL);
         }
     }
 }
@@ -339,20 +339,10 @@ fn draw_static_obstacles(gizmos: &mut Gizmos<CcdGizmos>, cfg: &CcdGizmos, world:
 fn draw_moving_obstacles(gizmos: &mut Gizmos<CcdGizmos>, cfg: &CcdGizmos, kinematics: &Kinematics) {
     for m in &kinematics.moving {
         let motion = m.motion;
-        match m.obstacle.shape {
-            ObstacleShape::Segment(s) => {
-                let end = motion.segment_at(s, 1.0);
-                let colour = if m.hinge.is_some() { HINGE } else { KINEMATIC };
-                gizmos.line_2d(end.a, end.b, colour);
-                if m.hinge.is_some() {
-                    gizmos.circle_2d(motion.pivot_at(1.0), cfg.normal_length * 0.25, HINGE);
-                }
-            }
-            ObstacleShape::Circle(c) => {
-                let center =
-                    motion.pivot_at(1.0) + Vec2::from_angle(motion.angle).rotate(c.center - motion.pivot);
-                gizmos.circle_2d(center, c.radius, KINEMATIC);
-            }
+        let colour = if m.body().is_some() { HINGE } else { KINEMATIC };
+        gizmos.linestrip_2d(motion.shape_at(m.obstacle.shape, 1.0).outline(), colour);
+        if m.body().is_some() {
+            gizmos.circle_2d(motion.pivot_at(1.0), cfg.normal_length * 0.25, HINGE);
         }
     }
 }

@@ -28,14 +28,15 @@ pub struct CircleHit {
     /// The moving circle.
     pub circle: Entity,
     /// What it touched, by entity, one of:
-    /// - a static [`StaticSegment`](crate::StaticSegment) or [`Pillar`](crate::Pillar)
-    ///   (a wall, a post, a bumper, a one-sided gate): that entity, also when it is a
-    ///   child placed by its ancestors;
-    /// - a [`Kinematic`](crate::Kinematic) segment or pillar (a flipper): the entity
-    ///   that has the `Kinematic`;
-    /// - a part of a [`Hinge`](crate::Hinge): the entity whose `StaticSegment` was hit,
-    ///   which is the hinge's own entity or a [`HingePart`](crate::HingePart) (whose `.0`
-    ///   is the hinge);
+    /// - a static [`StaticSegment`](crate::StaticSegment), [`Pillar`](crate::Pillar) or
+    ///   [`CcdShape`](crate::CcdShape) (a wall, a post, a bumper, a one-sided gate, a
+    ///   brick, an orbit's rail): that entity, also when it is a child placed by its
+    ///   ancestors; [`part`](Self::part) and [`feature`](Self::feature) say where on it;
+    /// - a [`Kinematic`](crate::Kinematic) body of any shape (a flipper, a paddle): the
+    ///   entity that has the `Kinematic`;
+    /// - a part of a [`Hinge`](crate::Hinge): the entity whose shape was hit, which is
+    ///   the hinge's own entity or a [`HingePart`](crate::HingePart) (whose `.0` is the
+    ///   hinge);
     /// - another [`MovingCircle`](crate::MovingCircle), in a ball–ball contact
     ///   ([`CcdSettings::ball_ball`](crate::CcdSettings::ball_ball)): the other circle.
     ///   A ball–ball contact is written once, with either circle as `circle` and the
@@ -44,6 +45,13 @@ pub struct CircleHit {
     /// A static, kinematic or hinged obstacle with a [`CcdSensor`](crate::CcdSensor) is
     /// reported with [`sensor`](Self::sensor) set; a circle is never a sensor.
     pub other: Entity,
+    /// Which part of `other`'s shape: the edge index of a chain or a polygon (edge `i`
+    /// joins points `i` and `i + 1`), the index among a compound's parts (each chain or
+    /// polygon counting one per edge); 0 for a segment, a pillar, a capsule, an arc and a
+    /// circle.
+    pub part: u32,
+    /// Where on that part: its face, a vertex, an arc's side or end, or a round body.
+    pub feature: HitFeature,
     /// The contact point on `other`'s surface, world space.
     pub point: Vec2,
     /// Unit normal from `other` towards the circle's centre.
@@ -53,6 +61,10 @@ pub struct CircleHit {
     /// Approach speed along the normal, world units per second (positive), relative to
     /// `other` when it moves (a kinematic or hinged part, another circle).
     pub speed: f32,
+    /// `other`'s velocity at the contact point as the circle met it, world units per
+    /// second: zero for a static obstacle, the surface's for a kinematic or hinged body
+    /// (its turn included), the other circle's for a ball–ball contact.
+    pub other_velocity: Vec2,
     /// Seconds from the start of the step to the contact.
     pub time: f32,
     /// Whether the obstacle is a [`CcdSensor`](crate::CcdSensor) (reported, not bounced off).
@@ -60,6 +72,67 @@ pub struct CircleHit {
     /// Normal speed a [`Kicker`](crate::Kicker) added at this contact, world units per
     /// second (0 when none fired, and always 0 for a ball–ball contact).
     pub kick: f32,
+}
+
+/// Where on a shape a [`CircleHit`] touched.
+#[derive(Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[reflect(Debug, PartialEq)]
+pub enum HitFeature {
+    /// A flat face: a segment's, a capsule's, or an edge of a chain or a polygon.
+    #[default]
+    Face,
+    /// A vertex, by its index among the shape's points: a corner of a chain or a polygon,
+    /// or an end of a segment or a capsule (0 for `a`, 1 for `b`).
+    Vertex(u32),
+    /// An arc's outer side (the side away from its centre).
+    ArcOutside,
+    /// An arc's inner side.
+    ArcInside,
+    /// An arc's round end: 0 at its start angle, 1 at its end.
+    ArcEnd(u32),
+    /// A round body: a pillar or another circle.
+    Round,
+}
+
+/// How close, relative to a segment's length or an arc's radius, a contact must be to an
+/// end to be that end's (a face's contact there is the same contact as the end's).
+const END_REL: f32 = 1e-4;
+
+impl HitFeature {
+    /// The feature of `shape` (where it was at the contact) at the surface `point` with
+    /// `normal`, its segment's ends labelled `ends`.
+    pub(crate) fn of(shape: &ccd_core::ObstacleShape, ends: [u32; 2], point: Vec2, normal: Vec2) -> Self {
+        use ccd_core::ObstacleShape;
+        let (segment, rounding) = match *shape {
+            ObstacleShape::Segment(s) => (s, 0.0),
+            ObstacleShape::Edge(e) => (e.segment, 0.0),
+            ObstacleShape::Capsule(c) => (c.segment, c.radius),
+            ObstacleShape::Circle(_) => return Self::Round,
+            ObstacleShape::Arc(a) => {
+                let core = point - normal * a.thickness;
+                let (start, end) = a.ends();
+                let near = END_REL * a.radius;
+                return if core.distance(start) <= near {
+                    Self::ArcEnd(0)
+                } else if core.distance(end) <= near {
+                    Self::ArcEnd(1)
+                } else if normal.dot(core - a.center) > 0.0 {
+                    Self::ArcOutside
+                } else {
+                    Self::ArcInside
+                };
+            }
+        };
+        let d = segment.direction();
+        let along = (point - normal * rounding - segment.a).dot(d) / d.length_squared();
+        if along <= END_REL {
+            Self::Vertex(ends[0])
+        } else if along >= 1.0 - END_REL {
+            Self::Vertex(ends[1])
+        } else {
+            Self::Face
+        }
+    }
 }
 
 /// A [`CircleHit`] triggered on one entity: once on [`CircleHit::other`] and once on

@@ -4,9 +4,11 @@
 //! to the sweep as one [`ccd_core::HingeBody`], and writes back the angle and angular
 //! velocity the step left it with, and its `Transform`.
 
-use crate::kinematic::{Kinematics, Pose, shortest_turn};
+use crate::kinematic::{Kinematics, Pose, shortest_turn, turning_arc};
 use crate::query::ObstacleParts;
 use crate::remote::{OptionalHingeMotor, OptionalHingeSpring};
+use crate::shape::Part;
+use crate::world::PartOf;
 use crate::{CcdInvalid, Kinematic};
 use bevy::prelude::*;
 use ccd_core::{HingeBody, HingeDrive, HingeMotor, HingeSpring, MovingObstacle, SegmentMotion, ShapeError};
@@ -249,8 +251,10 @@ pub(crate) fn prepare_hinges(
     mut hinges: ResMut<Hinges>,
     mut bodies: Query<BodyParts>,
     parts: PartQuery,
+    mut built: Local<Vec<Part>>,
     mut commands: Commands,
 ) {
+    let built = &mut *built;
     let dt = time.delta_secs();
     let Hinges {
         bodies: done,
@@ -304,7 +308,7 @@ pub(crate) fn prepare_hinges(
         let scale = transform.scale.truncate();
         for &(_, part) in run {
             let Ok((_, p, _)) = parts.get(part) else { continue };
-            if p.segment.is_none() {
+            if p.segment.is_none() && p.shape.is_none() {
                 let error = ShapeError::ZeroLength {
                     field: "StaticSegment",
                 };
@@ -312,22 +316,30 @@ pub(crate) fn prepare_hinges(
                     &mut commands,
                     part,
                     p.invalid,
-                    "HingePart (needs a StaticSegment)",
+                    "HingePart (needs a StaticSegment or a CcdShape)",
                     error,
                 );
                 continue;
             }
-            match p.build(
-                |local| pose.place(local, scale),
-                pose.translation,
-                "Transform",
-                scale.x * scale.y < 0.0,
-            ) {
-                Some(Ok(obstacle)) => {
+            let place = |local: Vec2| pose.place(local, scale);
+            built.clear();
+            match p.build(&pose.placement(&place, scale), pose.translation, built) {
+                Some(Ok(())) if turning_arc(built, 1.0).is_some() => {
+                    let fault = "an arc cannot be a hinge's part (a turning arc is not swept yet): build the curve from a chain";
+                    crate::mark_invalid(&mut commands, part, p.invalid, "CcdShape", fault);
+                }
+                Some(Ok(())) => {
                     if p.invalid {
                         commands.entity(part).try_remove::<CcdInvalid>();
                     }
-                    kinematics.push_hinged(part, MovingObstacle::new(obstacle, motion).with_hinge(body));
+                    for (index, built) in built.iter().enumerate() {
+                        let moving = MovingObstacle::new(built.obstacle, motion).with_hinge(body);
+                        let of = PartOf {
+                            part: index as u32,
+                            ends: built.ends,
+                        };
+                        kinematics.push_hinged(part, of, moving);
+                    }
                 }
                 Some(Err((field, error))) => {
                     crate::mark_invalid(&mut commands, part, p.invalid, field, error)

@@ -5,10 +5,12 @@
 //! where it would have been when it gets a shape again.
 
 use crate::query::ObstacleParts;
+use crate::shape::{Part, ShapePlacement};
+use crate::world::PartOf;
 use crate::{CcdInvalid, Hinge, HingePart, Kinematic};
 use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
-use ccd_core::{MovingObstacle, SegmentMotion, ShapeError};
+use ccd_core::{MovingObstacle, ObstacleShape, SegmentMotion, ShapeError};
 use std::f32::consts::{PI, TAU};
 
 /// A 2D pose: where the entity's origin is and how far it is turned.
@@ -29,6 +31,33 @@ impl Pose {
     pub(crate) fn place(&self, local: Vec2, scale: Vec2) -> Vec2 {
         self.translation + Vec2::from_angle(self.angle).rotate(local * scale)
     }
+
+    /// The placement of a shape's local space by this pose and `scale`, through `place`
+    /// (this pose's [`Pose::place`]).
+    pub(crate) fn placement<'a>(&self, place: &'a dyn Fn(Vec2) -> Vec2, scale: Vec2) -> ShapePlacement<'a> {
+        // A scale of −1 on both axes is a half turn.
+        let half_turn = if scale.x < 0.0 && scale.y < 0.0 { PI } else { 0.0 };
+        ShapePlacement {
+            place,
+            angle: self.angle + half_turn,
+            scale,
+            mirrored: scale.x * scale.y < 0.0,
+            field: "Transform",
+        }
+    }
+}
+
+/// Why a moving arc that turns is refused: the moving search follows an arc's
+/// translation exactly, not its turn.
+const TURNING_ARC: &str = "an arc on a moving body may slide but not turn (a turning arc is not swept yet): \
+                           give the body no angular motion, or build the curve from a chain";
+
+/// The refusal for a body with an arc among `parts` that turns by `turn` this step.
+pub(crate) fn turning_arc(parts: &[Part], turn: f32) -> Option<&'static str> {
+    let has_arc = parts
+        .iter()
+        .any(|p| matches!(p.obstacle.shape, ObstacleShape::Arc(_)));
+    (has_arc && turn != 0.0).then_some(TURNING_ARC)
 }
 
 /// The kinematic obstacles of the current step.
@@ -36,8 +65,10 @@ impl Pose {
 pub(crate) struct Kinematics {
     /// Obstacles at the step's start with their motion, in a stable (entity) order.
     pub(crate) moving: Vec<MovingObstacle>,
-    /// Their entities, index for index.
+    /// Their entities, index for index (an entity of several parts once per part).
     pub(crate) entities: Vec<Entity>,
+    /// Which part of its entity's shape each is, index for index.
+    pub(crate) parts: Vec<PartOf>,
     /// Their poses at the step's end.
     end_poses: Vec<Pose>,
     /// Kinematic entities without a shape this step, with their poses at the step's end:
@@ -51,9 +82,10 @@ pub(crate) struct Kinematics {
 impl Kinematics {
     /// Add a moving obstacle that something else puts in place after the step (a hinged
     /// part: `hinge.rs`); [`finish_kinematics`] leaves it alone.
-    pub(crate) fn push_hinged(&mut self, entity: Entity, moving: MovingObstacle) {
+    pub(crate) fn push_hinged(&mut self, entity: Entity, part: PartOf, moving: MovingObstacle) {
         self.moving.push(moving);
         self.entities.push(entity);
+        self.parts.push(part);
         self.end_poses.push(Pose {
             translation: moving.motion.pivot,
             angle: 0.0,
@@ -90,12 +122,16 @@ pub(crate) fn prepare_kinematics(
     mut kinematics: ResMut<Kinematics>,
     query: Query<KinematicParts>,
     mut order: Local<Vec<Entity>>,
+    mut built: Local<Vec<Part>>,
     mut commands: Commands,
 ) {
     let dt = time.delta_secs();
+    let built = &mut *built;
+    built.clear();
     let k = &mut *kinematics;
     k.moving.clear();
     k.entities.clear();
+    k.parts.clear();
     k.end_poses.clear();
     k.shapeless.clear();
     order.clear();
@@ -126,18 +162,21 @@ pub(crate) fn prepare_kinematics(
         let (start, end, turn) = poses(*kinematic, current, k.previous.get(&entity).copied(), dt);
         let scale = transform.scale.truncate();
         let place = |local: Vec2| start.place(local, scale);
+        let at = start.placement(&place, scale);
         let motion = SegmentMotion {
             pivot: start.translation,
             angle: turn,
             pivot_motion: end.translation - start.translation,
         };
         let finite = motion.pivot_motion.is_finite() && turn.is_finite();
-        let obstacle = match parts.build(place, start.translation, "Transform", scale.x * scale.y < 0.0) {
+        let first = built.len();
+        let shaped = match parts.build(&at, start.translation, built) {
             Some(Err((field, error))) => {
                 crate::mark_invalid(&mut commands, entity, parts.invalid, field, error);
                 continue;
             }
             _ if !finite => {
+                built.truncate(first);
                 // With a shape, a bad Transform was named above; without one, name it here.
                 let (field, error) = if current.translation.is_finite() && current.angle.is_finite() {
                     ("Kinematic", ShapeError::NonFinite { field: "velocity" })
@@ -147,20 +186,29 @@ pub(crate) fn prepare_kinematics(
                 crate::mark_invalid(&mut commands, entity, parts.invalid, field, error);
                 continue;
             }
-            Some(Ok(o)) => Some(o),
-            // No segment or pillar now: nothing to sweep, but the motion goes on.
-            None => None,
+            Some(Ok(())) => true,
+            // No shape now: nothing to sweep, but the motion goes on.
+            None => false,
         };
+        if let Some(fault) = turning_arc(&built[first..], turn) {
+            built.truncate(first);
+            crate::mark_invalid(&mut commands, entity, parts.invalid, "Kinematic", fault);
+            continue;
+        }
         if parts.invalid {
             commands.entity(entity).try_remove::<CcdInvalid>();
         }
-        match obstacle {
-            Some(obstacle) => {
-                k.moving.push(MovingObstacle::new(obstacle, motion));
-                k.entities.push(entity);
-                k.end_poses.push(end);
-            }
-            None => k.shapeless.push((entity, end)),
+        if !shaped {
+            k.shapeless.push((entity, end));
+        }
+        for (index, part) in built[first..].iter().enumerate() {
+            k.moving.push(MovingObstacle::new(part.obstacle, motion));
+            k.entities.push(entity);
+            k.parts.push(PartOf {
+                part: index as u32,
+                ends: part.ends,
+            });
+            k.end_poses.push(end);
         }
     }
 }

@@ -43,6 +43,7 @@
 //! |---|---|
 //! | the plugin and its system sets | [`CircleCcdPlugin`], [`CircleCcdSystems`] (`plugin.rs`) |
 //! | components: circles, walls, pillars, materials, layers, sensors | [`MovingCircle`], [`StaticSegment`], [`Pillar`], … (`components.rs`) |
+//! | capsules, exact arcs, chains, polygons and boxes, one body per entity | [`CcdShape`] (`shape.rs`) |
 //! | global settings and per-step statistics | [`CcdSettings`], [`CcdStats`] (`settings.rs`) |
 //! | the broadphase, kept in sync incrementally | [`CcdWorld`] (`world.rs`) |
 //! | the fixed step (one path for every circle) and its report | `step.rs` |
@@ -52,7 +53,7 @@
 //! | hinged bodies the balls push (spinners, gates, motorised flippers) | [`Hinge`], [`HingePart`] (`hinge.rs`) |
 //! | reflection of the core's types the components hold | `remote.rs` |
 //! | contact messages and observer events | [`CircleHit`], [`CircleHitEvent`] (`events.rs`) |
-//! | debug gizmos (feature `debug-draw`) | `CcdDebugPlugin` (`debug.rs`) |
+//! | debug gizmos (feature `debug-draw`) | `CcdDebugPlugin` (`debug.rs`), each shape by its [`ccd_core::ObstacleShape::outline`] |
 //!
 //! ## Interpolation
 //! The step moves circles on the fixed timestep. For smooth drawing at any frame rate,
@@ -83,6 +84,7 @@ mod plugin;
 mod query;
 mod remote;
 mod settings;
+mod shape;
 mod step;
 mod world;
 
@@ -91,26 +93,27 @@ pub use bevy_transform_interpolation::prelude::TransformInterpolation;
 pub use ccd_core;
 pub use ccd_core::{CombineRule, HingeMotor, HingeSpring};
 pub use components::{
-    CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdSensor, CircleResponse, Kicker, Kinematic, MovingCircle,
-    OneSided, Pillar, PredictPath, StaticSegment,
+    CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdSensor, CircleResponse, Kicker, Kinematic,
+    MovingCircle, OneSided, Pillar, PredictPath, StaticSegment,
 };
 #[cfg(feature = "debug-draw")]
 pub use debug::{CcdDebugPlugin, CcdGizmos, ContactMark, LastStepPaths, SweptPath, leg_between};
-pub use events::{CircleHit, CircleHitEvent};
+pub use events::{CircleHit, CircleHitEvent, HitFeature};
 pub use hinge::{Hinge, HingePart, HingeStops, MAX_SPRING_OMEGA_DT};
 pub use plugin::{CircleCcdPlugin, CircleCcdSystems};
 pub use settings::{CcdSettings, CcdStats};
-pub use world::CcdWorld;
+pub use shape::CcdShape;
+pub use world::{CcdWorld, ObstaclePart};
 
 /// Everything a game usually needs.
 pub mod prelude {
     #[cfg(feature = "debug-draw")]
     pub use crate::{CcdDebugPlugin, CcdGizmos};
     pub use crate::{
-        CcdFaults, CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdSensor, CcdSettings, CcdStats, CcdWorld,
-        CircleCcdPlugin, CircleCcdSystems, CircleHit, CircleHitEvent, CircleResponse, CombineRule, Hinge,
-        HingeMotor, HingePart, HingeSpring, HingeStops, Kicker, Kinematic, MovingCircle, OneSided, Pillar,
-        PredictPath, StaticSegment,
+        CcdFaults, CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdSensor, CcdSettings,
+        CcdShape, CcdStats, CcdWorld, CircleCcdPlugin, CircleCcdSystems, CircleHit, CircleHitEvent,
+        CircleResponse, CombineRule, Hinge, HingeMotor, HingePart, HingeSpring, HingeStops, HitFeature,
+        Kicker, Kinematic, MovingCircle, OneSided, Pillar, PredictPath, StaticSegment,
     };
 }
 

@@ -75,6 +75,7 @@ impl Plugin for CircleCcdPlugin {
             CcdMaterial,
             OneSided,
             CcdSensor,
+            CcdShape,
         )>()
         .register_type::<(
             CcdLayers,
@@ -83,6 +84,7 @@ impl Plugin for CircleCcdPlugin {
             CcdInvalid,
             Kinematic,
             CcdMass,
+            CcdMaxSpeed,
             Kicker,
             CombineRuleReflect,
             Hinge,
@@ -104,6 +106,7 @@ impl Plugin for CircleCcdPlugin {
         .add_observer(note_removal::<Kinematic>)
         .add_observer(note_removal::<StaticSegment>)
         .add_observer(note_removal::<Pillar>)
+        .add_observer(note_removal::<CcdShape>)
         .add_observer(note_removal::<OneSided>)
         .add_observer(note_removal::<CcdSensor>)
         .add_observer(note_removal::<CcdMaterial>)

@@ -2,9 +2,10 @@
 //! builder that turns an obstacle's components into a [`ccd_core::Obstacle`], for the
 //! static broadphase (`world.rs`) and the kinematic obstacles (`kinematic.rs`) alike.
 
+use crate::shape::{Part, ShapePlacement, build_shape};
 use crate::{
-    CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdSensor, CircleResponse, Kicker, MovingCircle, OneSided,
-    Pillar, StaticSegment,
+    CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdSensor, CcdShape, CircleResponse, Kicker,
+    MovingCircle, OneSided, Pillar, StaticSegment,
 };
 use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
@@ -15,6 +16,7 @@ use ccd_core::{Circle, Kick, Material, Obstacle, Segment, ShapeError};
 pub(crate) struct ObstacleParts {
     pub(crate) segment: Option<&'static StaticSegment>,
     pub(crate) pillar: Option<&'static Pillar>,
+    pub(crate) shape: Option<&'static CcdShape>,
     pub(crate) material: Option<&'static CcdMaterial>,
     pub(crate) kicker: Option<&'static Kicker>,
     pub(crate) one_sided: Has<OneSided>,
@@ -27,46 +29,71 @@ pub(crate) struct ObstacleParts {
 pub(crate) type Fault = (&'static str, ShapeError);
 
 impl ObstaclePartsItem<'_, '_> {
-    /// The world-space obstacle these components describe, its local points placed by
-    /// `place` (a segment's end points) and its centre at `center` (a pillar); `None` when
-    /// the entity is neither a segment nor a pillar. `place_field` names what placed it,
-    /// for a transform that turns good local points bad (NaN, or scale 0); `mirrored` says
-    /// that it mirrors (a negative scale on one axis), which would swap a one-sided
-    /// segment's sides.
+    /// The world-space obstacles these components describe, appended to `out`: one for a
+    /// segment or a pillar, one or more for a [`CcdShape`]. Local points are placed by
+    /// `at` and a pillar is centred at `center`; `None` when the entity has no shape.
+    /// `at.field` names what placed it, for a transform that turns good local values bad
+    /// (NaN, scale 0, a mirror on a one-sided part). On an error `out` is left as it was.
+    ///
+    /// One shape component counts, the first of [`StaticSegment`], [`Pillar`] and
+    /// [`CcdShape`] (several parts go in a [`CcdShape::Compound`]).
     pub(crate) fn build(
         &self,
-        place: impl Fn(Vec2) -> Vec2,
+        at: &ShapePlacement,
         center: Vec2,
-        place_field: &'static str,
-        mirrored: bool,
-    ) -> Option<Result<Obstacle, Fault>> {
-        if mirrored && self.one_sided && self.segment.is_some() {
+        out: &mut Vec<Part>,
+    ) -> Option<Result<(), Fault>> {
+        let first = out.len();
+        let built = self.build_plain(at, center, out)?.and_then(|()| self.material());
+        Some(match built {
+            Ok(material) => {
+                for Part { obstacle, .. } in &mut out[first..] {
+                    let one_sided = obstacle.one_sided || self.one_sided;
+                    *obstacle = obstacle
+                        .with_material(material)
+                        .with_one_sided(one_sided)
+                        .with_sensor(self.sensor)
+                        .with_layers(self.layers.copied().unwrap_or_default().into());
+                }
+                Ok(())
+            }
+            Err(fault) => {
+                out.truncate(first);
+                Err(fault)
+            }
+        })
+    }
+
+    /// The shape's obstacles, with no material or flags yet.
+    fn build_plain(
+        &self,
+        at: &ShapePlacement,
+        center: Vec2,
+        out: &mut Vec<Part>,
+    ) -> Option<Result<(), Fault>> {
+        if at.mirrored && self.one_sided && self.segment.is_some() {
             let error = ShapeError::OutOfRange {
                 field: "scale",
                 range: "unmirrored on a OneSided part (a mirror swaps its sides: swap the segment's ends instead)",
             };
-            return Some(Err((place_field, error)));
+            return Some(Err((at.field, error)));
         }
-        let shape = match (self.segment, self.pillar) {
-            (Some(s), _) => segment(s, place, place_field),
-            (None, Some(p)) => pillar(p, center, place_field),
-            (None, None) => return None,
-        };
+        Some(match (self.segment, self.pillar, self.shape) {
+            (Some(s), _, _) => segment(s, at.place, at.field).map(|o| out.push(Part::single(o))),
+            (None, Some(p), _) => pillar(p, center, at.field).map(|o| out.push(Part::single(o))),
+            (None, None, Some(shape)) => build_shape(shape, at, self.one_sided, out),
+            (None, None, None) => return None,
+        })
+    }
+
+    /// The material, with the kicker's kick.
+    fn material(&self) -> Result<Material, Fault> {
         if let Some(Err(e)) = self.material.map(CcdMaterial::validate) {
-            return Some(Err((e.field(), e)));
+            return Err((e.field(), e));
         }
         let kick = self.kicker.map_or(Kick::NONE, |&k| k.into());
-        if let Err(e) = kick.validate() {
-            return Some(Err((kicker_field(e), e)));
-        }
-        let material = Material::from(self.material.copied().unwrap_or_default()).with_kick(kick);
-        Some(shape.map(|obstacle| {
-            obstacle
-                .with_material(material)
-                .with_one_sided(self.one_sided)
-                .with_sensor(self.sensor)
-                .with_layers(self.layers.copied().unwrap_or_default().into())
-        }))
+        kick.validate().map_err(|e| (kicker_field(e), e))?;
+        Ok(Material::from(self.material.copied().unwrap_or_default()).with_kick(kick))
     }
 }
 
@@ -81,7 +108,7 @@ fn kicker_field(e: ShapeError) -> &'static str {
 
 fn segment(
     s: &StaticSegment,
-    place: impl Fn(Vec2) -> Vec2,
+    place: &dyn Fn(Vec2) -> Vec2,
     place_field: &'static str,
 ) -> Result<Obstacle, Fault> {
     Segment::new(s.a, s.b).validate().map_err(|e| match e {
@@ -114,6 +141,7 @@ pub(crate) struct CircleParts {
     pub(crate) layers: Option<&'static CcdLayers>,
     pub(crate) response: Option<&'static CircleResponse>,
     pub(crate) mass: Option<&'static CcdMass>,
+    pub(crate) max_speed: Option<&'static CcdMaxSpeed>,
     pub(crate) invalid: Has<CcdInvalid>,
     pub(crate) parented: Has<ChildOf>,
 }

@@ -6,7 +6,7 @@
 use crate::components::check_mass;
 use crate::kinematic::Kinematics;
 use crate::query::{CircleParts, CirclePartsReadOnlyItem};
-use crate::{CcdInvalid, CcdSettings, CcdStats, CcdWorld, CircleHit, CircleHitEvent};
+use crate::{CcdInvalid, CcdSettings, CcdStats, CcdWorld, CircleHit, CircleHitEvent, HitFeature};
 use bevy::ecs::message::Messages;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -95,6 +95,15 @@ fn check_circle(parts: &CirclePartsReadOnlyItem) -> Result<(), (&'static str, St
     }
     if let Some(Err(e)) = parts.material.map(|m| m.validate()) {
         return Err((e.field(), e.to_string()));
+    }
+    if let Some(limit) = parts.max_speed
+        && !(limit.0 >= 0.0)
+    {
+        let e = ShapeError::OutOfRange {
+            field: "CcdMaxSpeed",
+            range: "not negative and not NaN (f32::INFINITY for no limit)",
+        };
+        return Err(("CcdMaxSpeed", e.to_string()));
     }
     Ok(())
 }
@@ -267,23 +276,45 @@ fn run_core(
     // Hinged bodies come back turned by what hit them.
     let moving = &mut kinematics.moving;
     let moving_entities = &kinematics.entities;
+    let moving_parts = &kinematics.parts;
+    let first_hit = hits.len();
+    let mut moving_hits: Vec<Option<usize>> = Vec::new();
     let on_contact = |c: &ccd_core::Contact| {
-        let other = match c.with {
-            ContactWith::Obstacle(id) => world.entity(id),
-            ContactWith::Moving(k) => moving_entities.get(k).copied(),
-            ContactWith::Ball(j) => entities.get(j).copied(),
+        // A moving part's feature is found after the step, where it was at the contact.
+        let (other, part, feature) = match c.with {
+            ContactWith::Obstacle(id) => match (world.part(id), world.grid().get(id)) {
+                (Some(p), Some(o)) => (
+                    Some(p.entity),
+                    p.part,
+                    HitFeature::of(&o.shape, p.ends, c.hit.point, c.hit.normal),
+                ),
+                _ => (None, 0, HitFeature::Face),
+            },
+            ContactWith::Moving(k) => (
+                moving_entities.get(k).copied(),
+                moving_parts.get(k).map_or(0, |p| p.part),
+                HitFeature::Face,
+            ),
+            ContactWith::Ball(j) => (entities.get(j).copied(), 0, HitFeature::Round),
         };
         if let (Some(other), Some(&circle)) = (other, entities.get(c.ball)) {
             hits.push(CircleHit {
                 circle,
                 other,
+                part,
+                feature,
                 point: c.hit.point,
                 normal: c.hit.normal,
                 center: c.hit.center,
                 speed: c.approach_speed,
+                other_velocity: c.other_velocity,
                 time: c.time,
                 sensor: c.sensor,
                 kick: c.kick,
+            });
+            moving_hits.push(match c.with {
+                ContactWith::Moving(k) => Some(k),
+                _ => None,
             });
         }
     };
@@ -293,7 +324,7 @@ fn run_core(
         obstacles: world.grid(),
         moving,
     };
-    match ComputeTaskPool::try_get() {
+    let report = match ComputeTaskPool::try_get() {
         Some(pool) => {
             // The calling thread takes a chunk too (see `TaskPool`): by Bevy's defaults a
             // two-core machine has one compute thread besides it.
@@ -306,7 +337,17 @@ fn run_core(
             step_balls_parallel(&pool, step, &multiball, scratch, on_contact)
         }
         None => step_balls_parallel(&Threads(1), step, &multiball, scratch, on_contact),
+    };
+    // Each moving part's feature, where the part was at the contact (a hinge's pose from
+    // its last change of motion on).
+    for (hit, k) in hits[first_hit..].iter_mut().zip(moving_hits) {
+        if let (Some(k), Some(of)) = (k, k.and_then(|k| kinematics.parts.get(k))) {
+            let m = &kinematics.moving[k];
+            let shape = m.motion.shape_at(m.obstacle.shape, hit.time / dt);
+            hit.feature = HitFeature::of(&shape, of.ends, hit.point, hit.normal);
+        }
     }
+    report
 }
 
 /// A circle as `ccd_core` sees it.
@@ -319,6 +360,7 @@ fn gather(parts: &CirclePartsReadOnlyItem) -> Ball {
     ball.material = parts.material.copied().unwrap_or_default().into();
     ball.layers = parts.layers.copied().unwrap_or_default().into();
     ball.response = parts.response.copied().unwrap_or_default().into();
+    ball.max_speed = parts.max_speed.map_or(f32::INFINITY, |m| m.0);
     ball
 }
 

@@ -7,9 +7,10 @@
 //! `FixedUpdate` would be swept one step late, or at the origin on its first step.
 
 use crate::query::ObstacleParts;
+use crate::shape::{Part, ShapePlacement};
 use crate::{
-    CcdInvalid, CcdLayers, CcdMaterial, CcdSensor, Hinge, HingePart, Kicker, Kinematic, OneSided, Pillar,
-    StaticSegment,
+    CcdInvalid, CcdLayers, CcdMaterial, CcdSensor, CcdShape, Hinge, HingePart, Kicker, Kinematic, OneSided,
+    Pillar, StaticSegment,
 };
 use bevy::ecs::entity::EntityHashMap;
 use bevy::ecs::system::SystemParam;
@@ -18,7 +19,8 @@ use ccd_core::{
     Circle, Grid, Obstacle, ObstacleId, PathLeg, PredictSettings, Prediction, ShapeError, predict_path,
 };
 
-/// The broadphase of every [`StaticSegment`] and [`Pillar`], in world space.
+/// The broadphase of every static [`StaticSegment`], [`Pillar`] and [`CcdShape`], in world
+/// space (a shape as its parts: a polygon's edges, a compound's pieces).
 ///
 /// The plugin keeps it up to date before each step. Read it to look obstacles up or to
 /// predict a path, as an aiming guide does.
@@ -27,19 +29,48 @@ use ccd_core::{
 pub struct CcdWorld {
     #[reflect(ignore)]
     grid: Grid,
+    /// Each entity's obstacles, its parts in order.
     #[reflect(ignore)]
-    ids: EntityHashMap<ObstacleId>,
+    ids: EntityHashMap<Vec<ObstacleId>>,
+    /// Each obstacle's entity and part, by id.
     #[reflect(ignore)]
-    entities: Vec<Option<Entity>>,
+    entities: Vec<Option<ObstaclePart>>,
     /// One-way segments in the grid (the audit's crossing check needs a circle's whole
     /// path only when there is one).
     #[reflect(ignore)]
     one_way: usize,
 }
 
+/// Which part of which entity an obstacle is: part `i` of a [`CcdShape`](crate::CcdShape)
+/// is its `i`-th obstacle (a chain's or a polygon's edge `i`, a compound's parts in
+/// order); a segment or a pillar is part 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ObstaclePart {
+    /// The entity.
+    pub entity: Entity,
+    /// The part.
+    pub part: u32,
+    /// The indices, among its shape's points, of the part's two ends: a chain's or a
+    /// polygon's edge runs between two of its points; a segment's, a capsule's or an
+    /// arc's ends are 0 and 1.
+    pub ends: [u32; 2],
+}
+
+/// A part's place in its entity's shape ([`ObstaclePart`] without the entity).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PartOf {
+    pub(crate) part: u32,
+    pub(crate) ends: [u32; 2],
+}
+
 /// Whether the audit's one-way check applies to an obstacle.
 fn is_one_way(o: &Obstacle) -> bool {
-    o.one_sided && !o.sensor && matches!(o.shape, ccd_core::ObstacleShape::Segment(_))
+    o.one_sided
+        && !o.sensor
+        && matches!(
+            o.shape,
+            ccd_core::ObstacleShape::Segment(_) | ccd_core::ObstacleShape::Edge(_)
+        )
 }
 
 impl CcdWorld {
@@ -54,13 +85,29 @@ impl CcdWorld {
     #[inline]
     #[must_use]
     pub fn entity(&self, id: ObstacleId) -> Option<Entity> {
+        self.part(id).map(|p| p.entity)
+    }
+
+    /// The entity and part of an obstacle.
+    #[inline]
+    #[must_use]
+    pub fn part(&self, id: ObstacleId) -> Option<ObstaclePart> {
         self.entities.get(id.0 as usize).copied().flatten()
     }
 
-    /// The world-space obstacle of an entity, if it is in the broadphase.
+    /// The world-space obstacle of an entity (its first part), if it is in the broadphase.
     #[must_use]
     pub fn obstacle(&self, entity: Entity) -> Option<&Obstacle> {
-        self.ids.get(&entity).and_then(|id| self.grid.get(*id))
+        self.obstacles(entity).next()
+    }
+
+    /// Every world-space obstacle of an entity, its parts in order.
+    pub fn obstacles(&self, entity: Entity) -> impl Iterator<Item = &Obstacle> {
+        self.ids
+            .get(&entity)
+            .into_iter()
+            .flatten()
+            .filter_map(|id| self.grid.get(*id))
     }
 
     /// Whether any obstacle in the grid is a one-way segment.
@@ -97,27 +144,50 @@ impl CcdWorld {
         predict_path(circle, velocity, &self.grid, settings, legs)
     }
 
-    fn upsert(&mut self, entity: Entity, obstacle: Obstacle) -> Result<(), ShapeError> {
-        let one_way = usize::from(is_one_way(&obstacle));
-        if let Some(&id) = self.ids.get(&entity)
-            && let Some(old) = self.grid.replace(id, obstacle)?
-        {
-            self.one_way = self.one_way - usize::from(is_one_way(&old)) + one_way;
-            return Ok(());
+    /// Put `entity`'s obstacles in the grid: in place when it has as many parts as before
+    /// (a moved wall keeps its ids), else anew.
+    fn upsert(&mut self, entity: Entity, parts: &[Part]) -> Result<(), ShapeError> {
+        for p in parts {
+            p.obstacle.validate()?;
         }
-        let id = self.grid.insert(obstacle)?;
-        self.one_way += one_way;
-        self.ids.insert(entity, id);
-        let slot = id.0 as usize;
-        if self.entities.len() <= slot {
-            self.entities.resize(slot + 1, None);
+        let obstacles = parts.iter().map(|p| p.obstacle);
+        let same_count = self.ids.get(&entity).is_some_and(|ids| ids.len() == parts.len());
+        if !same_count {
+            self.remove(entity);
         }
-        self.entities[slot] = Some(entity);
+        let mut ids = self.ids.remove(&entity).unwrap_or_default();
+        for (part, (obstacle, ends)) in obstacles.zip(parts.iter().map(|p| p.ends)).enumerate() {
+            let one_way = usize::from(is_one_way(&obstacle));
+            let id = match ids.get(part) {
+                Some(&id) => {
+                    if let Some(old) = self.grid.replace(id, obstacle)? {
+                        self.one_way = self.one_way - usize::from(is_one_way(&old)) + one_way;
+                    }
+                    id
+                }
+                None => {
+                    let id = self.grid.insert(obstacle)?;
+                    self.one_way += one_way;
+                    ids.push(id);
+                    id
+                }
+            };
+            let slot = id.0 as usize;
+            if self.entities.len() <= slot {
+                self.entities.resize(slot + 1, None);
+            }
+            self.entities[slot] = Some(ObstaclePart {
+                entity,
+                part: part as u32,
+                ends,
+            });
+        }
+        self.ids.insert(entity, ids);
         Ok(())
     }
 
     fn remove(&mut self, entity: Entity) {
-        if let Some(id) = self.ids.remove(&entity) {
+        for id in self.ids.remove(&entity).into_iter().flatten() {
             if let Some(old) = self.grid.remove(id) {
                 self.one_way -= usize::from(is_one_way(&old));
             }
@@ -132,8 +202,8 @@ impl CcdWorld {
 /// it is not in the grid).
 type StaticParts = (ObstacleParts, Has<Kinematic>, Has<Hinge>, Has<HingePart>);
 
-/// Static segments and pillars.
-type IsObstacle = Or<(With<StaticSegment>, With<Pillar>)>;
+/// Static segments, pillars and shapes.
+type IsObstacle = Or<(With<StaticSegment>, With<Pillar>, With<CcdShape>)>;
 
 /// What places an entity in the world: its own `Transform` and its parent, with their
 /// change ticks. Both optional, so that an ancestor without a `Transform` is found (and
@@ -153,6 +223,7 @@ const NO_PLACEMENT: ShapeError = ShapeError::OutOfRange {
 type ObstacleChanged = Or<(
     Changed<StaticSegment>,
     Changed<Pillar>,
+    Changed<CcdShape>,
     Changed<Transform>,
     Changed<ChildOf>,
     Changed<CcdMaterial>,
@@ -239,6 +310,13 @@ pub(crate) struct Hierarchy<'w, 's> {
     let_go: ResMut<'w, LetGo>,
 }
 
+/// What the sync reuses from run to run: the entities to look at, and one entity's parts.
+#[derive(Default)]
+pub(crate) struct SyncScratch {
+    dirty: Vec<Entity>,
+    built: Vec<Part>,
+}
+
 /// Bring [`CcdWorld`] up to date with the entities added, changed or removed since the
 /// last run, each placed by its `Transform` and its ancestors' as they are now (see the
 /// module's note). Runs in [`CircleCcdSystems::Prepare`](crate::CircleCcdSystems::Prepare).
@@ -248,9 +326,10 @@ pub(crate) fn sync_world(
     parts: Query<StaticParts>,
     mut hierarchy: Hierarchy,
     mut removed: ResMut<PendingRemovals>,
-    mut dirty: Local<Vec<Entity>>,
+    mut scratch: Local<SyncScratch>,
     mut commands: Commands,
 ) {
+    let SyncScratch { dirty, built } = &mut *scratch;
     dirty.clear();
     dirty.extend(changed.iter());
     dirty.append(&mut removed.0);
@@ -287,13 +366,20 @@ pub(crate) fn sync_world(
         let place = |local: Vec2| transform.transform_point(local.extend(0.0)).truncate();
         let center = transform.translation().truncate();
         let m = transform.affine().matrix3;
-        let mirrored = m.x_axis.x * m.y_axis.y - m.x_axis.y * m.y_axis.x < 0.0;
-        let Some(built) = p.build(place, center, "GlobalTransform", mirrored) else {
+        let at = ShapePlacement {
+            place: &place,
+            angle: m.x_axis.y.atan2(m.x_axis.x),
+            scale: Vec2::new(m.x_axis.truncate().length(), m.y_axis.truncate().length()),
+            mirrored: m.x_axis.x * m.y_axis.y - m.x_axis.y * m.y_axis.x < 0.0,
+            field: "GlobalTransform",
+        };
+        built.clear();
+        let Some(result) = p.build(&at, center, built) else {
             world.remove(entity);
             continue;
         };
         let had_invalid = p.invalid;
-        match built.and_then(|o| world.upsert(entity, o).map_err(|e| ("obstacle", e))) {
+        match result.and_then(|()| world.upsert(entity, built).map_err(|e| ("obstacle", e))) {
             Ok(()) => {
                 if had_invalid {
                     commands.entity(entity).try_remove::<CcdInvalid>();
