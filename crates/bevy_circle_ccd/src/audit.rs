@@ -7,7 +7,7 @@
 
 use crate::kinematic::Pose;
 use crate::query::ObstacleParts;
-use crate::shape::Part;
+use crate::shape::{Part, polygons_of};
 use crate::{
     CcdInvalid, CcdLayers, CcdSettings, CcdStats, CcdWorld, Hinge, HingePart, Kinematic, MovingCircle,
 };
@@ -15,7 +15,8 @@ use bevy::ecs::entity::EntityHashMap;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use ccd_core::{
-    Aabb, Circle, Layers, Obstacle, ObstacleShape, Obstacles, crossed_one_way, penetration, penetration_slop,
+    Aabb, Circle, Layers, Obstacle, ObstacleShape, Obstacles, Polygon, crossed_one_way, penetration,
+    penetration_slop,
 };
 
 /// Faults warned about one by one; past this many in a run they are only counted (the
@@ -118,8 +119,7 @@ pub(crate) fn audit_step(
     mut faults: ResMut<CcdFaults>,
     circles: Query<AuditedCircle, Stepped>,
     moving: Query<(Entity, ObstacleParts, &Transform), (Moves, Without<CcdInvalid>)>,
-    mut placed: Local<Vec<(Entity, Obstacle)>>,
-    mut built: Local<Vec<Part>>,
+    mut scratch: Local<AuditScratch>,
 ) {
     let StepRead {
         settings,
@@ -130,14 +130,30 @@ pub(crate) fn audit_step(
     if !settings.audit {
         return;
     }
+    let AuditScratch {
+        placed,
+        built,
+        solids,
+        met,
+    } = &mut *scratch;
     placed.clear();
+    solids.clear();
     for (entity, parts, transform) in &moving {
         let pose = Pose::of(transform);
         let scale = transform.scale.truncate();
         let place = |local: Vec2| pose.place(local, scale);
         built.clear();
-        if let Some(Ok(())) = parts.build(&pose.placement(&place, scale), pose.translation, &mut built) {
+        if let Some(Ok(())) = parts.build(&pose.placement(&place, scale), pose.translation, built) {
             placed.extend(built.iter().map(|p| (entity, p.obstacle)));
+            let shape = parts
+                .shape
+                .filter(|_| parts.segment.is_none() && parts.pillar.is_none());
+            if let (Some(shape), false) = (shape, parts.sensor) {
+                let mut found = Vec::new();
+                polygons_of(shape, &place, &mut found);
+                let layers: Layers = parts.layers.copied().unwrap_or_default().into();
+                solids.extend(found.into_iter().map(|p| (entity, layers, p)));
+            }
         }
     }
     let mut audit = Audit {
@@ -145,9 +161,11 @@ pub(crate) fn audit_step(
         faults: &mut faults,
         found: 0,
     };
-    // Without one-way segments only what overlaps a circle at its end matters: its own box
-    // (a surface it is inside meets that box), not the box of its whole path.
-    let one_way = world.has_one_way();
+    // Without one-way segments or solid polygons only what overlaps a circle at its end
+    // matters: its own box (a surface it is inside meets that box), not the box of its
+    // whole path. A circle that crossed into a polygon crossed one of its edges, whose box
+    // meets the path's (deep inside a large polygon, no edge is near its end).
+    let one_way = world.has_one_way() || world.has_polygons();
     let mut next_start = 0;
     for (entity, circle, transform, layers) in &circles {
         let ball = Circle::new(transform.translation.truncate(), circle.radius);
@@ -170,23 +188,52 @@ pub(crate) fn audit_step(
                 starts.lookup.get(&entity).copied()
             }
         };
-        // The box the straight path from the start swept, for the one-way check.
+        // The box the straight path from the start swept, for the one-way and polygon checks.
         let bounds = match start {
             Some(from) if one_way => Aabb::swept(from, ball.center - from, ball.radius),
             _ => ball.aabb(),
         };
+        met.clear();
         world.grid().query(bounds, |id, obstacle| {
             if let Some(wall) = world.entity(id) {
-                audit.check(entity, ball, layers, start, wall, obstacle);
+                // A solid polygon's edges face out: a circle is checked against the whole
+                // polygon below, not crossing each edge's line (a bounce off one edge
+                // makes the straight path cut across its neighbours).
+                let solid = world.polygons(wall).is_some();
+                audit.check(entity, ball, layers, start.filter(|_| !solid), wall, obstacle);
+                if solid && !obstacle.sensor && !met.contains(&(wall, obstacle.layers)) {
+                    met.push((wall, obstacle.layers));
+                }
             }
         });
+        for &(wall, wall_layers) in met.iter() {
+            for polygon in world.polygons(wall).into_iter().flatten() {
+                audit.check_solid(entity, ball, layers, wall, wall_layers, polygon);
+            }
+        }
         for (wall, obstacle) in placed.iter() {
             audit.check(entity, ball, layers, None, *wall, obstacle);
+        }
+        for (wall, wall_layers, polygon) in solids.iter() {
+            audit.check_solid(entity, ball, layers, *wall, *wall_layers, polygon);
         }
     }
     let found = audit.found;
     faults.steps += 1;
     faults.last_step = found;
+}
+
+/// What the audit reuses from step to step.
+#[derive(Default)]
+pub(crate) struct AuditScratch {
+    /// Every moving obstacle where it ended the step.
+    placed: Vec<(Entity, Obstacle)>,
+    /// One moving body's parts.
+    built: Vec<Part>,
+    /// The moving bodies' solid polygons where they ended the step, with their layers.
+    solids: Vec<(Entity, Layers, Polygon)>,
+    /// The static polygon bodies near one circle, with their layers.
+    met: Vec<(Entity, Layers)>,
 }
 
 /// One step's audit in progress.
@@ -230,6 +277,29 @@ impl Audit<'_> {
             && crossed_one_way(segment, ball.radius, from, ball.center)
         {
             self.record(circle, obstacle_entity, ball.center, FaultKind::CrossedOneWay);
+        }
+    }
+
+    /// Check `ball` against a solid polygon of `wall` (on `wall_layers`): inside it, or
+    /// reaching into it from outside, by more than the slop.
+    fn check_solid(
+        &mut self,
+        circle: Entity,
+        ball: Circle,
+        layers: Layers,
+        wall: Entity,
+        wall_layers: Layers,
+        polygon: &Polygon,
+    ) {
+        if !wall_layers.interacts(layers) {
+            return;
+        }
+        let depth = ball.radius - polygon.signed_distance(ball.center);
+        if depth > 0.0 {
+            self.faults.deepest = self.faults.deepest.max(depth);
+            if depth > penetration_slop(ball.radius) {
+                self.record(circle, wall, ball.center, FaultKind::Inside { depth });
+            }
         }
     }
 

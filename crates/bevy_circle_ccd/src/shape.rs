@@ -317,6 +317,22 @@ pub(crate) fn build_shape(
     Ok(())
 }
 
+/// The solid polygons of `shape` in the world, placed by `place`, appended to `out` (for
+/// the audit: a circle must never end up inside one).
+pub(crate) fn polygons_of(shape: &CcdShape, place: &dyn Fn(Vec2) -> Vec2, out: &mut Vec<Polygon>) {
+    match shape {
+        CcdShape::Polygon { points } => {
+            out.push(Polygon::new(points.iter().map(|&p| place(p)).collect::<Vec<_>>()))
+        }
+        CcdShape::Compound(parts) => {
+            for part in parts {
+                polygons_of(part, place, out);
+            }
+        }
+        CcdShape::Capsule { .. } | CcdShape::Arc { .. } | CcdShape::Polyline { .. } => {}
+    }
+}
+
 /// The [`CcdShape::Capsule`] field a validation error names.
 fn capsule_field(e: ShapeError) -> &'static str {
     match e.field() {

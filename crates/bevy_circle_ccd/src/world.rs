@@ -7,7 +7,7 @@
 //! `FixedUpdate` would be swept one step late, or at the origin on its first step.
 
 use crate::query::ObstacleParts;
-use crate::shape::{Part, ShapePlacement};
+use crate::shape::{Part, ShapePlacement, polygons_of};
 use crate::{
     CcdInvalid, CcdLayers, CcdMaterial, CcdSensor, CcdShape, Hinge, HingePart, Kicker, Kinematic, OneSided,
     Pillar, StaticSegment,
@@ -16,7 +16,8 @@ use bevy::ecs::entity::EntityHashMap;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use ccd_core::{
-    Circle, Grid, Obstacle, ObstacleId, PathLeg, PredictSettings, Prediction, ShapeError, predict_path,
+    Circle, Grid, Obstacle, ObstacleId, PathLeg, Polygon, PredictSettings, Prediction, ShapeError,
+    predict_path,
 };
 
 /// The broadphase of every static [`StaticSegment`], [`Pillar`] and [`CcdShape`], in world
@@ -35,6 +36,9 @@ pub struct CcdWorld {
     /// Each obstacle's entity and part, by id.
     #[reflect(ignore)]
     entities: Vec<Option<ObstaclePart>>,
+    /// Each entity's solid polygons, in the world (for the audit).
+    #[reflect(ignore)]
+    polygons: EntityHashMap<Vec<Polygon>>,
     /// One-way segments in the grid (the audit's crossing check needs a circle's whole
     /// path only when there is one).
     #[reflect(ignore)]
@@ -108,6 +112,20 @@ impl CcdWorld {
             .into_iter()
             .flatten()
             .filter_map(|id| self.grid.get(*id))
+    }
+
+    /// The solid polygons of `entity` (its [`CcdShape::Polygon`](crate::CcdShape) parts),
+    /// in the world; `None` for an entity that has none.
+    #[must_use]
+    pub(crate) fn polygons(&self, entity: Entity) -> Option<&[Polygon]> {
+        self.polygons.get(&entity).map(Vec::as_slice)
+    }
+
+    /// Whether any static entity has a solid polygon.
+    #[inline]
+    #[must_use]
+    pub(crate) fn has_polygons(&self) -> bool {
+        !self.polygons.is_empty()
     }
 
     /// Whether any obstacle in the grid is a one-way segment.
@@ -187,6 +205,7 @@ impl CcdWorld {
     }
 
     fn remove(&mut self, entity: Entity) {
+        self.polygons.remove(&entity);
         for id in self.ids.remove(&entity).into_iter().flatten() {
             if let Some(old) = self.grid.remove(id) {
                 self.one_way -= usize::from(is_one_way(&old));
@@ -381,6 +400,15 @@ pub(crate) fn sync_world(
         let had_invalid = p.invalid;
         match result.and_then(|()| world.upsert(entity, built).map_err(|e| ("obstacle", e))) {
             Ok(()) => {
+                if let Some(shape) = p.shape.filter(|_| p.segment.is_none() && p.pillar.is_none()) {
+                    let mut solids = Vec::new();
+                    polygons_of(shape, &place, &mut solids);
+                    if solids.is_empty() {
+                        world.polygons.remove(&entity);
+                    } else {
+                        world.polygons.insert(entity, solids);
+                    }
+                }
                 if had_invalid {
                     commands.entity(entity).try_remove::<CcdInvalid>();
                 }

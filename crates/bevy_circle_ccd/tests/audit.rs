@@ -177,3 +177,44 @@ fn the_audit_is_off_by_default() {
     steps(&mut app, 2);
     assert_eq!(faults(&app), CcdFaults::default());
 }
+
+#[test]
+fn a_ball_inside_a_solid_polygon_is_a_fault_at_its_depth() {
+    let mut app = audited(120.0);
+    // A 200 × 100 brick centred at (0, 200): a ball of radius 4 planted at (10, 190) is
+    // 40 from its nearest edge (the bottom, y = 150), so it reaches 44 into the solid.
+    let brick = app
+        .world_mut()
+        .spawn((
+            CcdShape::rect(Vec2::new(100.0, 50.0)),
+            Transform::from_xyz(0.0, 200.0, 0.0),
+        ))
+        .id();
+    let b = ball(&mut app, 4.0, Vec2::new(0.0, 20.0), Vec2::ZERO);
+    add_plant(&mut app, b, Vec2::new(10.0, 190.0));
+    steps(&mut app, 2);
+    let f = faults(&app);
+    assert!(f.count >= 1, "{f:?}");
+    let last = f.last.unwrap();
+    assert_eq!((last.circle, last.obstacle), (b, brick));
+    assert_eq!(last.kind, FaultKind::Inside { depth: 44.0 });
+    // A ball bouncing fast off bricks and their corners is no fault.
+    let mut app = audited(120.0);
+    closed_box(&mut app, 300.0);
+    for k in 0..6 {
+        let at = Vec3::new(-200.0 + 80.0 * k as f32, 60.0 * (k % 3) as f32 - 60.0, 0.0);
+        app.world_mut().spawn((
+            CcdShape::rect(Vec2::new(20.0, 8.0)),
+            Transform::from_translation(at),
+        ));
+    }
+    ball(
+        &mut app,
+        5.0,
+        Vec2::new(0.0, -250.0),
+        Vec2::new(9_000.0, 13_000.0),
+    );
+    steps(&mut app, 600);
+    let f = faults(&app);
+    assert_eq!(f.count, 0, "{f:?}");
+}

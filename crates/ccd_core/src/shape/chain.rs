@@ -289,6 +289,27 @@ impl Polygon {
         inside
     }
 
+    /// The distance from `p` to the polygon's boundary, negative inside: how far a circle
+    /// centred at `p` reaches into the solid is its radius less this.
+    ///
+    /// ```
+    /// use ccd_core::{Polygon, Vec2};
+    /// let brick = Polygon::rect(Vec2::ZERO, Vec2::new(2.0, 1.0), 0.0);
+    /// assert_eq!(brick.signed_distance(Vec2::new(0.0, 3.0)), 2.0);
+    /// assert_eq!(brick.signed_distance(Vec2::new(0.5, 0.25)), -0.75);
+    /// ```
+    #[must_use]
+    pub fn signed_distance(&self, p: Vec2) -> f32 {
+        let n = self.points.len();
+        let distance = (0..n)
+            .map(|i| {
+                let edge = Segment::new(self.points[i], self.points[(i + 1) % n]);
+                p.distance(edge.closest_point(p))
+            })
+            .fold(f32::INFINITY, f32::min);
+        if self.contains(p) { -distance } else { distance }
+    }
+
     /// The bounding box of its corners.
     #[must_use]
     pub fn aabb(&self) -> Aabb {
