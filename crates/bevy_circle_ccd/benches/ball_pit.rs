@@ -29,6 +29,17 @@
 //!
 //! `--gravity G` adds gravity of `G` units/s² pointing down; the energy checked is then
 //! kinetic plus potential.
+//!
+//! `--shapes` puts something else where the 64 pillars stand, to time one shape against
+//! the segments that would stand for it (each its own run, in one invocation):
+//! - `gon`: a closed 64-gon of circumradius 8 as one [`CcdShape::polygon`], and
+//!   `gon-segments`: the same 64 edges as separate [`StaticSegment`]s;
+//! - `arc`: a quarter turn of radius 8 as one exact [`CcdShape::arc`], and
+//!   `arc-segments`: its 32-segment approximation.
+//!
+//! ```text
+//! cargo bench -p bevy_circle_ccd --bench ball_pit -- --balls 2000 --steps 600 --shapes gon,gon-segments,arc,arc-segments
+//! ```
 
 #[path = "../../../benches/pit_scene.rs"]
 mod pit;
@@ -68,9 +79,85 @@ struct Args {
     /// kept is then kinetic plus potential.
     #[arg(long, default_value_t = 0.0)]
     gravity: f32,
+    /// What stands where the pillars are: `pillars`, `gon`, `gon-segments`, `arc` or
+    /// `arc-segments`, comma separated: each is a run.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "pillars")]
+    shapes: Vec<Shapes>,
     /// Passed by `cargo bench`; ignored.
     #[arg(long, hide = true)]
     bench: bool,
+}
+
+/// What stands at each of the 64 pillar places.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Shapes {
+    /// A pillar of radius 8.
+    Pillars,
+    /// A closed 64-gon of circumradius 8, one shape.
+    Gon,
+    /// The same 64-gon as 64 segments.
+    GonSegments,
+    /// A quarter turn of radius 8, one exact arc.
+    Arc,
+    /// The same quarter turn as 32 segments.
+    ArcSegments,
+}
+
+/// Corners of the benchmark's polygon.
+const GON_SIDES: usize = 64;
+/// Segments of the benchmark's arc approximation.
+const ARC_SEGMENTS: usize = 32;
+
+impl Shapes {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Pillars => "pillars",
+            Self::Gon => "64-gon",
+            Self::GonSegments => "64 segs",
+            Self::Arc => "arc",
+            Self::ArcSegments => "32 segs",
+        }
+    }
+
+    /// Spawn this kind at `center`.
+    fn spawn(self, world: &mut World, center: Vec2) {
+        let at = Transform::from_translation(center.extend(0.0));
+        let r = pit::PILLAR_RADIUS;
+        let on_circle = |k: usize, n: usize, turn: f32| Vec2::from_angle(turn * k as f32 / n as f32) * r;
+        let quarter = std::f32::consts::FRAC_PI_2;
+        match self {
+            Self::Pillars => {
+                world.spawn((Pillar::new(r), at));
+            }
+            Self::Gon => {
+                let corners: Vec<Vec2> = (0..GON_SIDES)
+                    .map(|k| on_circle(k, GON_SIDES, std::f32::consts::TAU))
+                    .collect();
+                world.spawn((CcdShape::polygon(corners), at));
+            }
+            Self::GonSegments => {
+                for k in 0..GON_SIDES {
+                    let (a, b) = (
+                        on_circle(k, GON_SIDES, std::f32::consts::TAU),
+                        on_circle(k + 1, GON_SIDES, std::f32::consts::TAU),
+                    );
+                    world.spawn((StaticSegment::new(a, b), at));
+                }
+            }
+            Self::Arc => {
+                world.spawn((CcdShape::arc(Vec2::ZERO, r, 0.0, quarter), at));
+            }
+            Self::ArcSegments => {
+                for k in 0..ARC_SEGMENTS {
+                    let (a, b) = (
+                        on_circle(k, ARC_SEGMENTS, quarter),
+                        on_circle(k + 1, ARC_SEGMENTS, quarter),
+                    );
+                    world.spawn((StaticSegment::new(a, b), at));
+                }
+            }
+        }
+    }
 }
 
 /// Which ball–ball settings to run.
@@ -92,6 +179,7 @@ impl BallBall {
 }
 
 struct Row {
+    shapes: Shapes,
     balls: usize,
     ball_ball: bool,
     threads: usize,
@@ -130,9 +218,12 @@ impl Row {
 
 fn main() {
     let args = Args::parse();
-    println!("ball pit: 512-gon r=1000, 300 baffles, 64 pillars, balls r=4 at 500-4000 u/s, 120 Hz");
     println!(
-        "{:>7} | {:>9} | {:>7} | {:>13} | {:>14} | {:>12} | {:>11} | {:>11} | {:>8} | {:>7} | {:>6} | {:>8} | {:>12}",
+        "ball pit: 512-gon r=1000, 300 baffles, 64 pillars (or shapes), balls r=4 at 500-4000 u/s, 120 Hz"
+    );
+    println!(
+        "{:>7} | {:>7} | {:>9} | {:>7} | {:>13} | {:>14} | {:>12} | {:>11} | {:>11} | {:>8} | {:>7} | {:>6} | {:>8} | {:>12}",
+        "shapes",
         "balls",
         "ball-ball",
         "threads",
@@ -148,23 +239,29 @@ fn main() {
         "energy ratio"
     );
     let mut failed = false;
-    for &n in &args.balls {
-        for &ball_ball in args.ball_ball.modes() {
-            for &threads in &args.threads {
-                let pool = args.threads.iter().copied().max().unwrap_or(1);
-                let row = run(
-                    n,
-                    args.steps,
-                    args.seed,
-                    ball_ball,
-                    threads.max(1),
-                    pool,
-                    args.gravity,
-                );
-                print_row(&row);
-                if let Some(why) = row.failure() {
-                    eprintln!("  FAILED: {n} balls, ball-ball {ball_ball}, {threads} threads: {why}");
-                    failed = true;
+    for &shapes in &args.shapes {
+        for &n in &args.balls {
+            for &ball_ball in args.ball_ball.modes() {
+                for &threads in &args.threads {
+                    let pool = args.threads.iter().copied().max().unwrap_or(1);
+                    let setup = Setup {
+                        balls: n,
+                        seed: args.seed,
+                        ball_ball,
+                        threads: threads.max(1),
+                        pool,
+                        gravity: args.gravity,
+                        shapes,
+                    };
+                    let row = run(&setup, args.steps);
+                    print_row(&row);
+                    if let Some(why) = row.failure() {
+                        let kind = shapes.name();
+                        eprintln!(
+                            "  FAILED: {kind}, {n} balls, ball-ball {ball_ball}, {threads} threads: {why}"
+                        );
+                        failed = true;
+                    }
                 }
             }
         }
@@ -183,7 +280,8 @@ fn main() {
 
 fn print_row(row: &Row) {
     println!(
-        "{:>7} | {:>9} | {:>7} | {:>13.1} | {:>14.1} | {:>12.1} | {:>11.1} | {:>11.1} | {:>8} | {:>7} | {:>6} | {:>8.5} | {:>12.8}",
+        "{:>7} | {:>7} | {:>9} | {:>7} | {:>13.1} | {:>14.1} | {:>12.1} | {:>11.1} | {:>11.1} | {:>8} | {:>7} | {:>6} | {:>8.5} | {:>12.8}",
+        row.shapes.name(),
         row.balls,
         if row.ball_ball { "on" } else { "off" },
         row.threads,
@@ -222,9 +320,29 @@ fn energy(app: &mut App, gravity: f32) -> f64 {
         .sum()
 }
 
-/// The pit as a headless app on one schedule thread: `balls` balls, ball–ball as given,
-/// the step on up to `threads` threads of a pool sized for `pool`.
-fn pit_app(balls: usize, seed: u64, ball_ball: bool, threads: usize, pool: usize, gravity: f32) -> App {
+/// One run's setup.
+struct Setup {
+    balls: usize,
+    seed: u64,
+    ball_ball: bool,
+    /// Threads for the step, of a pool sized for `pool`.
+    threads: usize,
+    pool: usize,
+    gravity: f32,
+    shapes: Shapes,
+}
+
+/// The pit as a headless app on one schedule thread, as `setup` says.
+fn pit_app(setup: &Setup) -> App {
+    let Setup {
+        balls,
+        seed,
+        ball_ball,
+        threads,
+        pool,
+        gravity,
+        shapes,
+    } = *setup;
     let scene = pit::build(balls, seed);
     let mut app = App::new();
     app.add_plugins(MinimalPlugins.set(TaskPoolPlugin {
@@ -251,10 +369,7 @@ fn pit_app(balls: usize, seed: u64, ball_ball: bool, threads: usize, pool: usize
             .spawn((StaticSegment::new(*a, *b), Transform::default()));
     }
     for c in &scene.pillars {
-        app.world_mut().spawn((
-            Pillar::new(pit::PILLAR_RADIUS),
-            Transform::from_translation(c.extend(0.0)),
-        ));
+        shapes.spawn(app.world_mut(), *c);
     }
     for b in &scene.balls {
         app.world_mut().spawn((
@@ -277,16 +392,15 @@ fn pit_app(balls: usize, seed: u64, ball_ball: bool, threads: usize, pool: usize
     app
 }
 
-fn run(
-    balls: usize,
-    steps: u32,
-    seed: u64,
-    ball_ball: bool,
-    threads: usize,
-    pool: usize,
-    gravity: f32,
-) -> Row {
-    let mut app = pit_app(balls, seed, ball_ball, threads, pool, gravity);
+fn run(setup: &Setup, steps: u32) -> Row {
+    let Setup {
+        balls,
+        ball_ball,
+        threads,
+        gravity,
+        ..
+    } = *setup;
+    let mut app = pit_app(setup);
     // Warm-up frame: startup, transform propagation, broadphase build.
     app.update();
     let e0 = energy(&mut app, gravity);
@@ -338,6 +452,7 @@ fn run(
     );
     let mean_sweep_us = sweep.iter().sum::<f64>() / sweep.len().max(1) as f64;
     Row {
+        shapes: setup.shapes,
         balls,
         ball_ball,
         threads,
