@@ -7,6 +7,7 @@ use crate::obstacle::{Layers, ObstacleId, Obstacles};
 use crate::parabola::{Parabola, PathLeg};
 use crate::response::{ResponseMode, limit_speed, respond};
 use crate::response::{Surface, TwoSurfaces, contact_restitution, two_surfaces};
+use crate::ride::ride_after;
 use crate::shape::{Aabb, Circle, ShapeError};
 use crate::tolerance::{DEFAULT_MAX_BOUNCES, MAX_WEDGE_BOUNCES, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
 use glam::Vec2;
@@ -243,6 +244,19 @@ pub(crate) fn sweep_legs<O: Obstacles + ?Sized>(
                 approached_touching(obstacles, ball, at_contact, settings, id, hit.normal)
             });
         (out.velocity, event.kick) = contact_velocity(at_contact, this, corner, combined, settings);
+        if corner.is_none()
+            && settings.response == ResponseMode::Bounce
+            && let Some(v) = ride_after(
+                obstacles,
+                id,
+                &hit,
+                out.velocity,
+                event.approach_speed,
+                circle.radius,
+            )
+        {
+            out.velocity = v;
+        }
         out.velocity = limit_speed(out.velocity, settings.max_speed);
         on_hit(&event);
         if settings.response == ResponseMode::Stop {

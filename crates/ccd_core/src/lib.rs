@@ -21,6 +21,7 @@
 //! | … a turning, sliding segment (flipper)? | [`sweep_circle_moving_segment`] (`sweep/moving_segment.rs`) |
 //! | … under gravity, on a [`Parabola`] (`parabola.rs`)? | [`sweep_parabola_segment`], [`sweep_parabola_circle`] (`sweep/parabola_segment.rs`, `sweep/parabola_circle.rs`), each a polynomial's first root (`roots.rs`); [`sweep_parabola_moving_segment`] (`sweep/moving_segment.rs`) |
 //! | what does a contact do to the velocity? | [`reflect`], [`slide`], [`respond`], [`Material`] (`response.rs`) |
+//! | … grazing the inside of an arc (riding it)? | chord by chord (`ride.rs`) |
 //! | … with several surfaces at once (a corner, a hinge on its stop, a pinch)? | one contact with restitution (`simultaneous.rs`) |
 //! | obstacles with materials, one-sidedness, sensors, layers | [`Obstacle`], [`Obstacles`] (`obstacle.rs`) |
 //! | hinged bodies the ball pushes: spinners, gates, motorised flippers | [`HingeBody`], [`hinge_impulse`], [`HingeDrive`] (`hinge/`) |
@@ -58,6 +59,7 @@ mod penetration;
 mod predict;
 mod ray;
 mod response;
+mod ride;
 mod roots;
 mod shape;
 mod simultaneous;
@@ -92,13 +94,14 @@ pub use sweep::{
     sweep_parabola_circle, sweep_parabola_moving_segment, sweep_parabola_segment,
 };
 pub use tolerance::{
-    ALLOWED_OVERLAP_REL, CHAIN_VERTEX_SLOP_REL, CLEARLY_APART_MARGIN, CONTACT_SOLVE_TOLERANCE,
-    CORRECTION_SLIDE_MIN_REL, CROWDED_FRACTION, DEFAULT_EVENTS_PER_BALL, DEFAULT_MAX_BOUNCES,
-    HINGE_LIMIT_SLOP, HINGE_RESTING_PUSHES, MAX_ARC_ENTRIES, MAX_CELLS_PER_OBSTACLE, MAX_CORRECTION_SLIDES,
-    MAX_GRID_CELLS, MAX_HINGE_LIMIT_HITS, MAX_MOVING_SEGMENT_ITERATIONS, MAX_MOVING_SEGMENT_RESTARTS,
-    MAX_ROOT_ITERATIONS, MAX_SENSOR_HITS_PER_LEG, MAX_SIMULTANEOUS_PASSES, MAX_SIMULTANEOUS_ROUNDS,
-    MAX_WEDGE_BOUNCES, MIN_EVENT_BUDGET, MIN_ITEMS_PER_THREAD, MOVING_SEGMENT_TOLERANCE_REL,
-    OVERLAP_CORRECTION_FRACTION, OVERLAP_CORRECTION_ITERATIONS, PENETRATION_SLOP_REL, RESTING_EVENT_FRACTION,
-    RESTING_ITERATIONS, ROOT_BRACKET_REL, SIMULTANEOUS_SOLVE_TOLERANCE_REL, SIMULTANEOUS_TIME_REL,
-    SQUEEZE_SPEED_SLACK_REL, TOUCH_SLOP_REL,
+    ALLOWED_OVERLAP_REL, ARC_RIDE_SAG_REL, CHAIN_VERTEX_SLOP_REL, CLEARLY_APART_MARGIN,
+    CONTACT_SOLVE_TOLERANCE, CORRECTION_SLIDE_MIN_REL, CROWDED_FRACTION, DEFAULT_EVENTS_PER_BALL,
+    DEFAULT_MAX_BOUNCES, HINGE_LIMIT_SLOP, HINGE_RESTING_PUSHES, MAX_ARC_ENTRIES, MAX_CELLS_PER_OBSTACLE,
+    MAX_CORRECTION_SLIDES, MAX_GRID_CELLS, MAX_HINGE_LIMIT_HITS, MAX_MOVING_SEGMENT_ITERATIONS,
+    MAX_MOVING_SEGMENT_RESTARTS, MAX_RIDE_HALF_ANGLE, MAX_ROOT_ITERATIONS, MAX_SENSOR_HITS_PER_LEG,
+    MAX_SIMULTANEOUS_PASSES, MAX_SIMULTANEOUS_ROUNDS, MAX_WEDGE_BOUNCES, MIN_EVENT_BUDGET,
+    MIN_ITEMS_PER_THREAD, MOVING_SEGMENT_TOLERANCE_REL, OVERLAP_CORRECTION_FRACTION,
+    OVERLAP_CORRECTION_ITERATIONS, PENETRATION_SLOP_REL, RESTING_EVENT_FRACTION, RESTING_ITERATIONS,
+    ROOT_BRACKET_REL, SIMULTANEOUS_SOLVE_TOLERANCE_REL, SIMULTANEOUS_TIME_REL, SQUEEZE_SPEED_SLACK_REL,
+    TOUCH_SLOP_REL,
 };

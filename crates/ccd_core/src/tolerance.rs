@@ -10,7 +10,7 @@
 //! |---|---|---|
 //! | response | [`DEGENERATE_LENGTH_REL`], [`SEPARATION_SPEED_REL`] | |
 //! | chains (polylines, polygons) | [`CHAIN_VERTEX_SLOP_REL`] | |
-//! | arcs | | [`MAX_ARC_ENTRIES`] |
+//! | arcs | [`ARC_RIDE_SAG_REL`], [`MAX_RIDE_HALF_ANGLE`] | [`MAX_ARC_ENTRIES`] |
 //! | curved sweeps (gravity) | [`ROOT_BRACKET_REL`], [`CHORD_WINDOW_MARGIN_REL`] | [`MAX_ROOT_ITERATIONS`] |
 //! | moving segment sweep | [`MOVING_SEGMENT_TOLERANCE_REL`], [`MOVING_SEGMENT_ACCEPT_BAND`] | [`MAX_MOVING_SEGMENT_ITERATIONS`], [`MAX_MOVING_SEGMENT_RESTARTS`] |
 //! | multi-bounce sweep | [`SIMULTANEOUS_TIME_REL`] | [`DEFAULT_MAX_BOUNCES`], [`MAX_WEDGE_BOUNCES`], [`MAX_SENSOR_HITS_PER_LEG`] |
@@ -45,6 +45,15 @@ pub const SEPARATION_SPEED_REL: f32 = 1e-5;
 /// boundary keeps the vertex, whose normal there differs from the face's by at most this
 /// over the radius.
 pub const CHAIN_VERTEX_SLOP_REL: f32 = 8.0 * f32::EPSILON;
+
+/// Dimensionless. A ball riding the inside of an arc goes along chords of the circle its
+/// centre rides on whose sagitta is this fraction of the ball's radius (see the crate's
+/// `ride.rs`): it keeps within the touch slop ([`TOUCH_SLOP_REL`]) of the exact circle.
+pub const ARC_RIDE_SAG_REL: f32 = 1e-4;
+
+/// Radians. The most half a riding chord may turn, so a ball riding a tight arc still goes
+/// round in small steps (0.05 rad: 63 chords a turn at most).
+pub const MAX_RIDE_HALF_ANGLE: f32 = 0.05;
 
 // --- Curved sweeps (gravity) ---------------------------------------------------------------
 

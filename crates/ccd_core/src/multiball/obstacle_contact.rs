@@ -11,6 +11,7 @@ use crate::obstacle::{ObstacleShape, Obstacles};
 use crate::response::{
     ResponseMode, Surface, TwoSurfaces, contact_restitution, limit_speed, respond, two_surfaces,
 };
+use crate::ride::ride_after;
 use crate::shape::{Aabb, Segment};
 use crate::simultaneous::MAX_BODIES;
 use crate::tolerance::MAX_WEDGE_BOUNCES;
@@ -126,14 +127,22 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             sensor: false,
             kick,
         });
-        self.balls[i].velocity = limit_speed(velocity, ball.max_speed);
+        // A graze of the inside of a still arc rides it, chord by chord (`ride.rs`): it
+        // neither rests nor settles there.
+        let ride = match (with, second, ball.response) {
+            (ContactWith::Obstacle(id), None, ResponseMode::Bounce) => {
+                ride_after(self.obstacles, id, &hit, velocity, approach_speed, ball.radius)
+            }
+            _ => None,
+        };
+        self.balls[i].velocity = limit_speed(ride.unwrap_or(velocity), ball.max_speed);
         let clock = &mut self.step.clock[i];
         clock.time = time;
         clock.version = clock.version.wrapping_add(1);
         report.bounces += 1;
         let stops_dead = ball.response == ResponseMode::Stop && surface_velocity == Vec2::ZERO;
         self.count_bounce(i, time, with, this, stops_dead);
-        if self.comes_to_rest(i, approach_speed, hit.normal) {
+        if ride.is_none() && self.comes_to_rest(i, approach_speed, hit.normal) {
             // On the face of one still surface that takes no friction and no push, it
             // slides exactly.
             let face = (second.is_none()
