@@ -1,14 +1,16 @@
-//! Bounce lab: walls at odd angles, pillars and a one-sided gate. Click and drag to shoot a
+//! Bounce lab: walls at odd angles, pillars, a one-sided gate, and one of each shape (a
+//! box, a capsule, an exact arc, a band, a chain and a polygon). Click and drag to shoot a
 //! ball (drag back like a slingshot); while aiming, its predicted bounce path is drawn.
-//! Debug gizmos show every wall normal, each ball's swept path in the last fixed step and
-//! its contact points.
+//! Right-click places another shape: Tab picks which, R turns it. Debug gizmos show every
+//! wall normal, each ball's swept path in the last fixed step and its contact points.
 //!
 //! ```text
 //! cargo run --release --example bounce_lab
 //! cargo run --example bounce_lab -- --screenshot target/bounce_lab.png --frames 120
 //! ```
 //!
-//! Keys: C clears the balls, G toggles gravity, F1 toggles the debug gizmos.
+//! Keys: C clears the balls, G toggles gravity, F1 toggles the debug gizmos, Tab picks the
+//! shape a right-click places, R turns it by 15°.
 
 mod support;
 
@@ -54,8 +56,9 @@ fn main() -> AppExit {
     .insert_resource(Time::<Fixed>::from_hz(120.0))
     .insert_resource(ClearColor(Color::srgb(0.05, 0.06, 0.09)))
     .init_resource::<Aim>()
+    .init_resource::<Placing>()
     .add_systems(Startup, setup)
-    .add_systems(Update, (aim_and_shoot, keys, draw_aim));
+    .add_systems(Update, (aim_and_shoot, keys, draw_aim, place_shape, draw_shapes));
     if let Some(path) = args.screenshot {
         app.add_plugins(support::SmokeScreenshotPlugin {
             path,
@@ -65,6 +68,46 @@ fn main() -> AppExit {
     }
     app.run()
 }
+
+/// The shape a right-click places, and its turn.
+#[derive(Resource, Default)]
+struct Placing {
+    kind: usize,
+    angle: f32,
+}
+
+/// Turn per press of R, radians (15°).
+const TURN_STEP: f32 = std::f32::consts::PI / 12.0;
+/// The shapes a right-click places, with their names.
+const SHAPES: [&str; 6] = ["box", "capsule", "arc", "band", "chain", "polygon"];
+
+/// Shape number `kind` of [`SHAPES`], in its local space around the origin.
+fn shape(kind: usize) -> CcdShape {
+    use std::f32::consts::PI;
+    match kind % SHAPES.len() {
+        0 => CcdShape::rect(Vec2::new(40.0, 14.0)),
+        1 => CcdShape::capsule(Vec2::new(-45.0, 0.0), Vec2::new(45.0, 0.0), 12.0),
+        2 => CcdShape::arc(Vec2::ZERO, 80.0, 0.25 * PI, 0.95 * PI),
+        3 => CcdShape::band(Vec2::ZERO, 60.0, PI, 2.0 * PI, 6.0),
+        4 => CcdShape::polyline([
+            Vec2::new(-70.0, -10.0),
+            Vec2::new(-30.0, 20.0),
+            Vec2::new(0.0, -15.0),
+            Vec2::new(35.0, 25.0),
+            Vec2::new(70.0, 0.0),
+        ]),
+        _ => CcdShape::polygon([
+            Vec2::new(0.0, 45.0),
+            Vec2::new(40.0, 10.0),
+            Vec2::new(25.0, -40.0),
+            Vec2::new(-30.0, -35.0),
+            Vec2::new(-42.0, 12.0),
+        ]),
+    }
+}
+
+/// Colour of the shapes' outlines.
+const SHAPE_COLOR: Color = Color::srgb(0.95, 0.7, 0.3);
 
 #[derive(Resource, Default)]
 struct Aim {
@@ -131,8 +174,24 @@ fn setup(
             Transform::from_translation(p.extend(0.0)),
         ));
     }
+    // One of each shape.
+    for (kind, at, degrees) in [
+        (0, Vec2::new(150.0, 40.0), 20.0),
+        (1, Vec2::new(-250.0, -250.0), -10.0),
+        (2, Vec2::new(-300.0, 60.0), 0.0),
+        (3, Vec2::new(380.0, 230.0), 0.0),
+        (4, Vec2::new(330.0, -270.0), 0.0),
+        (5, Vec2::new(-150.0, 230.0), 0.0),
+    ] {
+        commands.spawn((
+            shape(kind),
+            CcdMaterial::new(0.95, 0.05),
+            Transform::from_translation(at.extend(0.0))
+                .with_rotation(Quat::from_rotation_z(f32::to_radians(degrees))),
+        ));
+    }
     commands.spawn((
-        Text2d::new("drag to shoot  |  C clear  |  G gravity  |  F1 gizmos"),
+        Text2d::new("drag to shoot  |  right-click place  |  Tab shape  |  R turn  |  C clear  |  G gravity  |  F1 gizmos"),
         TextFont {
             font_size: FontSize::Px(18.0),
             ..default()
@@ -223,6 +282,55 @@ fn draw_aim(
             gizmos.linestrip_2d(leg.points(CURVE_PIECES), Color::srgb(1.0, 1.0, 1.0));
             gizmos.circle_2d(leg.end(), BALL_RADIUS, Color::srgba(1.0, 1.0, 1.0, 0.35));
         }
+    }
+}
+
+/// Right-click places the chosen shape at the cursor; Tab and R choose and turn it.
+fn place_shape(
+    mouse: Res<ButtonInput<MouseButton>>,
+    keys: Res<ButtonInput<KeyCode>>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&Camera, &GlobalTransform)>,
+    mut placing: ResMut<Placing>,
+    mut gizmos: Gizmos,
+    mut commands: Commands,
+) {
+    if keys.just_pressed(KeyCode::Tab) {
+        placing.kind = (placing.kind + 1) % SHAPES.len();
+    }
+    if keys.just_pressed(KeyCode::KeyR) {
+        placing.angle += TURN_STEP;
+    }
+    let Some(cursor) = cursor_world(&window, *camera) else {
+        return;
+    };
+    let at =
+        Transform::from_translation(cursor.extend(0.0)).with_rotation(Quat::from_rotation_z(placing.angle));
+    // A faint preview of what a right-click places.
+    draw_outline(
+        &mut gizmos,
+        &shape(placing.kind),
+        &at,
+        SHAPE_COLOR.with_alpha(0.3),
+    );
+    if mouse.just_pressed(MouseButton::Right) {
+        commands.spawn((shape(placing.kind), CcdMaterial::new(0.95, 0.05), at));
+    }
+}
+
+/// Every shape's outline, where its transform puts it.
+fn draw_shapes(shapes: Query<(&CcdShape, &GlobalTransform)>, mut gizmos: Gizmos) {
+    for (shape, at) in &shapes {
+        draw_outline(&mut gizmos, shape, &at.compute_transform(), SHAPE_COLOR);
+    }
+}
+
+fn draw_outline(gizmos: &mut Gizmos, shape: &CcdShape, at: &Transform, color: Color) {
+    for line in shape.outlines() {
+        gizmos.linestrip_2d(
+            line.iter().map(|&p| at.transform_point(p.extend(0.0)).truncate()),
+            color,
+        );
     }
 }
 

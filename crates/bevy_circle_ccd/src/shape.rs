@@ -4,7 +4,7 @@
 //! or hinged, whatever its shape.
 
 use bevy::prelude::*;
-use ccd_core::{Capsule, CircleArc, Obstacle, Polygon, Polyline, ShapeError};
+use ccd_core::{Capsule, CircleArc, Obstacle, ObstacleShape, Polygon, Polyline, ShapeError};
 
 /// A shape in its entity's local space, placed in the world by its `Transform` (and its
 /// ancestors', for a static one), as a [`StaticSegment`](crate::StaticSegment) is.
@@ -138,6 +138,49 @@ impl CcdShape {
     #[must_use]
     pub fn compound(parts: impl Into<Vec<CcdShape>>) -> Self {
         Self::Compound(parts.into())
+    }
+
+    /// The shape's surface in its local space, as polylines (one per part, a closed one
+    /// ending where it starts): for drawing it.
+    ///
+    /// ```
+    /// use bevy::prelude::*;
+    /// use bevy_circle_ccd::prelude::*;
+    /// let brick = CcdShape::rect(Vec2::new(2.0, 1.0));
+    /// assert_eq!(brick.outlines(), vec![vec![
+    ///     Vec2::new(-2.0, -1.0), Vec2::new(2.0, -1.0), Vec2::new(2.0, 1.0), Vec2::new(-2.0, 1.0), Vec2::new(-2.0, -1.0),
+    /// ]]);
+    /// ```
+    #[must_use]
+    pub fn outlines(&self) -> Vec<Vec<Vec2>> {
+        match self {
+            Self::Capsule { a, b, radius } => {
+                vec![ObstacleShape::Capsule(Capsule::new(*a, *b, *radius)).outline()]
+            }
+            Self::Arc {
+                center,
+                radius,
+                start,
+                end,
+                thickness,
+            } => {
+                let arc = CircleArc::new(*center, *radius, *start, *end).with_thickness(*thickness);
+                vec![ObstacleShape::Arc(arc).outline()]
+            }
+            Self::Polyline { points, closed } => {
+                let mut line = points.clone();
+                if *closed {
+                    line.extend(points.first().copied());
+                }
+                vec![line]
+            }
+            Self::Polygon { points } => {
+                let mut ring = points.clone();
+                ring.extend(points.first().copied());
+                vec![ring]
+            }
+            Self::Compound(parts) => parts.iter().flat_map(Self::outlines).collect(),
+        }
     }
 
     /// How many of the core's obstacles it becomes (the parts a hit can name).
