@@ -2,8 +2,10 @@
 //! in the error (`flippers[0].length: must be positive and finite, got 0`), so a typo in
 //! a table never becomes a panic or a NaN in the physics.
 
-use crate::table::{OUTLINE_CLOSE_MM, P, Piece, TableDef, Tuning, v};
+use crate::table::{OUTLINE_CLOSE_MM, P, Piece, Step, TableDef, Tuning, v};
 use bevy::prelude::*;
+use bevy_circle_ccd::ccd_core;
+use bevy_circle_ccd::prelude::CcdShape;
 use std::fmt;
 
 /// Shortest wall segment accepted, mm (shorter ones are typos, not geometry).
@@ -74,6 +76,8 @@ pub fn segment(field: &str, (a, b): (P, P)) -> Result<(), TableError> {
     Ok(())
 }
 impl Piece {
+    /// Check the piece's numbers, then the shape it spawns as (a self-crossing polygon, a
+    /// repeated point): the error names the field.
     pub fn validate(&self, field: &str) -> Result<(), TableError> {
         match self {
             Piece::Line(points) => {
@@ -83,7 +87,6 @@ impl Piece {
                 for (k, w) in points.windows(2).enumerate() {
                     segment(&format!("{field}[{k}..{}]", k + 1), (w[0], w[1]))?;
                 }
-                Ok(())
             }
             Piece::Arc {
                 center,
@@ -91,23 +94,100 @@ impl Piece {
                 from_degrees,
                 to_degrees,
                 segments,
+                thickness,
             } => {
                 finite_point(&format!("{field}.center"), *center)?;
                 positive(&format!("{field}.radius"), *radius)?;
                 in_range(&format!("{field}.from_degrees"), *from_degrees, -720.0, 720.0)?;
                 in_range(&format!("{field}.to_degrees"), *to_degrees, -720.0, 720.0)?;
-                if !(1..=MAX_ARC_SEGMENTS).contains(segments) {
+                in_range(&format!("{field}.thickness"), *thickness, 0.0, *radius)?;
+                if *segments > MAX_ARC_SEGMENTS {
                     return Err(invalid(
                         format!("{field}.segments"),
-                        format!("must be in 1..={MAX_ARC_SEGMENTS}, got {segments}"),
+                        format!("must be in 0..={MAX_ARC_SEGMENTS} (0: exact), got {segments}"),
                     ));
                 }
-                if (to_degrees - from_degrees).abs() < 1e-3 {
-                    return Err(invalid(field, "the arc has no length"));
+                let span = (to_degrees - from_degrees).abs();
+                if !(1e-3..=360.0).contains(&span) {
+                    return Err(invalid(
+                        field,
+                        "the arc must turn by more than 0 and at most 360 degrees",
+                    ));
                 }
-                Ok(())
+            }
+            Piece::Path { from, steps } => {
+                finite_point(&format!("{field}.from"), *from)?;
+                if steps.is_empty() {
+                    return Err(invalid(
+                        format!("{field}.steps"),
+                        "a path needs at least one step",
+                    ));
+                }
+                for (k, step) in steps.iter().enumerate() {
+                    let at = format!("{field}.steps[{k}]");
+                    match step {
+                        Step::To(p) => finite_point(&at, *p)?,
+                        Step::Around { center, degrees } => {
+                            finite_point(&format!("{at}.center"), *center)?;
+                            in_range(&format!("{at}.degrees"), *degrees, -360.0, 360.0)?;
+                            if degrees.abs() < 1e-3 {
+                                return Err(invalid(format!("{at}.degrees"), "the arc has no length"));
+                            }
+                        }
+                    }
+                }
+            }
+            Piece::Capsule { a, b, radius } => {
+                segment(&format!("{field}.a..b"), (*a, *b))?;
+                positive(&format!("{field}.radius"), *radius)?;
+            }
+            Piece::Polygon(points) => {
+                for (k, p) in points.iter().enumerate() {
+                    finite_point(&format!("{field}[{k}]"), *p)?;
+                }
+            }
+            Piece::Rect {
+                center,
+                half_size,
+                degrees,
+            } => {
+                finite_point(&format!("{field}.center"), *center)?;
+                positive(&format!("{field}.half_size.0"), half_size.0)?;
+                positive(&format!("{field}.half_size.1"), half_size.1)?;
+                in_range(&format!("{field}.degrees"), *degrees, -360.0, 360.0)?;
             }
         }
+        self.check_shape(field)
+    }
+
+    /// The shape's own check (through the physics' types): a polygon that crosses itself,
+    /// a path whose steps repeat a point, a path arc about its own end.
+    fn check_shape(&self, field: &str) -> Result<(), TableError> {
+        let problem = |e: ccd_core::ShapeError| invalid(field, format!("the shape is not usable: {e}"));
+        let mut parts = vec![self.shape()];
+        while let Some(shape) = parts.pop() {
+            match shape {
+                CcdShape::Polyline { points, closed } => ccd_core::Polyline { points, closed }
+                    .validate()
+                    .map_err(problem)?,
+                CcdShape::Polygon { points } => ccd_core::Polygon::new(points).validate().map_err(problem)?,
+                CcdShape::Arc {
+                    center,
+                    radius,
+                    start,
+                    end,
+                    thickness,
+                } => ccd_core::CircleArc::new(center, radius, start, end)
+                    .with_thickness(thickness)
+                    .validate()
+                    .map_err(problem)?,
+                CcdShape::Capsule { a, b, radius } => {
+                    ccd_core::Capsule::new(a, b, radius).validate().map_err(problem)?
+                }
+                CcdShape::Compound(more) => parts.extend(more),
+            }
+        }
+        Ok(())
     }
 }
 

@@ -6,6 +6,8 @@
 //! - `playfield.rs`: the richer table's parts, as data;
 //! - `spawn.rs`: the table's parts and the balls, spawned from the table file (the richer
 //!   table's parts in `spawn_playfield.rs`);
+//! - `piece.rs`: a wall piece (a chain, an exact arc, a path of lines and arcs, a capsule,
+//!   a polygon, a box) and the shape it spawns as;
 //! - `parts.rs`: the machine's parts (flipper stroke, plunger, kickers, materials), with
 //!   `flipper_shape.rs` (the tapered bat);
 //! - `hinged.rs`: the hinged parts (lane gate, spinner, motorised flippers);
@@ -17,6 +19,7 @@ pub mod flipper_shape;
 pub mod hinged;
 pub mod layout_check;
 pub mod parts;
+pub mod piece;
 pub mod playfield;
 pub mod ramp;
 pub mod saucer;
@@ -28,6 +31,7 @@ use serde::Deserialize;
 use std::path::Path;
 
 use crate::table::check::TableError;
+pub use crate::table::piece::{Piece, Step};
 
 /// A point in table millimetres.
 pub type P = (f32, f32);
@@ -82,22 +86,6 @@ pub fn fingerprint(bytes: &[u8]) -> u64 {
     bytes
         .iter()
         .fold(OFFSET, |h, &b| (h ^ u64::from(b)).wrapping_mul(PRIME))
-}
-
-/// A run of wall segments.
-#[derive(Deserialize, Clone, Debug)]
-#[serde(deny_unknown_fields)]
-pub enum Piece {
-    /// A polyline through these points.
-    Line(Vec<P>),
-    /// A circular arc, counter-clockwise from `from_degrees` to `to_degrees`.
-    Arc {
-        center: P,
-        radius: f32,
-        from_degrees: f32,
-        to_degrees: f32,
-        segments: u32,
-    },
 }
 
 /// A one-way gate: a flap hinged at `pivot`, resting with its free end at `tip` against a
@@ -269,34 +257,6 @@ pub fn parse(text: &str) -> Result<TableDef, TableError> {
     def.validate()?;
     def.fingerprint = fingerprint(text.as_bytes());
     Ok(def)
-}
-
-impl Piece {
-    /// The points of this piece in order.
-    pub fn points(&self) -> Vec<Vec2> {
-        match self {
-            Piece::Line(points) => points.iter().map(|p| v(*p)).collect(),
-            Piece::Arc {
-                center,
-                radius,
-                from_degrees,
-                to_degrees,
-                segments,
-            } => (0..=*segments)
-                .map(|k| {
-                    let t = k as f32 / *segments as f32;
-                    let a = (from_degrees + (to_degrees - from_degrees) * t).to_radians();
-                    v(*center) + Vec2::from_angle(a) * *radius
-                })
-                .collect(),
-        }
-    }
-
-    /// The wall segments of this piece.
-    pub fn segments(&self) -> Vec<(Vec2, Vec2)> {
-        let p = self.points();
-        p.windows(2).map(|w| (w[0], w[1])).collect()
-    }
 }
 
 impl TableDef {

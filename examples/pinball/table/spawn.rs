@@ -40,9 +40,7 @@ pub fn spawn_table(mut commands: Commands, table: Res<Table>, tune: Res<Tune>, m
     let tu = &tune.0;
     let wall = material(Part::Wall, tu);
     for piece in t.outline.iter().chain(&t.walls) {
-        for (a, b) in piece.segments() {
-            commands.spawn((segment(a, b), wall, Part::Wall));
-        }
+        commands.spawn((piece.shape(), Transform::IDENTITY, wall, Part::Wall));
     }
     crate::table::hinged::spawn_gate(&mut commands, &t.lane_gate, t.ball_radius, wall);
     for (k, s) in t.spinners.iter().enumerate() {

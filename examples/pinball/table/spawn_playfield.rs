@@ -41,9 +41,7 @@ pub fn spawn_playfield(commands: &mut Commands, p: &Playfield, ball_radius: f32,
         commands.spawn((line(v(r.exit.0), v(r.exit.1)), CcdSensor, ON_RAMP, Part::RampExit));
         let wire = material(Part::RampWall, tune);
         for piece in &r.walls {
-            for (a, b) in piece.segments() {
-                commands.spawn((line(a, b), wire, ON_RAMP, Part::RampWall));
-            }
+            commands.spawn((piece.shape(), Transform::IDENTITY, wire, ON_RAMP, Part::RampWall));
         }
     }
     if let Some(s) = &p.saucer {

@@ -121,6 +121,7 @@ type NewPart<'a> = (
     &'a Part,
     Option<&'a StaticSegment>,
     Option<&'a Pillar>,
+    Option<&'a CcdShape>,
     &'a Transform,
 );
 
@@ -132,7 +133,21 @@ fn dress_parts(
     table: Res<crate::game::Table>,
     new: Query<NewPart, Added<Part>>,
 ) {
-    for (e, part, seg, pillar, tf) in &new {
+    for (e, part, seg, pillar, shape, tf) in &new {
+        // A shape (a chain, an arc) is dressed as the segments of its outline.
+        if let (Some(shape), None) = (shape, seg) {
+            let place = |q: Vec2| tf.transform_point(q.extend(0.0)).truncate();
+            for line in shape.outlines() {
+                for w in line.windows(2) {
+                    let seg = Some((place(w[0]), place(w[1])));
+                    match *part {
+                        Part::Wall => walls::dress(&mut p, &wall_paint, e, *part, seg),
+                        _ => inserts::dress(&mut p, &table, (e, *part), seg, None),
+                    }
+                }
+            }
+            continue;
+        }
         let seg = seg.map(|s| (s.a, s.b));
         let pillar = pillar.map(|pl| (tf.translation.truncate(), pl.radius));
         match *part {
