@@ -250,7 +250,7 @@ pub(crate) fn sweep_legs<O: Obstacles + ?Sized>(
                 obstacles,
                 id,
                 &hit,
-                out.velocity,
+                [at_contact, out.velocity],
                 event.approach_speed,
                 circle.radius,
             )

@@ -130,9 +130,14 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         // A graze of the inside of a still arc rides it, chord by chord (`ride.rs`): it
         // neither rests nor settles there.
         let ride = match (with, second, ball.response) {
-            (ContactWith::Obstacle(id), None, ResponseMode::Bounce) => {
-                ride_after(self.obstacles, id, &hit, velocity, approach_speed, ball.radius)
-            }
+            (ContactWith::Obstacle(id), None, ResponseMode::Bounce) => ride_after(
+                self.obstacles,
+                id,
+                &hit,
+                [ball.velocity, velocity],
+                approach_speed,
+                ball.radius,
+            ),
             _ => None,
         };
         self.balls[i].velocity = limit_speed(ride.unwrap_or(velocity), ball.max_speed);
