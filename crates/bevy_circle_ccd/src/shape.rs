@@ -183,6 +183,45 @@ impl CcdShape {
         }
     }
 
+    /// `Ok` when every part is usable in its local space; else the field at fault
+    /// (`CcdShape.points`, `CcdShape.radius`, …) and why: fewer than 2 points (3 closed),
+    /// a repeated point, a polygon that crosses itself, an arc of zero radius or span, a
+    /// negative radius or thickness, a NaN.
+    ///
+    /// ```
+    /// use bevy::prelude::*;
+    /// use bevy_circle_ccd::prelude::*;
+    /// let bow_tie = CcdShape::polygon([Vec2::ZERO, Vec2::ONE, Vec2::X, Vec2::Y]);
+    /// assert_eq!(bow_tie.validate().unwrap_err().0, "CcdShape.points");
+    /// ```
+    pub fn validate(&self) -> Result<(), (&'static str, ShapeError)> {
+        match self {
+            Self::Capsule { a, b, radius } => Capsule::new(*a, *b, *radius)
+                .validate()
+                .map_err(|e| (capsule_field(e), e)),
+            Self::Arc {
+                center,
+                radius,
+                start,
+                end,
+                thickness,
+            } => CircleArc::new(*center, *radius, *start, *end)
+                .with_thickness(*thickness)
+                .validate()
+                .map_err(|e| (arc_field(e), e)),
+            Self::Polyline { points, closed } => Polyline {
+                points: points.clone(),
+                closed: *closed,
+            }
+            .validate()
+            .map_err(|e| ("CcdShape.points", e)),
+            Self::Polygon { points } => Polygon::new(points.clone())
+                .validate()
+                .map_err(|e| ("CcdShape.points", e)),
+            Self::Compound(parts) => parts.iter().try_for_each(Self::validate),
+        }
+    }
+
     /// How many of the core's obstacles it becomes (the parts a hit can name).
     #[must_use]
     pub fn part_count(&self) -> usize {
@@ -284,11 +323,19 @@ pub(crate) fn build_shape(
     one_sided: bool,
     out: &mut Vec<Part>,
 ) -> Result<(), (&'static str, ShapeError)> {
+    shape.validate()?;
+    place_shape(shape, at, one_sided, out)
+}
+
+/// [`build_shape`] for a shape whose local values are good: a failure is the placement's.
+fn place_shape(
+    shape: &CcdShape,
+    at: &ShapePlacement,
+    one_sided: bool,
+    out: &mut Vec<Part>,
+) -> Result<(), (&'static str, ShapeError)> {
     match shape {
         CcdShape::Capsule { a, b, radius } => {
-            Capsule::new(*a, *b, *radius)
-                .validate()
-                .map_err(|e| (capsule_field(e), e))?;
             let world = Capsule::new((at.place)(*a), (at.place)(*b), radius * at.uniform()?);
             world.validate().map_err(|e| (at.field, e))?;
             out.push(Part::single(Obstacle::capsule(world)));
@@ -300,8 +347,6 @@ pub(crate) fn build_shape(
             end,
             thickness,
         } => {
-            let local = CircleArc::new(*center, *radius, *start, *end).with_thickness(*thickness);
-            local.validate().map_err(|e| (arc_field(e), e))?;
             at.unmirrored("unmirrored on an arc (a mirror reverses its angles)")?;
             let scale = at.uniform()?;
             let world = CircleArc::new(
@@ -315,11 +360,6 @@ pub(crate) fn build_shape(
             out.push(Part::single(Obstacle::arc(world)));
         }
         CcdShape::Polyline { points, closed } => {
-            let local = Polyline {
-                points: points.clone(),
-                closed: *closed,
-            };
-            local.validate().map_err(|e| ("CcdShape.points", e))?;
             if one_sided {
                 at.unmirrored("unmirrored on a OneSided chain (a mirror swaps its sides)")?;
             }
@@ -335,9 +375,6 @@ pub(crate) fn build_shape(
             }));
         }
         CcdShape::Polygon { points } => {
-            Polygon::new(points.clone())
-                .validate()
-                .map_err(|e| ("CcdShape.points", e))?;
             let world = Polygon::new(points.iter().map(|&p| (at.place)(p)).collect::<Vec<_>>());
             world.validate().map_err(|e| (at.field, e))?;
             let n = points.len() as u32;
@@ -353,7 +390,7 @@ pub(crate) fn build_shape(
         }
         CcdShape::Compound(parts) => {
             for part in parts {
-                build_shape(part, at, one_sided, out)?;
+                place_shape(part, at, one_sided, out)?;
             }
         }
     }

@@ -4,8 +4,6 @@
 
 use crate::table::{OUTLINE_CLOSE_MM, P, Piece, Step, TableDef, Tuning, v};
 use bevy::prelude::*;
-use bevy_circle_ccd::ccd_core;
-use bevy_circle_ccd::prelude::CcdShape;
 use std::fmt;
 
 /// Shortest wall segment accepted, mm (shorter ones are typos, not geometry).
@@ -160,34 +158,12 @@ impl Piece {
         self.check_shape(field)
     }
 
-    /// The shape's own check (through the physics' types): a polygon that crosses itself,
-    /// a path whose steps repeat a point, a path arc about its own end.
+    /// The shape's own check ([`bevy_circle_ccd::CcdShape::validate`]): a polygon that
+    /// crosses itself, a path whose steps repeat a point, a path arc about its own end.
     fn check_shape(&self, field: &str) -> Result<(), TableError> {
-        let problem = |e: ccd_core::ShapeError| invalid(field, format!("the shape is not usable: {e}"));
-        let mut parts = vec![self.shape()];
-        while let Some(shape) = parts.pop() {
-            match shape {
-                CcdShape::Polyline { points, closed } => ccd_core::Polyline { points, closed }
-                    .validate()
-                    .map_err(problem)?,
-                CcdShape::Polygon { points } => ccd_core::Polygon::new(points).validate().map_err(problem)?,
-                CcdShape::Arc {
-                    center,
-                    radius,
-                    start,
-                    end,
-                    thickness,
-                } => ccd_core::CircleArc::new(center, radius, start, end)
-                    .with_thickness(thickness)
-                    .validate()
-                    .map_err(problem)?,
-                CcdShape::Capsule { a, b, radius } => {
-                    ccd_core::Capsule::new(a, b, radius).validate().map_err(problem)?
-                }
-                CcdShape::Compound(more) => parts.extend(more),
-            }
-        }
-        Ok(())
+        self.shape()
+            .validate()
+            .map_err(|(_, e)| invalid(field, format!("the shape is not usable: {e}")))
     }
 }
 
