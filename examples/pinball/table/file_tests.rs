@@ -22,6 +22,56 @@ fn an_unknown_field_is_refused_by_name() {
     assert!(e.contains("nudge_sped"), "{e}");
 }
 
+#[test]
+fn bad_shape_pieces_are_refused_by_name() {
+    // Each added after the classic table's walls: a bow tie, a repeated point, an arc of
+    // no span, a path arc of no turn, a capsule of no radius, a box of no width, and an
+    // unknown field in a path step.
+    let walls = "    walls: [\n";
+    for (piece, field, says) in [
+        (
+            "Polygon([(100.0, 500.0), (120.0, 520.0), (120.0, 500.0), (100.0, 520.0)]),",
+            "walls[0]",
+            "crosses itself",
+        ),
+        (
+            "Line([(100.0, 500.0), (110.0, 500.0), (110.0, 500.0)]),",
+            "walls[0]",
+            "zero-length",
+        ),
+        (
+            "Arc(center: (200.0, 500.0), radius: 20.0, from_degrees: 10.0, to_degrees: 10.0),",
+            "walls[0]",
+            "turn",
+        ),
+        (
+            "Path(from: (100.0, 500.0), steps: [Around(center: (120.0, 500.0), degrees: 0.0)]),",
+            "walls[0].steps[0].degrees",
+            "no length",
+        ),
+        (
+            "Capsule(a: (100.0, 500.0), b: (120.0, 500.0), radius: 0.0),",
+            "walls[0].radius",
+            "positive",
+        ),
+        (
+            "Rect(center: (100.0, 500.0), half_size: (0.0, 5.0)),",
+            "walls[0].half_size.0",
+            "positive",
+        ),
+        (
+            "Path(from: (100.0, 500.0), steps: [To((120.0, 500.0))], closed: true),",
+            "closed",
+            "",
+        ),
+    ] {
+        let text = CLASSIC.replacen(walls, &format!("{walls}        {piece}\n"), 1);
+        assert_ne!(text, CLASSIC, "the walls list was found");
+        let e = parse(&text).unwrap_err().to_string();
+        assert!(e.contains(field) && e.contains(says), "{piece}: {e}");
+    }
+}
+
 /// Mutations per shipped table.
 const MUTATIONS_PER_TABLE: usize = 50_000;
 
