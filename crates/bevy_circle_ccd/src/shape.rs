@@ -153,20 +153,10 @@ impl CcdShape {
     /// ```
     #[must_use]
     pub fn outlines(&self) -> Vec<Vec<Vec2>> {
+        if let Some(round) = self.round_part() {
+            return vec![round.outline()];
+        }
         match self {
-            Self::Capsule { a, b, radius } => {
-                vec![ObstacleShape::Capsule(Capsule::new(*a, *b, *radius)).outline()]
-            }
-            Self::Arc {
-                center,
-                radius,
-                start,
-                end,
-                thickness,
-            } => {
-                let arc = CircleArc::new(*center, *radius, *start, *end).with_thickness(*thickness);
-                vec![ObstacleShape::Arc(arc).outline()]
-            }
             Self::Polyline { points, closed } => {
                 let mut line = points.clone();
                 if *closed {
@@ -180,6 +170,24 @@ impl CcdShape {
                 vec![ring]
             }
             Self::Compound(parts) => parts.iter().flat_map(Self::outlines).collect(),
+            Self::Capsule { .. } | Self::Arc { .. } => Vec::new(),
+        }
+    }
+
+    /// A capsule or an arc as the core's shape, in local space (`None` for the others).
+    fn round_part(&self) -> Option<ObstacleShape> {
+        match *self {
+            Self::Capsule { a, b, radius } => Some(ObstacleShape::Capsule(Capsule::new(a, b, radius))),
+            Self::Arc {
+                center,
+                radius,
+                start,
+                end,
+                thickness,
+            } => Some(ObstacleShape::Arc(
+                CircleArc::new(center, radius, start, end).with_thickness(thickness),
+            )),
+            Self::Polyline { .. } | Self::Polygon { .. } | Self::Compound(_) => None,
         }
     }
 
@@ -196,19 +204,9 @@ impl CcdShape {
     /// ```
     pub fn validate(&self) -> Result<(), (&'static str, ShapeError)> {
         match self {
-            Self::Capsule { a, b, radius } => Capsule::new(*a, *b, *radius)
-                .validate()
-                .map_err(|e| (capsule_field(e), e)),
-            Self::Arc {
-                center,
-                radius,
-                start,
-                end,
-                thickness,
-            } => CircleArc::new(*center, *radius, *start, *end)
-                .with_thickness(*thickness)
-                .validate()
-                .map_err(|e| (arc_field(e), e)),
+            Self::Capsule { .. } | Self::Arc { .. } => self
+                .round_part()
+                .map_or(Ok(()), |shape| shape.validate().map_err(|e| (round_field(e), e))),
             Self::Polyline { points, closed } => Polyline {
                 points: points.clone(),
                 closed: *closed,
@@ -413,18 +411,11 @@ pub(crate) fn polygons_of(shape: &CcdShape, place: &dyn Fn(Vec2) -> Vec2, out: &
     }
 }
 
-/// The [`CcdShape::Capsule`] field a validation error names.
-fn capsule_field(e: ShapeError) -> &'static str {
+/// The [`CcdShape::Capsule`] or [`CcdShape::Arc`] field a validation error names.
+fn round_field(e: ShapeError) -> &'static str {
     match e.field() {
         "a" => "CcdShape.a",
-        "radius" => "CcdShape.radius",
-        _ => "CcdShape.b",
-    }
-}
-
-/// The [`CcdShape::Arc`] field a validation error names.
-fn arc_field(e: ShapeError) -> &'static str {
-    match e.field() {
+        "b" => "CcdShape.b",
         "center" => "CcdShape.center",
         "radius" => "CcdShape.radius",
         "start" => "CcdShape.start",

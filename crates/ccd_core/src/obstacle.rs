@@ -54,18 +54,25 @@ impl ObstacleShape {
         }
     }
 
-    /// The point of the shape's surface closest to `p`, and how far that surface lies
-    /// from its core (segment, centre or curve): the core's closest point is
-    /// `point − normal · rounding`. `None` for `p` on the core itself.
+    /// The point of the shape's core (its segment, its centre, its curve) closest to `p`,
+    /// and how far the surface lies from the core (its rounding).
     #[inline]
-    pub(crate) fn surface_near(&self, p: Vec2) -> Option<SurfacePoint> {
-        let (core, rounding) = match self {
+    pub(crate) fn core_near(&self, p: Vec2) -> (Vec2, f32) {
+        match self {
             Self::Segment(s) => (s.closest_point(p), 0.0),
             Self::Edge(e) => (e.segment.closest_point(p), 0.0),
             Self::Capsule(c) => (c.segment.closest_point(p), c.radius),
             Self::Circle(c) => (c.center, c.radius),
             Self::Arc(a) => (a.closest_point(p), a.thickness),
-        };
+        }
+    }
+
+    /// The point of the shape's surface closest to `p`, and how far that surface lies
+    /// from its core (segment, centre or curve): the core's closest point is
+    /// `point − normal · rounding`. `None` for `p` on the core itself.
+    #[inline]
+    pub(crate) fn surface_near(&self, p: Vec2) -> Option<SurfacePoint> {
+        let (core, rounding) = self.core_near(p);
         let normal = (p - core).try_normalize()?;
         Some(SurfacePoint {
             point: core + normal * rounding,

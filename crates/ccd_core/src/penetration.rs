@@ -41,14 +41,11 @@ pub fn penetration(circle: Circle, layers: Layers, obstacle: &Obstacle) -> Optio
     if obstacle.sensor || !obstacle.layers.interacts(layers) {
         return None;
     }
-    let (point, reach) = match obstacle.shape {
-        ObstacleShape::Segment(_) | ObstacleShape::Edge(_) if obstacle.one_sided => return None,
-        ObstacleShape::Segment(s) => (s.closest_point(circle.center), circle.radius),
-        ObstacleShape::Edge(e) => (e.segment.closest_point(circle.center), circle.radius),
-        ObstacleShape::Circle(c) => (c.center, circle.radius + c.radius),
-        ObstacleShape::Capsule(c) => (c.segment.closest_point(circle.center), circle.radius + c.radius),
-        ObstacleShape::Arc(a) => (a.closest_point(circle.center), circle.radius + a.thickness),
-    };
+    if obstacle.one_sided && matches!(obstacle.shape, ObstacleShape::Segment(_) | ObstacleShape::Edge(_)) {
+        return None;
+    }
+    let (point, rounding) = obstacle.shape.core_near(circle.center);
+    let reach = circle.radius + rounding;
     let depth = reach - circle.center.distance(point);
     (depth > 0.0).then_some(Penetration { depth, point })
 }
