@@ -11,7 +11,7 @@ use crate::table::flipper_shape::BatShape;
 use crate::table::parts::Flipper;
 use crate::table::{TableDef, v};
 use bevy::prelude::*;
-use bevy_circle_ccd::ccd_core::{Circle, PredictSettings, Segment};
+use bevy_circle_ccd::ccd_core::{Circle, PredictSettings, Segment, SweepSettings};
 use bevy_circle_ccd::prelude::*;
 
 /// How far ahead the autoplayer looks, s.
@@ -21,6 +21,9 @@ const LOOK_AHEAD: f32 = 0.4;
 const SAMPLE_STEP: f32 = 1.0 / 120.0;
 /// Contacts the prediction follows.
 const PREDICT_BOUNCES: u32 = 6;
+/// How long and through how many contacts a shot is followed, s.
+const SHOT_TIME: f32 = 0.6;
+const SHOT_BOUNCES: u32 = 4;
 
 /// Where and when a ball will cross a flipper's blade line.
 #[derive(Clone, Copy, Debug)]
@@ -36,19 +39,48 @@ pub struct Forecast {
     pub points: Vec<(Vec2, f32)>,
 }
 
+/// What a prediction needs besides the ball's place and velocity: the world it sweeps
+/// through, the ball's layers (a ball on the playfield passes under the ramp's wires),
+/// material and radius, and the rolling gravity.
+pub struct AimInputs<'a> {
+    pub world: &'a CcdWorld,
+    pub layers: CcdLayers,
+    /// The ball's material: the prediction bounces it as the step will.
+    pub material: CcdMaterial,
+    pub radius: f32,
+    /// Down the table, mm/s².
+    pub gravity: f32,
+}
+
 impl Forecast {
-    /// Predict a ball at `p` moving at `vel` under `gravity` (mm/s², down the table).
+    /// Predict a ball at `p` moving at `vel` for [`LOOK_AHEAD`] s.
     #[must_use]
-    pub fn new(world: &CcdWorld, p: Vec2, vel: Vec2, radius: f32, gravity: f32) -> Self {
+    pub fn new(inputs: &AimInputs, p: Vec2, vel: Vec2) -> Self {
+        Self::predicted(inputs, p, vel, LOOK_AHEAD, PREDICT_BOUNCES)
+    }
+
+    /// Predict a shot leaving a flipper at `p` with `vel`, for [`SHOT_TIME`] s and up to
+    /// [`SHOT_BOUNCES`] contacts: far enough to reach any shot on the table.
+    #[must_use]
+    pub fn aimed(inputs: &AimInputs, p: Vec2, vel: Vec2) -> Self {
+        Self::predicted(inputs, p, vel, SHOT_TIME, SHOT_BOUNCES)
+    }
+
+    fn predicted(inputs: &AimInputs, p: Vec2, vel: Vec2, max_time: f32, max_bounces: u32) -> Self {
         let settings = PredictSettings {
-            max_bounces: PREDICT_BOUNCES,
-            max_time: LOOK_AHEAD,
-            gravity: Vec2::new(0.0, -gravity),
-            ..default()
+            max_bounces,
+            max_time,
+            gravity: Vec2::new(0.0, -inputs.gravity),
+            sweep: SweepSettings {
+                layers: inputs.layers.into(),
+                material: inputs.material.into(),
+                ..default()
+            },
         };
         let mut legs = Vec::new();
-        if world
-            .predict_path(Circle::new(p, radius), vel, &settings, &mut legs)
+        if inputs
+            .world
+            .predict_path(Circle::new(p, inputs.radius), vel, &settings, &mut legs)
             .is_err()
         {
             return Self { points: Vec::new() };
@@ -65,6 +97,17 @@ impl Forecast {
             start += duration;
         }
         Self { points }
+    }
+
+    /// Whether the path passes within `within` of the line `(a, b)` (0: crosses it),
+    /// taken as straight between its samples.
+    #[must_use]
+    pub fn passes(&self, (a, b): Line, within: f32) -> bool {
+        let line = Segment::new(a, b);
+        self.points.windows(2).any(|w| {
+            let chord = Segment::new(w[0].0, w[1].0);
+            segments_distance(chord, line) <= within
+        })
     }
 
     /// When and where the ball first crosses the resting blade of `f`, whose shape is
@@ -140,4 +183,22 @@ pub fn outlanes(def: &TableDef) -> (Option<Line>, Option<Line>) {
         .max_by(|x, y| mid(x).total_cmp(&mid(y)))
         .map(line);
     (left, right)
+}
+
+/// The distance between two segments: 0 when they cross, else the least of the distances
+/// from each one's ends to the other.
+pub(crate) fn segments_distance(p: Segment, q: Segment) -> f32 {
+    let side = |s: Segment, x: Vec2| (s.b - s.a).perp_dot(x - s.a);
+    let straddles = |s: Segment, t: Segment| side(s, t.a) * side(s, t.b) <= 0.0;
+    if straddles(p, q) && straddles(q, p) {
+        return 0.0;
+    }
+    [
+        p.closest_point(q.a).distance(q.a),
+        p.closest_point(q.b).distance(q.b),
+        q.closest_point(p.a).distance(p.a),
+        q.closest_point(p.b).distance(p.b),
+    ]
+    .into_iter()
+    .fold(f32::INFINITY, f32::min)
 }

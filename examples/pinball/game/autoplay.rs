@@ -1,7 +1,9 @@
 //! The autoplayer. It reads the balls' futures from the trajectory prediction
 //! (`aim.rs`, on the plugin's `predict_path`):
 //! - it traps a slow ball on a raised flipper when only one ball is in play, lets it
-//!   settle, then drops it and shoots it as it rolls down the blade;
+//!   settle, then drops it and shoots it as it rolls down the blade: at the first lit shot
+//!   it can make from there, at the flip point it learns from its own trap shots, else as
+//!   soon as the ball rolls (`autoplay/trap.rs`, `trap_shot.rs`);
 //! - it aims at the first lit shot by choosing when to flip: the lead before the ball's
 //!   predicted arrival at the blade is taken from a small table per shot (a later flip
 //!   meets the ball higher in the stroke, sending it more across the table);
@@ -10,10 +12,13 @@
 //! - it plunges served balls and starts a new game after game over.
 //!
 //! It writes the same `Controls` and `Requests` the keys do, so replays record it.
-use crate::game::aim::{Forecast, outlanes, resting_direction};
+use crate::game::aim::{AimInputs, Forecast, outlanes, resting_direction};
+
+mod trap;
 use crate::game::progress::Progress;
 use crate::game::rules::{Game, Requests};
 use crate::game::tilt::Nudge;
+use crate::game::trap_shot::TrapShots;
 use crate::game::{Controls, Table, Tune};
 use crate::table::Side;
 use crate::table::flipper_shape::BatShape;
@@ -23,6 +28,7 @@ use crate::table::spawn::Ball;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
+use trap::{Scene, Trap, trap};
 
 /// A ball slower than this in the plunger lane waits to be launched, mm/s.
 const WAITING_SPEED: f32 = 30.0;
@@ -43,14 +49,6 @@ const FLIP_COOLDOWN: f32 = 0.30;
 const PREDICT_BELOW: f32 = 350.0;
 /// Seconds between two predictions of the balls.
 const PREDICT_INTERVAL: f32 = 0.004;
-/// Trap: a lone ball arriving slower than this is caught on a raised flipper, mm/s.
-const TRAP_MAX_SPEED: f32 = 1100.0;
-/// ... held until it has been slower than this for the settle time, mm/s and s...
-const TRAP_STILL_SPEED: f32 = 60.0;
-const TRAP_SETTLE: f32 = 0.5;
-/// ... given up after this long, s, and not tried again for this long after a release.
-const TRAP_GIVE_UP: f32 = 3.0;
-const TRAP_COOLDOWN: f32 = 1.5;
 /// Nudge only while the tilt bob is at most this (one nudge more stays under the
 /// warning on the shipped tables), and not more often than this, s.
 const NUDGE_SAFE_BOB: f32 = 0.3;
@@ -69,17 +67,6 @@ const PULL_STEP: f32 = 0.05;
 /// Different pulls the autoplayer cycles through.
 const PULL_KINDS: u64 = 7;
 
-/// A flipper's trap.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-enum Trap {
-    #[default]
-    Idle,
-    /// Holding the flipper up for a ball: since when, and since when the ball is still.
-    Holding { since: f32, still: Option<f32> },
-    /// Released; no trap before this time.
-    Resting { until: f32 },
-}
-
 /// The autoplayer's switch and state.
 #[derive(Resource)]
 pub struct Autoplay {
@@ -95,6 +82,10 @@ pub struct Autoplay {
     rest_time: f32,
     pull_target: f32,
     game_over_wait: f32,
+    /// What it has learnt of its trap shots.
+    trap_shots: TrapShots,
+    /// Aimed trap shots fired, by major shot.
+    pub aimed: Vec<u32>,
 }
 
 impl Autoplay {
@@ -112,11 +103,13 @@ impl Autoplay {
             rest_time: 0.0,
             pull_target: 0.0,
             game_over_wait: 0.0,
+            trap_shots: TrapShots::default(),
+            aimed: Vec::new(),
         }
     }
 }
 
-type BallView<'a> = (&'a Transform, &'a MovingCircle, &'a CcdLayers);
+type BallView<'a> = (&'a Transform, &'a MovingCircle, &'a CcdLayers, &'a CcdMaterial);
 
 /// What the autoplayer watches: the game and its progression, the table with its tuning,
 /// and the CCD world the balls' futures are predicted in.
@@ -182,12 +175,28 @@ pub fn autoplay(
         predict(&mut auto, &table, &tune, &world, &balls, &flippers);
     }
     let lone = balls.iter().count() == 1;
+    if let Ok((tf, c, _, _)) = balls.single() {
+        auto.trap_shots.watch(now, tf.translation.truncate(), c.velocity);
+    }
     let aim = first_lit_shot(&progress);
+    let gravity = table.def.rolling_gravity(&tune.0);
     for (f, _) in &flippers {
         let k = usize::from(f.side == Side::Right);
         auto.cooldown[k] = (auto.cooldown[k] - dt).max(0.0);
         auto.hold[k] = (auto.hold[k] - dt).max(0.0);
-        if trap(&mut auto, k, now, lone, f, &balls) {
+        let scene = Scene {
+            now,
+            lone,
+            world: &world,
+            progress: &progress,
+            def: &table.def,
+            gravity,
+        };
+        if matches!(auto.trap[1 - k], Trap::Aiming { .. }) {
+            // The other flipper is about to shoot a trapped ball: this one stays down.
+            continue;
+        }
+        if trap(&mut auto, k, &scene, f, &balls) {
             continue;
         }
         let lead = aim.map_or(LEAD_MIDDLE, |shot| lead_for(shot, f.side, &progress));
@@ -229,12 +238,19 @@ fn predict(
     let (left_out, right_out) = outlanes(def);
     auto.arrivals = [None; 2];
     auto.outlane_danger = None;
-    for (tf, c, layers) in balls {
+    for (tf, c, layers, material) in balls {
         let p = tf.translation.truncate();
         if *layers != ON_PLAYFIELD || p.y > floor + PREDICT_BELOW || def.in_plunger_lane(p) {
             continue;
         }
-        let forecast = Forecast::new(world, p, c.velocity, c.radius, gravity);
+        let inputs = AimInputs {
+            world,
+            layers: *layers,
+            material: *material,
+            radius: c.radius,
+            gravity,
+        };
+        let forecast = Forecast::new(&inputs, p, c.velocity);
         for (f, bat) in flippers {
             let k = usize::from(f.side == Side::Right);
             if let Some(a) = forecast.arrival(f, bat, c.radius) {
@@ -252,54 +268,6 @@ fn predict(
     }
 }
 
-/// The trap on flipper `k`: returns whether it is holding the flipper up this step.
-fn trap(
-    auto: &mut Autoplay,
-    k: usize,
-    now: f32,
-    lone: bool,
-    f: &Flipper,
-    balls: &Query<BallView, With<Ball>>,
-) -> bool {
-    match auto.trap[k] {
-        Trap::Idle => {
-            let slow = auto.arrivals[k]
-                .is_some_and(|(_, along, speed)| along >= REACH_FROM && speed < TRAP_MAX_SPEED);
-            if lone && slow {
-                auto.trap[k] = Trap::Holding {
-                    since: now,
-                    still: None,
-                };
-                return true;
-            }
-            false
-        }
-        Trap::Holding { since, still } => {
-            let resting = on_blade(f, balls)
-                && balls
-                    .iter()
-                    .all(|(_, c, _)| c.velocity.length() < TRAP_STILL_SPEED);
-            let still = if resting { Some(still.unwrap_or(now)) } else { None };
-            let settled = still.is_some_and(|t| now - t >= TRAP_SETTLE);
-            if settled || now - since > TRAP_GIVE_UP || !lone {
-                auto.trap[k] = Trap::Resting {
-                    until: now + TRAP_COOLDOWN,
-                };
-                false
-            } else {
-                auto.trap[k] = Trap::Holding { since, still };
-                true
-            }
-        }
-        Trap::Resting { until } => {
-            if now >= until {
-                auto.trap[k] = Trap::Idle;
-            }
-            false
-        }
-    }
-}
-
 /// Whether a ball is resting or rolling on the blade of `f` (near it and not rising).
 fn on_blade(f: &Flipper, balls: &Query<BallView, With<Ball>>) -> bool {
     let dir = resting_direction(f);
@@ -307,7 +275,7 @@ fn on_blade(f: &Flipper, balls: &Query<BallView, With<Ball>>) -> bool {
         Side::Left => dir.perp(),
         Side::Right => -dir.perp(),
     };
-    balls.iter().any(|(tf, c, _)| {
+    balls.iter().any(|(tf, c, _, _)| {
         let p = tf.translation.truncate() - f.pivot;
         let along = p.dot(dir);
         let above = p.dot(normal);
@@ -318,10 +286,17 @@ fn on_blade(f: &Flipper, balls: &Query<BallView, With<Ball>>) -> bool {
 
 /// The first major shot whose arrow is lit (the jackpot's ramp during multiball).
 fn first_lit_shot(progress: &Progress) -> Option<usize> {
+    lit_shots(progress).first().copied()
+}
+
+/// The major shots whose arrows are lit, in order (the jackpot's ramp during multiball).
+fn lit_shots(progress: &Progress) -> Vec<usize> {
     if progress.jackpot_lit {
-        return progress.ramp_shot();
+        return progress.ramp_shot().into_iter().collect();
     }
-    progress.shots_lit.iter().position(|l| *l)
+    (0..progress.shots_lit.len())
+        .filter(|k| progress.shots_lit[*k])
+        .collect()
 }
 
 /// The lead for `shot` from a flipper on `side`: across the table, up the middle (the
@@ -345,7 +320,7 @@ fn plunge(
     balls: &Query<BallView, With<Ball>>,
 ) {
     let pl = &table.def.plunger;
-    let waiting = balls.iter().any(|(tf, c, _)| {
+    let waiting = balls.iter().any(|(tf, c, _, _)| {
         let p = tf.translation.truncate();
         table.def.in_plunger_lane(p) && c.velocity.length() < WAITING_SPEED
     });

@@ -26,6 +26,7 @@ pub mod progress;
 pub mod rules;
 pub mod stats;
 pub mod tilt;
+pub mod trap_shot;
 
 use crate::game::autoplay::{Autoplay, autoplay};
 use crate::game::flight::{FlightWatch, read_after, read_before};

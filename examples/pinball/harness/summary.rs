@@ -2,6 +2,8 @@
 //! failures. CI's smoke run (`.ci/run`) reads it: a replay must print the recorded game's
 //! score, balls, bounces and steps, and escapes, NaN, faults and capped steps must be 0.
 
+use crate::game::autoplay::Autoplay;
+use crate::game::progress::Progress;
 use crate::game::rules::Game;
 use crate::game::stats::RunStats;
 use bevy::prelude::*;
@@ -43,6 +45,7 @@ pub fn print(world: &World, hz: f64, steps: Option<u64>, started: std::time::Ins
         flight.longest
     );
     print_play_summary(stats);
+    print_aimed(world);
     println!("  score:                 {}", game.score);
     println!("  high score:            {}", game.high_score.max(game.score));
     println!("  escapes:               {}", stats.escapes);
@@ -54,6 +57,26 @@ pub fn print(world: &World, hz: f64, steps: Option<u64>, started: std::time::Ins
         bevy_circle_ccd::ccd_core::PENETRATION_SLOP_REL,
         stats.repairs
     );
+}
+
+/// The autoplayer's aimed trap shots, by the shot aimed at.
+fn print_aimed(world: &World) {
+    let (Some(auto), Some(progress)) = (world.get_resource::<Autoplay>(), world.get_resource::<Progress>())
+    else {
+        return;
+    };
+    if !auto.on {
+        return;
+    }
+    let total: u32 = auto.aimed.iter().sum();
+    let each: Vec<String> = auto
+        .aimed
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n > 0)
+        .map(|(k, n)| format!("{} {n}", progress.shot_names.get(k).map_or("?", String::as_str)))
+        .collect();
+    println!("  aimed trap shots:      {total} ({})", each.join(", "));
 }
 
 /// The play part of the headless summary: ball times, shots, drains, multiball, tilts.
