@@ -4,7 +4,7 @@
 //! to the sweep as one [`ccd_core::HingeBody`], and writes back the angle and angular
 //! velocity the step left it with, and its `Transform`.
 
-use crate::kinematic::{Kinematics, Pose, shortest_turn, turning_arc};
+use crate::kinematic::{Kinematics, Pose, shortest_turn};
 use crate::query::ObstacleParts;
 use crate::remote::{OptionalHingeMotor, OptionalHingeSpring};
 use crate::shape::Part;
@@ -324,10 +324,6 @@ pub(crate) fn prepare_hinges(
             let place = |local: Vec2| pose.place(local, scale);
             built.clear();
             match p.build(&pose.placement(&place, scale), pose.translation, built) {
-                Some(Ok(())) if turning_arc(built, 1.0).is_some() => {
-                    let fault = "an arc cannot be a hinge's part (a turning arc is not swept yet): build the curve from a chain";
-                    crate::mark_invalid(&mut commands, part, p.invalid, "CcdShape", fault);
-                }
                 Some(Ok(())) => {
                     if p.invalid {
                         commands.entity(part).try_remove::<CcdInvalid>();

@@ -10,7 +10,7 @@ use crate::world::PartOf;
 use crate::{CcdInvalid, Hinge, HingePart, Kinematic};
 use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
-use ccd_core::{MovingObstacle, ObstacleShape, SegmentMotion, ShapeError};
+use ccd_core::{MovingObstacle, SegmentMotion, ShapeError};
 use std::f32::consts::{PI, TAU};
 
 /// A 2D pose: where the entity's origin is and how far it is turned.
@@ -45,19 +45,6 @@ impl Pose {
             field: "Transform",
         }
     }
-}
-
-/// Why a moving arc that turns is refused: the moving search follows an arc's
-/// translation exactly, not its turn.
-const TURNING_ARC: &str = "an arc on a moving body may slide but not turn (a turning arc is not swept yet): \
-                           give the body no angular motion, or build the curve from a chain";
-
-/// The refusal for a body with an arc among `parts` that turns by `turn` this step.
-pub(crate) fn turning_arc(parts: &[Part], turn: f32) -> Option<&'static str> {
-    let has_arc = parts
-        .iter()
-        .any(|p| matches!(p.obstacle.shape, ObstacleShape::Arc(_)));
-    (has_arc && turn != 0.0).then_some(TURNING_ARC)
 }
 
 /// The kinematic obstacles of the current step.
@@ -190,11 +177,6 @@ pub(crate) fn prepare_kinematics(
             // No shape now: nothing to sweep, but the motion goes on.
             None => false,
         };
-        if let Some(fault) = turning_arc(&built[first..], turn) {
-            built.truncate(first);
-            crate::mark_invalid(&mut commands, entity, parts.invalid, "Kinematic", fault);
-            continue;
-        }
         if parts.invalid {
             commands.entity(entity).try_remove::<CcdInvalid>();
         }

@@ -19,6 +19,7 @@
 //! | … one edge of a [`Polyline`] or [`Polygon`] ([`ChainEdge`]: no ghost vertices)? | [`sweep_circle_chain_edge`], [`sweep_parabola_chain_edge`] (`sweep/circle_chain_edge.rs`) |
 //! | … an exact [`CircleArc`], from inside or outside? | [`sweep_circle_arc`], [`sweep_parabola_arc`] (`sweep/circle_arc.rs`) |
 //! | … a turning, sliding segment (flipper)? | [`sweep_circle_moving_segment`] (`sweep/moving_segment.rs`) |
+//! | … a turning, sliding arc? | [`sweep_circle_moving_arc`] (`sweep/moving_arc.rs`, on the search in `sweep/moving_search.rs`) |
 //! | … under gravity, on a [`Parabola`] (`parabola.rs`)? | [`sweep_parabola_segment`], [`sweep_parabola_circle`] (`sweep/parabola_segment.rs`, `sweep/parabola_circle.rs`), each a polynomial's first root (`roots.rs`); [`sweep_parabola_moving_segment`] (`sweep/moving_segment.rs`) |
 //! | what does a contact do to the velocity? | [`reflect`], [`slide`], [`respond`], [`Material`] (`response.rs`) |
 //! | … grazing the inside of an arc (riding it)? | chord by chord (`ride.rs`) |
@@ -88,10 +89,11 @@ pub use ray::ray_circle_toi;
 pub use response::{ResponseMode, limit_speed, reflect, respond, slide};
 pub use shape::{Aabb, Capsule, ChainEdge, Circle, CircleArc, Polygon, Polyline, Segment, ShapeError};
 pub use sweep::{
-    CurvedHit, MovingHit, SegmentMotion, moving_segment_tolerance, sweep_circle_arc, sweep_circle_capsule,
-    sweep_circle_chain_edge, sweep_circle_circle, sweep_circle_moving_circle, sweep_circle_moving_segment,
-    sweep_circle_segment, sweep_parabola_arc, sweep_parabola_capsule, sweep_parabola_chain_edge,
-    sweep_parabola_circle, sweep_parabola_moving_segment, sweep_parabola_segment,
+    CurvedHit, MovingHit, SegmentMotion, moving_arc_tolerance, moving_segment_tolerance, sweep_circle_arc,
+    sweep_circle_capsule, sweep_circle_chain_edge, sweep_circle_circle, sweep_circle_moving_arc,
+    sweep_circle_moving_circle, sweep_circle_moving_segment, sweep_circle_segment, sweep_parabola_arc,
+    sweep_parabola_capsule, sweep_parabola_chain_edge, sweep_parabola_circle, sweep_parabola_moving_arc,
+    sweep_parabola_moving_segment, sweep_parabola_segment,
 };
 pub use tolerance::{
     ALLOWED_OVERLAP_REL, ARC_RIDE_SAG_REL, CHAIN_VERTEX_SLOP_REL, CLEARLY_APART_MARGIN,

@@ -1,6 +1,8 @@
-//! Property tests of the two moving-obstacle queries against a brute-force reference:
-//! the gap between the shapes evaluated in f64 at densely sampled times, the first
-//! sign change refined by bisection.
+//! Property tests of the moving-obstacle queries (a moving circle, a turning segment, a
+//! turning arc on a straight and on a curved leg) against a brute-force reference: the gap
+//! between the shapes evaluated in f64 at densely sampled times, the first sign change
+//! refined by bisection. The turning arcs run `MOVING_ARC_CASES` cases each (2,000 by
+//! default), at the turning segment's contract.
 //!
 //! Contract checked for both: a reported toi is never later than the true first contact
 //! (beyond a small tolerance) and the shapes touch there; a contact is never missed unless
@@ -11,8 +13,9 @@
 
 use ccd_core::tolerance::MOVING_SEGMENT_ACCEPT_BAND;
 use ccd_core::{
-    Circle, Segment, SegmentMotion, Vec2, moving_segment_tolerance, sweep_circle_moving_circle,
-    sweep_circle_moving_segment,
+    Circle, CircleArc, Parabola, Segment, SegmentMotion, Vec2, moving_arc_tolerance,
+    moving_segment_tolerance, sweep_circle_moving_arc, sweep_circle_moving_circle,
+    sweep_circle_moving_segment, sweep_parabola_moving_arc,
 };
 use glam::DVec2;
 use proptest::prelude::*;
@@ -124,6 +127,37 @@ fn check_segment(toi: Option<f32>, gap: impl Fn(f64) -> f64, tol: f64) -> Result
         }
     }
     Ok(())
+}
+
+/// Cases of the turning-arc properties: `MOVING_ARC_CASES` if set (the closing note's
+/// long run), else a quick default.
+fn arc_cases() -> u32 {
+    std::env::var("MOVING_ARC_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2_000)
+}
+
+/// The reference distance in f64 from `p` to the curve of `arc` turned by `turn` about
+/// `pivot` and moved by `shift`: on the circle within the angle range (the angle measured
+/// with `atan2` from the turned start), else the nearer turned end point.
+fn arc_distance(p: DVec2, arc: CircleArc, pivot: DVec2, turn: f64, shift: DVec2) -> f64 {
+    let (sin, cos) = turn.sin_cos();
+    let place = |q: DVec2| {
+        let d = q - pivot;
+        pivot + shift + DVec2::new(d.x * cos - d.y * sin, d.x * sin + d.y * cos)
+    };
+    let center = place(arc.center.as_dvec2());
+    let radius = f64::from(arc.radius);
+    let start = f64::from(arc.start) + turn;
+    let span = f64::from(arc.end) - f64::from(arc.start);
+    let rel = p - center;
+    let angle = (rel.y.atan2(rel.x) - start).rem_euclid(std::f64::consts::TAU);
+    if angle <= span {
+        return (rel.length() - radius).abs();
+    }
+    let end = |a: f64| center + DVec2::new(a.cos(), a.sin()) * radius;
+    p.distance(end(start)).min(p.distance(end(start + span)))
 }
 
 fn config(cases: u32) -> ProptestConfig {
@@ -276,6 +310,92 @@ proptest! {
         let (circle, segment) = (Circle::new(center, radius), Segment::new(a, b));
         let tol = segment_tolerance(circle, motion, segment, m);
         let hit = sweep_circle_moving_segment(circle, motion, segment, m);
+        check_segment(hit.map(|h| h.hit.toi), gap, tol)?;
+    }
+}
+
+/// The turning arcs' config: a start already touching is rejected (about one case in
+/// twenty), so a long run may reject that many.
+fn arc_config() -> ProptestConfig {
+    let cases = arc_cases();
+    ProptestConfig {
+        max_global_rejects: cases,
+        ..config(cases)
+    }
+}
+
+proptest! {
+    #![proptest_config(arc_config())]
+
+    /// A turning, sliding arc (rail or band, any span) against a ball on a straight leg,
+    /// at the query's own tolerance: the contract of the turning segment.
+    #[test]
+    fn moving_arc_matches_the_reference(
+        arc_center in point(40.0),
+        arc_radius in 5.0_f32..60.0,
+        start in -3.2_f32..3.2,
+        span in 0.1_f32..std::f32::consts::TAU,
+        thickness in prop_oneof![Just(0.0_f32), 0.5_f32..8.0],
+        pivot in point(40.0),
+        angle in -std::f32::consts::PI..std::f32::consts::PI,
+        pivot_motion in point(20.0),
+        center in point(120.0),
+        radius in 0.0_f32..15.0,
+        motion in point(150.0),
+    ) {
+        let arc = CircleArc::new(arc_center, arc_radius, start, start + span).with_thickness(thickness);
+        let m = SegmentMotion { pivot, angle, pivot_motion };
+        let reach = f64::from(radius + thickness);
+        let gap = |t: f64| {
+            let c = center.as_dvec2() + motion.as_dvec2() * t;
+            arc_distance(c, arc, pivot.as_dvec2(), f64::from(angle) * t, pivot_motion.as_dvec2() * t) - reach
+        };
+        prop_assume!(gap(0.0) > 0.0);
+        let circle = Circle::new(center, radius);
+        let tol = f64::from(moving_arc_tolerance(circle, motion, arc, m));
+        let hit = sweep_circle_moving_arc(circle, motion, arc, m);
+        if let Some(h) = hit {
+            // The reported centre is where the ball is at toi, and the normal points from the
+            // contact point to it.
+            let expected = center.as_dvec2() + motion.as_dvec2() * f64::from(h.hit.toi);
+            prop_assert!(h.hit.center.as_dvec2().distance(expected) < 1e-3);
+            let towards = (h.hit.center - h.hit.point).normalize_or_zero();
+            prop_assert!(towards.dot(h.hit.normal) > 0.99, "normal {:?} against {towards:?}", h.hit.normal);
+        }
+        check_segment(hit.map(|h| h.hit.toi), gap, tol)?;
+    }
+
+    /// The same on a curved leg: the ball under gravity, the arc turning and sliding.
+    #[test]
+    fn moving_arc_on_a_curved_leg_matches_the_reference(
+        arc_center in point(40.0),
+        arc_radius in 5.0_f32..60.0,
+        start in -3.2_f32..3.2,
+        span in 0.1_f32..std::f32::consts::TAU,
+        thickness in prop_oneof![Just(0.0_f32), 0.5_f32..8.0],
+        pivot in point(40.0),
+        angle in -std::f32::consts::PI..std::f32::consts::PI,
+        pivot_motion in point(20.0),
+        center in point(120.0),
+        radius in 0.0_f32..15.0,
+        velocity in point(150.0),
+        gravity in point(400.0),
+    ) {
+        let arc = CircleArc::new(arc_center, arc_radius, start, start + span).with_thickness(thickness);
+        let m = SegmentMotion { pivot, angle, pivot_motion };
+        let path = Parabola::new(velocity, gravity, 1.0);
+        let reach = f64::from(radius + thickness);
+        let gap = |t: f64| {
+            let c = center.as_dvec2() + velocity.as_dvec2() * t + gravity.as_dvec2() * (0.5 * t * t);
+            arc_distance(c, arc, pivot.as_dvec2(), f64::from(angle) * t, pivot_motion.as_dvec2() * t) - reach
+        };
+        prop_assume!(gap(0.0) > 0.0);
+        let circle = Circle::new(center, radius);
+        // The tolerance's scale grows by what the bend adds to the speed bound (`|g|·T²`
+        // over a leg of 1 s): the query's own, for a straight motion that long.
+        let bound = Vec2::new(velocity.length() + gravity.length(), 0.0);
+        let tol = f64::from(moving_arc_tolerance(circle, bound, arc, m));
+        let hit = sweep_parabola_moving_arc(circle, path, arc, m);
         check_segment(hit.map(|h| h.hit.toi), gap, tol)?;
     }
 }

@@ -106,14 +106,16 @@ impl MovingObstacle {
         self
     }
 
-    /// The hinge of a segment, capsule or chain-edge part (circles and arcs stay
-    /// kinematic).
+    /// The hinge of a segment, capsule, chain-edge or arc part (circles stay kinematic).
     #[inline]
     #[must_use]
     pub fn body(&self) -> Option<HingeBody> {
         match self.obstacle.shape {
-            ObstacleShape::Segment(_) | ObstacleShape::Capsule(_) | ObstacleShape::Edge(_) => self.hinge,
-            ObstacleShape::Circle(_) | ObstacleShape::Arc(_) => None,
+            ObstacleShape::Segment(_)
+            | ObstacleShape::Capsule(_)
+            | ObstacleShape::Edge(_)
+            | ObstacleShape::Arc(_) => self.hinge,
+            ObstacleShape::Circle(_) => None,
         }
     }
 

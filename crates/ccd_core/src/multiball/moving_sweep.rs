@@ -1,5 +1,6 @@
 //! A ball's leg against one moving obstacle, whatever its shape: the moving segment's
-//! search for the straight shapes, the relative leg for the translating round ones.
+//! search for the straight shapes, the moving arc's for a turning arc, the relative leg
+//! for the translating round ones.
 
 use super::ball::MovingObstacle;
 use super::prediction::Leg;
@@ -7,8 +8,9 @@ use crate::obstacle::ObstacleShape;
 use crate::parabola::Parabola;
 use crate::shape::{Circle, Segment};
 use crate::sweep::{
-    MovingHit, SegmentMotion, sweep_circle_arc, sweep_circle_moving_circle, sweep_circle_moving_segment,
-    sweep_parabola_arc, sweep_parabola_moving_circle, sweep_parabola_moving_segment,
+    MovingHit, SegmentMotion, sweep_circle_arc, sweep_circle_moving_arc, sweep_circle_moving_circle,
+    sweep_circle_moving_segment, sweep_parabola_arc, sweep_parabola_moving_arc, sweep_parabola_moving_circle,
+    sweep_parabola_moving_segment,
 };
 use glam::Vec2;
 
@@ -20,9 +22,8 @@ use glam::Vec2;
 ///   moving chain's edges are searched as separate segments: its vertex rules hold for
 ///   still chains.)
 /// - A circle: its centre moves in a straight line; the leg relative to it is exact.
-/// - An arc: it translates with its centre, exactly as a circle does; its turn within
-///   the step is not followed (a kinematic arc should not turn: the plugin refuses one
-///   that does).
+/// - An arc: one that turns, the moving arc's search (`sweep/moving_arc.rs`); one that
+///   only translates, exactly, as a circle does.
 pub(super) fn moving_contact(
     leg: Leg,
     m: &MovingObstacle,
@@ -42,6 +43,10 @@ pub(super) fn moving_contact(
             }?;
             Some(translating(hit, other_motion))
         }
+        ObstacleShape::Arc(a) if rest.angle != 0.0 => match leg.curve {
+            None => sweep_circle_moving_arc(leg.circle, leg.motion, a, rest),
+            Some(curve) => sweep_parabola_moving_arc(leg.circle, curve, a, rest),
+        },
         ObstacleShape::Arc(a) => {
             let other_motion = rest.pivot_motion;
             let hit = match leg.curve {

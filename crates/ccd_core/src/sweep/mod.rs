@@ -24,7 +24,9 @@ mod circle_capsule;
 mod circle_chain_edge;
 mod circle_circle;
 mod circle_segment;
+mod moving_arc;
 mod moving_circle;
+mod moving_search;
 mod moving_segment;
 mod parabola_circle;
 mod parabola_segment;
@@ -39,6 +41,7 @@ pub use circle_circle::sweep_circle_circle;
 pub(crate) use circle_circle::sweep_circle_circle_ordered;
 pub use circle_segment::sweep_circle_segment;
 pub(crate) use circle_segment::sweep_circle_segment_ordered;
+pub use moving_arc::{moving_arc_tolerance, sweep_circle_moving_arc, sweep_parabola_moving_arc};
 pub(crate) use moving_circle::moving_circles_toi;
 pub use moving_circle::sweep_circle_moving_circle;
 pub use moving_segment::{

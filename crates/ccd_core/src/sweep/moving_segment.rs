@@ -4,11 +4,9 @@
 use crate::hit::Hit;
 use crate::parabola::Parabola;
 use crate::shape::{Circle, Segment};
+use crate::sweep::moving_search::{MovingGap, Probe, safe_time, search};
 use crate::sweep::usable;
-use crate::tolerance::{
-    MAX_MOVING_SEGMENT_ITERATIONS, MAX_MOVING_SEGMENT_RESTARTS, MOVING_SEGMENT_ACCEPT_BAND,
-    MOVING_SEGMENT_TOLERANCE_REL,
-};
+use crate::tolerance::MOVING_SEGMENT_TOLERANCE_REL;
 use glam::Vec2;
 
 /// How a segment moves over one step: a rigid turn by `angle` radians (counter-clockwise)
@@ -71,9 +69,9 @@ pub struct MovingHit {
     /// same units as `motion`). Divide by `dt` for the surface velocity; a bounce must use
     /// the velocity relative to it.
     pub surface_motion: Vec2,
-    /// Root-search iterations spent (at most [`MAX_MOVING_SEGMENT_ITERATIONS`]).
+    /// Root-search iterations spent (at most [`MAX_MOVING_SEGMENT_ITERATIONS`](crate::tolerance::MAX_MOVING_SEGMENT_ITERATIONS)).
     ///
-    /// At [`MAX_MOVING_SEGMENT_ITERATIONS`] the search ran out of iterations, and the
+    /// At [`MAX_MOVING_SEGMENT_ITERATIONS`](crate::tolerance::MAX_MOVING_SEGMENT_ITERATIONS) the search ran out of iterations, and the
     /// contact may be conservative: it is at the earliest time the search had not proven
     /// clear (early, never late), where the shapes need not touch yet nor close in. Then
     /// `hit.normal` still points from the segment's closest point towards the centre, but
@@ -82,7 +80,7 @@ pub struct MovingHit {
     /// searches on.
     pub iterations: u32,
     /// Times the search went on past a time where the shapes touched without closing in
-    /// (at most [`MAX_MOVING_SEGMENT_RESTARTS`]).
+    /// (at most [`MAX_MOVING_SEGMENT_RESTARTS`](crate::tolerance::MAX_MOVING_SEGMENT_RESTARTS)).
     pub restarts: u32,
 }
 
@@ -100,7 +98,7 @@ pub struct MovingHit {
 /// jumps are long; near a crossing they become Newton steps. For a circle that starts
 /// clear of the segment it never reports a contact later than the true one by more than
 /// the tolerance ([`MOVING_SEGMENT_TOLERANCE_REL`] of the query's scale): the gap at the
-/// reported contact is at most [`MOVING_SEGMENT_ACCEPT_BAND`] tolerances and never below
+/// reported contact is at most [`MOVING_SEGMENT_ACCEPT_BAND`](crate::tolerance::MOVING_SEGMENT_ACCEPT_BAND) tolerances and never below
 /// minus one (`tests/moving_properties.rs`).
 ///
 /// Same contract as [`sweep_circle_segment`](crate::sweep_circle_segment): `None` when there
@@ -110,9 +108,9 @@ pub struct MovingHit {
 /// the step and presses in by more than twice the tolerance (beyond the start's overlap,
 /// if any), reported by the time it does (a press of one to two tolerances may pass for
 /// the same touch); a touch that does not close in (a graze) never ends the search, which
-/// goes on after it (at most [`MAX_MOVING_SEGMENT_RESTARTS`] times).
+/// goes on after it (at most [`MAX_MOVING_SEGMENT_RESTARTS`](crate::tolerance::MAX_MOVING_SEGMENT_RESTARTS) times).
 ///
-/// A search that reaches [`MAX_MOVING_SEGMENT_ITERATIONS`] (a near-grazing path, where the
+/// A search that reaches [`MAX_MOVING_SEGMENT_ITERATIONS`](crate::tolerance::MAX_MOVING_SEGMENT_ITERATIONS) (a near-grazing path, where the
 /// safe steps stay tiny) reports a contact at the earliest time it has not proven clear,
 /// with [`MovingHit::iterations`] at the cap: early, never late and never missed, and then
 /// possibly a contact that does not close in.
@@ -138,7 +136,7 @@ pub fn sweep_circle_moving_segment(
     segment: Segment,
     segment_motion: SegmentMotion,
 ) -> Option<MovingHit> {
-    search(Query::new(circle, motion, Vec2::ZERO, segment, segment_motion)?)
+    search(&Query::new(circle, motion, Vec2::ZERO, segment, segment_motion)?)
 }
 
 /// [`sweep_circle_moving_segment`] for a circle whose centre follows the curve `path` under
@@ -168,70 +166,13 @@ pub fn sweep_parabola_moving_segment(
         return None;
     }
     let (motion, bend) = path.terms();
-    search(Query::new(
+    search(&Query::new(
         circle,
         motion.as_vec2(),
         bend.as_vec2(),
         segment,
         segment_motion,
     )?)
-}
-
-/// The search of [`sweep_circle_moving_segment`] for one query.
-fn search(query: Query) -> Option<MovingHit> {
-    // Each pass searches from `from` for the first time the gap comes down to a level. A
-    // time found there that does not close in (a graze, or a ball still separating right
-    // after a contact) is not the answer, but it must not end the search either: the next
-    // pass starts from it, as from a start in touch.
-    let mut from = 0.0_f32;
-    let mut probe = query.probe(0.0);
-    let mut iterations = 0;
-    let mut restarts = 0;
-    loop {
-        let level = if probe.gap <= MOVING_SEGMENT_ACCEPT_BAND * query.tol {
-            // In touch at `from` (a search would accept it at once). A hit now if the
-            // contact closes in; otherwise only a new press counts, one tolerance deeper
-            // than the gap is now (the search accepts a gap within one tolerance of its
-            // level).
-            if from == 0.0
-                && let Some(contact) = query.contact_at(0.0, 0, 0)
-            {
-                return Some(contact);
-            }
-            probe.gap.min(0.0) - 2.0 * query.tol
-        } else {
-            query.tol
-        };
-        let budget = MAX_MOVING_SEGMENT_ITERATIONS - iterations;
-        let (toi, at, spent) = query.advance(from, probe, level, budget)?;
-        iterations += spent;
-        if let Some(contact) = query.contact_at(toi, iterations, restarts) {
-            return Some(contact);
-        }
-        if iterations >= MAX_MOVING_SEGMENT_ITERATIONS {
-            // Out of budget: nothing after `toi` is proven clear, so the contact is taken
-            // there, early rather than late or not at all.
-            return query.capped_contact_at(toi, restarts);
-        }
-        if restarts == MAX_MOVING_SEGMENT_RESTARTS {
-            return None;
-        }
-        restarts += 1;
-        (from, probe) = (toi, at);
-    }
-}
-
-/// The gap between the circle and the segment at one instant, and how fast it changes.
-#[derive(Clone, Copy, Debug)]
-struct Probe {
-    /// Distance from the centre to the segment, minus the radius.
-    gap: f32,
-    /// `d gap / d toi`: the centre's motion relative to the segment's material point
-    /// under it, along the normal.
-    rate: f32,
-    /// The centre's speed (per unit toi) relative to the turning, sliding segment: a bound
-    /// on `|rate|`.
-    frame_speed: f32,
 }
 
 /// One query's inputs, scale and bounds.
@@ -337,11 +278,11 @@ impl Query {
     fn center_at(&self, t: f32) -> Vec2 {
         self.circle.center + self.motion * t + self.bend * (t * t)
     }
+}
 
-    /// The centre's motion rate (per unit toi) at `t`.
-    #[inline]
-    fn motion_at(&self, t: f32) -> Vec2 {
-        self.motion + self.bend * (2.0 * t)
+impl MovingGap for Query {
+    fn tol(&self) -> f32 {
+        self.tol
     }
 
     /// The gap and its rates at `t`.
@@ -381,11 +322,6 @@ impl Query {
         let mu = f64::from(self.relative.length()) + bend_rate;
         let v = f64::from(p.frame_speed) + (turn * mu + bend_rate) * f64::from(1.0 - t);
         let speed = v.min(f64::from(self.bound));
-        let first_order = if speed > 0.0 {
-            excess / speed
-        } else {
-            f64::INFINITY
-        };
         let clearance = f64::from(self.circle.radius + level);
         let curvature = turn * (v + mu)
             + bend_rate
@@ -394,88 +330,7 @@ impl Query {
             } else {
                 f64::INFINITY
             };
-        // The first root of excess + rate·δ − curvature·δ²/2, in the form without
-        // cancellation for either sign of the rate.
-        let rate = f64::from(p.rate);
-        let root = (rate * rate + 2.0 * curvature * excess).sqrt();
-        let second_order = if !curvature.is_finite() {
-            // No bound on how fast the gap turns (a radius no larger than the depth of a
-            // press below touch: the distance's curvature near the segment is unbounded):
-            // only the speed bound holds.
-            0.0
-        } else if !(curvature > 0.0) {
-            if rate >= 0.0 {
-                f64::INFINITY
-            } else {
-                excess / -rate
-            }
-        } else if rate >= 0.0 {
-            (rate + root) / curvature
-        } else {
-            2.0 * excess / (root - rate)
-        };
-        first_order.max(second_order) as f32
-    }
-
-    /// From `t` (where the probe is `p`, above `level`), the first time the gap comes down
-    /// to `level` (within the tolerance): the time, its probe and the iterations spent, at
-    /// most `budget`. `None` when it stays above until the end of the step.
-    fn advance(&self, mut t: f32, mut p: Probe, level: f32, budget: u32) -> Option<(f32, Probe, u32)> {
-        let mut iterations = 0;
-        loop {
-            if p.gap <= level + self.tol || iterations >= budget {
-                // At the level, or out of budget: the earliest time not yet ruled out
-                // (early, never late).
-                return Some((t, p, iterations));
-            }
-            iterations += 1;
-            let next = t + self.safe_step(t, p, level);
-            if !(next < 1.0) {
-                return None;
-            }
-            if next <= t {
-                // Below f32 resolution and still undecided.
-                return Some((t, p, iterations));
-            }
-            t = next;
-            p = self.probe(t);
-        }
-    }
-
-    /// The contact at `toi` if the circle and the segment close in there.
-    /// Under gravity a ball in touch at the leg's start that moves along the surface
-    /// (neither approaching nor leaving) while gravity bends it in is pressed on: a contact
-    /// now, as the static curved sweeps take it, not one found only after it has sunk in.
-    fn contact_at(&self, toi: f32, iterations: u32, restarts: u32) -> Option<MovingHit> {
-        let (hit, surface_motion) = self.geometry_at(toi)?;
-        let closing = (self.motion_at(toi) - surface_motion).dot(hit.normal);
-        let pressed = toi == 0.0 && closing <= 0.0 && self.bend.dot(hit.normal) < 0.0;
-        Some(MovingHit {
-            hit: hit.finite_if(closing < 0.0 || pressed)?,
-            surface_motion,
-            iterations,
-            restarts,
-        })
-    }
-
-    /// The contact a search that ran out of iterations reports at `toi`, the earliest time
-    /// it has not proven clear: the geometry there, whether or not the shapes close in
-    /// (the search could not look further, so it stops early rather than late or never).
-    /// `iterations` is [`MAX_MOVING_SEGMENT_ITERATIONS`], which marks it. `None` only for
-    /// a geometry that is not finite.
-    fn capped_contact_at(&self, toi: f32, restarts: u32) -> Option<MovingHit> {
-        let (hit, surface_motion) = self.geometry_at(toi)?;
-        let finite = hit.toi.is_finite()
-            && hit.center.is_finite()
-            && hit.point.is_finite()
-            && hit.normal.is_finite()
-            && surface_motion.is_finite();
-        finite.then_some(MovingHit {
-            hit,
-            surface_motion,
-            iterations: MAX_MOVING_SEGMENT_ITERATIONS,
-            restarts,
-        })
+        safe_time(excess, f64::from(p.rate), speed, curvature) as f32
     }
 
     /// The contact geometry at `toi` (the centre, the closest point of the segment there,
@@ -499,6 +354,16 @@ impl Query {
             normal,
         };
         Some((hit, surface_motion))
+    }
+
+    /// The centre's motion rate (per unit toi) at `t`.
+    #[inline]
+    fn motion_at(&self, t: f32) -> Vec2 {
+        self.motion + self.bend * (2.0 * t)
+    }
+
+    fn bend(&self) -> Vec2 {
+        self.bend
     }
 }
 

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::sweep_circle_segment;
+use crate::tolerance::{MAX_MOVING_SEGMENT_ITERATIONS, MOVING_SEGMENT_ACCEPT_BAND};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::f32::consts::{FRAC_PI_2, PI, TAU};
@@ -109,7 +110,7 @@ fn agrees_on_curve(circle: Circle, motion: Vec2, bend: Vec2, segment: Segment, m
     let noise = NOISE * tol;
     let gap = |t: f64| bent_gap64(circle, motion, bend, segment, m, t);
     let first_press = bent_first_below(circle, motion, bend, segment, m, -tol - noise);
-    match Query::new(circle, motion, bend, segment, m).and_then(search) {
+    match Query::new(circle, motion, bend, segment, m).and_then(|q| search(&q)) {
         Some(h) => {
             let toi = f64::from(h.hit.toi);
             assert!(
