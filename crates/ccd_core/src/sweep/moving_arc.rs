@@ -7,7 +7,8 @@
 //! - the curve, for a centre within the angle range: the distance to the circle, whose
 //!   rate of turn is `1/ρ` (ρ the centre's distance from the circle's centre) — outside
 //!   the circle at most `1/R`; inside it grows towards the circle's centre, where the
-//!   distance has a peak, so a step there keeps ρ above half its value;
+//!   distance has a peak, so a step there keeps ρ above half its value (at the frame
+//!   speed `V`, `ρ/(2V)` at most);
 //! - out of the range the curve's piece waits for the centre to come back into it (no
 //!   sooner than its distance to the range's two boundary rays over its speed);
 //! - the two end caps, points, as the segment's caps.
@@ -15,7 +16,7 @@
 //! The search steps by the least of the three safe steps, so it never steps past the
 //! first contact of any of them.
 
-use super::moving_search::{MovingGap, Probe, safe_time, search};
+use super::moving_search::{MovingGap, Probe, frame_bounds, safe_time, search};
 use super::moving_segment::{MovingHit, SegmentMotion};
 use crate::hit::Hit;
 use crate::parabola::Parabola;
@@ -183,18 +184,6 @@ impl ArcQuery {
             self.relative + self.bend * (2.0 * t) - (center - self.m.pivot_at(t)).perp() * self.m.angle;
         Vec2::from_angle(-self.m.angle * t).rotate(frame)
     }
-
-    /// The bound `V` on the centre's speed in the arc's frame over `[t, 1]`, from its
-    /// speed `frame_speed` at `t`, and the bound on how fast that motion turns (see the
-    /// moving segment's `safe_step`).
-    fn speed_and_turn(&self, t: f32, frame_speed: f32) -> (f64, f64) {
-        let turn = f64::from(self.m.angle.abs());
-        let bend_rate = f64::from(self.bend_rate);
-        let mu = f64::from(self.relative.length()) + bend_rate;
-        let v = f64::from(frame_speed) + (turn * mu + bend_rate) * f64::from(1.0 - t);
-        let speed = v.min(f64::from(self.bound));
-        (speed, turn * (v + mu) + bend_rate)
-    }
 }
 
 /// The distance from `p` to the ray from `origin` along the unit `dir`.
@@ -229,7 +218,18 @@ impl MovingGap for ArcQuery {
     fn safe_step(&self, t: f32, p: Probe, level: f32) -> f32 {
         let q = self.local(self.center_at(t), t).as_dvec2();
         let v = self.local_motion(t).as_dvec2();
-        let (speed, turn) = self.speed_and_turn(t, p.frame_speed);
+        let b = frame_bounds(
+            t,
+            p.frame_speed,
+            self.m.angle,
+            self.relative,
+            self.bend_rate,
+            self.bound,
+        );
+        // The gap's first-order bound, and the frame speed `V` that bounds how fast any
+        // distance from the centre changes (the curvature terms, and the way back into
+        // the range, need `V` itself).
+        let (speed, frame, turn) = (b.speed, b.frame, b.turning);
         let reach = f64::from(self.reach);
         let level = f64::from(level);
         // The caps: points, whose distance turns at most at 1/(reach + level) while the gap
@@ -237,7 +237,7 @@ impl MovingGap for ArcQuery {
         let clearance = reach + level;
         let cap_curvature = turn
             + if clearance > 0.0 {
-                speed * speed / clearance
+                frame * frame / clearance
             } else {
                 f64::INFINITY
             };
@@ -264,19 +264,19 @@ impl MovingGap for ArcQuery {
             f64::INFINITY
         };
         let circle_step = if outside {
-            safe_time(excess, rate, speed, turn + speed * speed / (radius + clearance))
+            safe_time(excess, rate, speed, turn + frame * frame / (radius + clearance))
         } else {
             // Inside: within `ρ / (2V)` the centre stays at least `ρ/2` from the circle's
             // centre, where the distance turns at most at `2/ρ`.
-            let keep = if speed > 0.0 {
-                0.5 * rho / speed
+            let keep = if frame > 0.0 {
+                0.5 * rho / frame
             } else {
                 f64::INFINITY
             };
-            let second = safe_time(excess, rate, speed, turn + 2.0 * speed * speed / rho);
+            let second = safe_time(excess, rate, speed, turn + 2.0 * frame * frame / rho);
             first.max(second.min(keep))
         };
-        let curve_step = if self.frame.holds(from_center) || !(speed > 0.0) {
+        let curve_step = if self.frame.holds(from_center) || !(frame > 0.0) {
             circle_step
         } else {
             // Out of the range the curve is met no sooner than the circle is, nor than the
@@ -286,7 +286,7 @@ impl MovingGap for ArcQuery {
                 center,
                 self.frame.end_dir,
             ));
-            circle_step.max(back / speed)
+            circle_step.max(back / frame)
         };
         step.min(curve_step) as f32
     }

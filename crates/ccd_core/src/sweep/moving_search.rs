@@ -182,3 +182,38 @@ pub(crate) fn safe_time(excess: f64, rate: f64, speed: f64, curvature: f64) -> f
     };
     first_order.max(second_order)
 }
+
+/// Bounds over `[t, 1]` on the centre's motion in the moving shape's frame (see the
+/// moving segment's `safe_step` for their derivation).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FrameBounds {
+    /// `V`: the centre's speed in the frame, per unit toi: a bound on how fast any
+    /// distance from it to a point fixed in the frame changes.
+    pub(crate) frame: f64,
+    /// `V`, or the query's bound on `|g'|` if smaller: the first-order bound on the gap.
+    pub(crate) speed: f64,
+    /// How fast the frame motion itself changes: `|θ'|·(V + |μ|) + 2·|bend|`.
+    pub(crate) turning: f64,
+}
+
+/// The [`FrameBounds`] from `t`, for a centre moving at `frame_speed` in the frame now, a
+/// frame that turns by `angle` over the step, `relative` the centre's motion less the
+/// pivot's, `bend_rate` gravity's `2·|bend|`, and `bound` the query's bound on `|g'|`.
+pub(crate) fn frame_bounds(
+    t: f32,
+    frame_speed: f32,
+    angle: f32,
+    relative: Vec2,
+    bend_rate: f32,
+    bound: f32,
+) -> FrameBounds {
+    let turn = f64::from(angle.abs());
+    let bend_rate = f64::from(bend_rate);
+    let mu = f64::from(relative.length()) + bend_rate;
+    let frame = f64::from(frame_speed) + (turn * mu + bend_rate) * f64::from(1.0 - t);
+    FrameBounds {
+        frame,
+        speed: frame.min(f64::from(bound)),
+        turning: turn * (frame + mu) + bend_rate,
+    }
+}

@@ -4,7 +4,7 @@
 use crate::hit::Hit;
 use crate::parabola::Parabola;
 use crate::shape::{Circle, Segment};
-use crate::sweep::moving_search::{MovingGap, Probe, safe_time, search};
+use crate::sweep::moving_search::{MovingGap, Probe, frame_bounds, safe_time, search};
 use crate::sweep::usable;
 use crate::tolerance::MOVING_SEGMENT_TOLERANCE_REL;
 use glam::Vec2;
@@ -317,20 +317,22 @@ impl MovingGap for Query {
     /// `|g''| ≤ M = |θ'|·(V + |μ|) + 2·|bend| + V²/(r + level)` while the gap is above `level`.
     fn safe_step(&self, t: f32, p: Probe, level: f32) -> f32 {
         let excess = f64::from(p.gap - level);
-        let turn = f64::from(self.m.angle.abs());
-        let bend_rate = f64::from(self.bend_rate);
-        let mu = f64::from(self.relative.length()) + bend_rate;
-        let v = f64::from(p.frame_speed) + (turn * mu + bend_rate) * f64::from(1.0 - t);
-        let speed = v.min(f64::from(self.bound));
+        let b = frame_bounds(
+            t,
+            p.frame_speed,
+            self.m.angle,
+            self.relative,
+            self.bend_rate,
+            self.bound,
+        );
         let clearance = f64::from(self.circle.radius + level);
-        let curvature = turn * (v + mu)
-            + bend_rate
+        let curvature = b.turning
             + if clearance > 0.0 {
-                v * v / clearance
+                b.frame * b.frame / clearance
             } else {
                 f64::INFINITY
             };
-        safe_time(excess, f64::from(p.rate), speed, curvature) as f32
+        safe_time(excess, f64::from(p.rate), b.speed, curvature) as f32
     }
 
     /// The contact geometry at `toi` (the centre, the closest point of the segment there,
