@@ -17,8 +17,8 @@ use crate::table::{Side, TableDef, v};
 use bevy::prelude::*;
 
 /// Where along the blade (a fraction of its length) the first trap shot from a flipper
-/// fires, before there is anything to aim by: near the tip, where the direction turns
-/// fastest with the flip point, so the first shots spread over the flipper's reach.
+/// fires, before there is anything to aim by: near the tip, where most of the flipper's
+/// reach lies (the direction turns fastest with the flip point there).
 const FIRST_ALONG: f32 = 0.9;
 /// The flip points the autoplayer will choose: from past the blade's middle (nearer the
 /// pivot every flip point sends the ball straight up) to just short of its tip (a ball
