@@ -243,6 +243,42 @@ fn an_arc_on_a_hinge_turns_the_body_it_is_part_of() {
     assert!(hinge.angle > 0.0);
 }
 
+/// A moving box (a paddle; a moving chain's edges are searched edge by edge as moving
+/// segments) meets a still ball with a corner: one hit, at the corner, with the corner's
+/// normal. The 60 × 20 box rises at 1,000 u/s; the ball of radius 5 waits at (33, 20), 3
+/// right of its top-right corner (30, 10) and 10 above it. The corner meets it 4 below its
+/// centre, after rising 6: at 6 ms, with the normal (3, 4)/5, and an elastic push by an
+/// infinitely heavy body leaves the ball at 2·(1,000·0.8)·(0.6, 0.8) = (960, 1,280).
+#[test]
+fn a_moving_box_meets_a_ball_with_its_corner_once() {
+    let mut app = app(60.0);
+    collect_hits(&mut app);
+    let paddle = app
+        .world_mut()
+        .spawn((
+            CcdShape::rect(Vec2::new(30.0, 10.0)),
+            Kinematic::Velocity {
+                angular: 0.0,
+                linear: Vec2::new(0.0, 1000.0),
+            },
+            Transform::default(),
+        ))
+        .id();
+    let b = ball(&mut app, 5.0, Vec2::new(33.0, 20.0), Vec2::ZERO);
+    steps(&mut app, 1);
+    let h = hits(&app);
+    assert_eq!(h.len(), 1, "{h:?}");
+    assert_eq!(
+        (h[0].other, h[0].feature),
+        (paddle, HitFeature::Vertex(2)),
+        "{h:?}"
+    );
+    assert!((h[0].time - 0.006).abs() < 1e-6, "{h:?}");
+    assert!(close(h[0].normal, Vec2::new(0.6, 0.8), 1e-4), "{h:?}");
+    let v = velocity(&app, b);
+    assert!(close(v, Vec2::new(960.0, 1280.0), 0.05), "{v}");
+}
+
 fn app_with_ring() -> App {
     let mut app = app(60.0);
     collect_hits(&mut app);
