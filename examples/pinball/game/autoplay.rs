@@ -286,17 +286,15 @@ fn on_blade(f: &Flipper, balls: &Query<BallView, With<Ball>>) -> bool {
 
 /// The first major shot whose arrow is lit (the jackpot's ramp during multiball).
 fn first_lit_shot(progress: &Progress) -> Option<usize> {
-    lit_shots(progress).first().copied()
+    lit_shots(progress).next()
 }
 
-/// The major shots whose arrows are lit, in order (the jackpot's ramp during multiball).
-fn lit_shots(progress: &Progress) -> Vec<usize> {
-    if progress.jackpot_lit {
-        return progress.ramp_shot().into_iter().collect();
-    }
-    (0..progress.shots_lit.len())
-        .filter(|k| progress.shots_lit[*k])
-        .collect()
+/// The major shots whose arrows are lit, in order (the jackpot's ramp alone during
+/// multiball). Read every step: an iterator, no list.
+fn lit_shots(progress: &Progress) -> impl Iterator<Item = usize> + '_ {
+    let jackpot = progress.jackpot_lit.then(|| progress.ramp_shot()).flatten();
+    let arrows = (0..progress.shots_lit.len()).filter(|k| !progress.jackpot_lit && progress.shots_lit[*k]);
+    jackpot.into_iter().chain(arrows)
 }
 
 /// The lead for `shot` from a flipper on `side`: across the table, up the middle (the

@@ -16,7 +16,7 @@
 //! The search steps by the least of the three safe steps, so it never steps past the
 //! first contact of any of them.
 
-use super::moving_search::{MovingGap, Probe, frame_bounds, safe_time, search};
+use super::moving_search::{MovingGap, Probe, frame_bounds, leg_terms, safe_time, search};
 use super::moving_segment::{MovingHit, SegmentMotion};
 use crate::hit::Hit;
 use crate::parabola::Parabola;
@@ -64,17 +64,8 @@ pub fn sweep_parabola_moving_arc(
     arc: CircleArc,
     arc_motion: SegmentMotion,
 ) -> Option<MovingHit> {
-    if !path.is_usable() {
-        return None;
-    }
-    let (motion, bend) = path.terms();
-    search(&ArcQuery::new(
-        circle,
-        motion.as_vec2(),
-        bend.as_vec2(),
-        arc,
-        arc_motion,
-    )?)
+    let (motion, bend) = leg_terms(path)?;
+    search(&ArcQuery::new(circle, motion, bend, arc, arc_motion)?)
 }
 
 /// The contact tolerance of [`sweep_circle_moving_arc`] for these inputs, world units:

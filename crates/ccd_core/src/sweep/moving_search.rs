@@ -7,6 +7,7 @@
 
 use super::moving_segment::MovingHit;
 use crate::hit::Hit;
+use crate::parabola::Parabola;
 use crate::tolerance::{
     MAX_MOVING_SEGMENT_ITERATIONS, MAX_MOVING_SEGMENT_RESTARTS, MOVING_SEGMENT_ACCEPT_BAND,
 };
@@ -216,4 +217,14 @@ pub(crate) fn frame_bounds(
         speed: frame.min(f64::from(bound)),
         turning: turn * (frame + mu) + bend_rate,
     }
+}
+
+/// A curved leg as the moving searches take it: the centre's path `motion·t + bend·t²`
+/// over the leg's fraction `t` (`v·T` and `½·g·T²`); `None` for a leg that cannot be used.
+pub(crate) fn leg_terms(path: Parabola) -> Option<(Vec2, Vec2)> {
+    if !path.is_usable() {
+        return None;
+    }
+    let (motion, bend) = path.terms();
+    Some((motion.as_vec2(), bend.as_vec2()))
 }

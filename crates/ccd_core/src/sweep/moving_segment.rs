@@ -4,7 +4,7 @@
 use crate::hit::Hit;
 use crate::parabola::Parabola;
 use crate::shape::{Circle, Segment};
-use crate::sweep::moving_search::{MovingGap, Probe, frame_bounds, safe_time, search};
+use crate::sweep::moving_search::{MovingGap, Probe, frame_bounds, leg_terms, safe_time, search};
 use crate::sweep::usable;
 use crate::tolerance::MOVING_SEGMENT_TOLERANCE_REL;
 use glam::Vec2;
@@ -162,17 +162,8 @@ pub fn sweep_parabola_moving_segment(
     segment: Segment,
     segment_motion: SegmentMotion,
 ) -> Option<MovingHit> {
-    if !path.is_usable() {
-        return None;
-    }
-    let (motion, bend) = path.terms();
-    search(&Query::new(
-        circle,
-        motion.as_vec2(),
-        bend.as_vec2(),
-        segment,
-        segment_motion,
-    )?)
+    let (motion, bend) = leg_terms(path)?;
+    search(&Query::new(circle, motion, bend, segment, segment_motion)?)
 }
 
 /// One query's inputs, scale and bounds.

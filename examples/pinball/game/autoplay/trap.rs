@@ -163,8 +163,7 @@ fn aim_from_trap(
         radius: c.radius,
         gravity: scene.gravity,
     };
-    let lit = lit_shots(scene.progress);
-    lit.into_iter().find_map(|shot| {
+    lit_shots(scene.progress).find_map(|shot| {
         let goal = target(scene.def, scene.progress, shot)?;
         let along = auto.trap_shots.flip_point(f.side, goal, &inputs)?;
         Some((shot, along))
