@@ -3,7 +3,9 @@
     reason = "each example uses a different part of this shared module"
 )]
 //! Shared by the windowed examples: the `--screenshot PATH --frames N` smoke mode, and the
-//! labs' balls ([`LabBall`]).
+//! labs' balls ([`LabBall`]), and the games' high-score tables (`highscores.rs`).
+
+pub mod highscores;
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};

@@ -55,6 +55,21 @@
 //! | contact messages and observer events | [`CircleHit`], [`CircleHitEvent`] (`events.rs`) |
 //! | debug gizmos (feature `debug-draw`) | `CcdDebugPlugin` (`debug.rs`), each shape by its [`ccd_core::ObstacleShape::outline`] |
 //!
+//! ## Switching a wall on and off
+//! **Insert or remove its shape** ([`StaticSegment`], [`Pillar`] or [`CcdShape`]) in a
+//! system that runs before [`CircleCcdSystems::Prepare`]: the step sees the change at
+//! once, in that very step. On a [`Kinematic`] body the motion goes on without the shape,
+//! so a turning gate comes back exactly where its body has turned to. (A [`CcdSensor`]
+//! still reports, [`CcdLayers`] filter per pair, and despawning loses the body's motion:
+//! they are for other needs.)
+//!
+//! A wall switched on over a circle: a circle that moves into it is met at once (`time`
+//! 0) and bounced back, however deep it overlaps, from the side its centre is on; a
+//! [`OneSided`] wall meets only a circle whose centre is on its front (or exactly on its
+//! line), and lets one whose centre has crossed go on. The Block it example
+//! (`examples/block_it`) switches its gates this way and tests that rule at every phase
+//! of a crossing.
+//!
 //! ## Interpolation
 //! The step moves circles on the fixed timestep. For smooth drawing at any frame rate,
 //! add [`TransformInterpolation`] to the entities you want smoothed; the plugin adds

@@ -102,6 +102,7 @@ fn kicker_field(e: ShapeError) -> &'static str {
     match e.field() {
         "kick.threshold" => "Kicker.threshold",
         "kick.min_out" => "Kicker.min_out",
+        "kick.speed_scale" => "Kicker.speed_scale",
         _ => "Kicker.speed",
     }
 }

@@ -447,6 +447,76 @@ fn a_kicker_fires_at_the_instant_of_impact() {
 }
 
 #[test]
+fn a_scaling_kicker_speeds_the_ball_up_at_the_instant_of_impact() {
+    // A default (elastic, frictionless) wall along y = 0 that makes every hit 25% faster.
+    // dt = 0.5 s. Radius 1 from (0, 3) at (2, −8): the centre reaches y = 1 after
+    // 0.25 s at x = 0.5. Reflected to (2, 8), times 1.25 = (2.5, 10); the last 0.25 s
+    // carries it to (0.5 + 0.625, 1 + 2.5) = (1.125, 3.5). Reported: 10 − 8 = 2 added over
+    // the plain bounce. Scaled after the step instead, it would end at (1, 3).
+    let mut app = app(2.0);
+    collect_hits(&mut app);
+    let block = wall(&mut app, Vec2::new(-50.0, 0.0), Vec2::new(50.0, 0.0));
+    app.world_mut()
+        .entity_mut(block)
+        .insert(Kicker::scaling(0.0, 1.25));
+    let b = ball(&mut app, 1.0, Vec2::new(0.0, 3.0), Vec2::new(2.0, -8.0));
+    steps(&mut app, 1);
+    assert!(
+        close(position(&app, b), Vec2::new(1.125, 3.5), 1e-4),
+        "{}",
+        position(&app, b)
+    );
+    assert!(
+        close(velocity(&app, b), Vec2::new(2.5, 10.0), 1e-4),
+        "{}",
+        velocity(&app, b)
+    );
+    let hits = &app.world().resource::<Collected>().0;
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].other, block);
+    assert!((hits[0].time - 0.25).abs() < 1e-5, "{}", hits[0].time);
+    assert!((hits[0].kick - 2.0).abs() < 1e-4, "{}", hits[0].kick);
+}
+
+#[test]
+fn a_bad_speed_scale_is_named_and_never_spreads_nan() {
+    // Three walls with a bad scale (NaN, 0, −1): each is marked invalid naming the field
+    // and skipped, so the ball above each falls through at its own (0, −8).
+    let mut app = app(2.0);
+    let mut pairs = Vec::new();
+    for (k, scale) in [f32::NAN, 0.0, -1.0].into_iter().enumerate() {
+        let x = 100.0 * k as f32;
+        let w = wall(&mut app, Vec2::new(x - 10.0, 0.0), Vec2::new(x + 10.0, 0.0));
+        app.world_mut().entity_mut(w).insert(Kicker::scaling(0.0, scale));
+        let b = ball(&mut app, 1.0, Vec2::new(x, 3.0), Vec2::new(0.0, -8.0));
+        pairs.push((w, b, x));
+    }
+    steps(&mut app, 2);
+    for &(w, b, x) in &pairs {
+        let invalid = app.world().get::<CcdInvalid>(w).cloned();
+        assert_eq!(
+            invalid.as_ref().map(|i| i.field.as_str()),
+            Some("Kicker.speed_scale"),
+            "{invalid:?}"
+        );
+        // Two steps of 0.5 s at 8 down: from y = 3 to y = −5, through the skipped wall.
+        assert!(
+            close(position(&app, b), Vec2::new(x, -5.0), 1e-4),
+            "{}",
+            position(&app, b)
+        );
+        assert_eq!(velocity(&app, b), Vec2::new(0.0, -8.0));
+    }
+    assert_eq!(app.world().resource::<CcdWorld>().len(), 0);
+    // Fixed, the wall is back and the mark gone.
+    let (w, _, _) = pairs[1];
+    app.world_mut().entity_mut(w).insert(Kicker::scaling(0.0, 1.25));
+    steps(&mut app, 1);
+    assert!(app.world().get::<CcdInvalid>(w).is_none());
+    assert_eq!(app.world().resource::<CcdWorld>().len(), 1);
+}
+
+#[test]
 fn combine_rules_and_falloff_reach_the_contact() {
     // Two balls of e = 0.8 fall at 1,000 units/s onto floors of e = 0.5. Over the first,
     // ported with `Max` restitution: max(0.8, 0.5) = 0.8, out at 800. The second is rubber

@@ -2,7 +2,7 @@
 //!
 //! | contact | function |
 //! |---|---|
-//! | a circle bounces off a wall, static or moving (with its [`Kick`](crate::Kick), if any) | [`reflect`], [`slide`], [`respond`] |
+//! | a circle bounces off a wall, static or moving (with its [`Kick`](crate::Kick), if any: its added normal speed and its speed scale, relative to the surface) | [`reflect`], [`slide`], [`respond`] |
 //! | balls meeting at one instant: each ball's push, and friction | `push_ball`, `pair_friction` |
 //! | a slow contact (wall or pair), in the resting solve | `rest_step`, `leave_wall` |
 //! | two surfaces at once: a corner, or a ball squeezed between two | `two_surfaces` |
@@ -39,7 +39,10 @@ pub enum ResponseMode {
 /// ([`Material::restitution_at`]).
 ///
 /// **Kick.** If the material's [`Kick`](crate::Kick) fires (approach above its threshold), the ball
-/// leaves at `max(e·v_in, min_out) + speed` along the normal instead (never resting).
+/// leaves at `max(e·v_in, min_out) + speed` along the normal instead (never resting), and
+/// then the whole velocity (that normal part and the tangential part after friction) is
+/// multiplied by the kick's `speed_scale`. For a moving surface, `velocity` is relative to
+/// it, so the scale is too.
 ///
 /// ```
 /// use ccd_core::{reflect, Material, Vec2};
@@ -68,19 +71,25 @@ pub fn reflect(velocity: Vec2, normal: Vec2, material: Material, resting_speed: 
     let e = f64::from(material.restitution_at(approach as f32));
     let kicked = material.kick.fires(approach);
     let resting = !kicked && (approach < f64::from(resting_speed) || e == 0.0);
+    // The normal speed out before the kick's speed scale: friction takes its share of
+    // this normal change, then the scale multiplies the whole velocity (1 when no kick
+    // fires, exact in f64, so an unscaled bounce is unchanged to the bit).
     let bounce = if resting {
         0.0
     } else {
-        material.kick.outgoing(approach, e)
+        material.kick.unscaled_outgoing(approach, e)
     };
     let tangent = apply_friction(
         v - unit * vn,
         f64::from(sanitize(material.friction)) * (approach + bounce),
     );
-    if resting {
-        return leave_resting(tangent, unit).as_vec2();
+    let scale = material.kick.scale_at(approach);
+    // A kick that leaves no normal speed (a pure scale on a dead surface) leaves as a
+    // resting contact does, or rounding has the ball meet the surface again at once.
+    if resting || bounce <= 0.0 {
+        return leave_resting(tangent * scale, unit).as_vec2();
     }
-    (tangent + unit * bounce).as_vec2()
+    ((tangent + unit * bounce) * scale).as_vec2()
 }
 
 /// After a contact took the normal part of a velocity away, leave along `normal` with a
@@ -386,6 +395,7 @@ pub fn respond(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Kick;
 
     #[test]
     fn elastic_reflection_keeps_speed() {
@@ -401,6 +411,63 @@ mod tests {
     fn kicker_restitution_above_one() {
         let r = reflect(Vec2::new(0.0, -10.0), Vec2::Y, Material::new(1.5, 0.0), 0.0);
         assert_eq!(r, Vec2::new(0.0, 15.0));
+    }
+
+    #[test]
+    fn a_speed_scale_multiplies_the_whole_bounce() {
+        // Elastic, scale 1.5: (3, −4) reflects to (3, 4), times 1.5 = (4.5, 6).
+        let block = Material::ELASTIC.with_kick(Kick::scaling(0.0, 1.5));
+        assert_eq!(
+            reflect(Vec2::new(3.0, -4.0), Vec2::Y, block, 0.0),
+            Vec2::new(4.5, 6.0)
+        );
+        // e = 0.5, μ = 0.25, scale 2: the normal out 0.5·4 = 2; friction takes
+        // 0.25·(4 + 2) = 1.5 off 3, leaving 1.5; times 2 = (3, 4).
+        let rough = Material::new(0.5, 0.25).with_kick(Kick::scaling(0.0, 2.0));
+        assert_eq!(
+            reflect(Vec2::new(3.0, -4.0), Vec2::Y, rough, 0.0),
+            Vec2::new(3.0, 4.0)
+        );
+        // With min_out and speed: normal out max(0.5·4, 10) + 2 = 12; friction takes
+        // 0.25·(4 + 12) = 4 off 3, leaving 0; times 0.5 = (0, 6).
+        let bumper = Material::new(0.5, 0.25).with_kick(Kick::new(0.0, 10.0, 2.0).with_speed_scale(0.5));
+        assert_eq!(
+            reflect(Vec2::new(3.0, -4.0), Vec2::Y, bumper, 0.0),
+            Vec2::new(0.0, 6.0)
+        );
+    }
+
+    #[test]
+    fn below_the_threshold_there_is_no_scale() {
+        // Approach 4 ≤ 5: a plain elastic bounce, (3, 4). Above it, 8 > 5: (3, 8)·1.5.
+        let block = Material::ELASTIC.with_kick(Kick::scaling(5.0, 1.5));
+        assert_eq!(
+            reflect(Vec2::new(3.0, -4.0), Vec2::Y, block, 0.0),
+            Vec2::new(3.0, 4.0)
+        );
+        assert_eq!(
+            reflect(Vec2::new(3.0, -8.0), Vec2::Y, block, 0.0),
+            Vec2::new(4.5, 12.0)
+        );
+    }
+
+    #[test]
+    fn a_bad_speed_scale_is_a_plain_bounce_never_nan() {
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 0.0, -2.0] {
+            let m = Material::new(0.5, 0.0).with_kick(Kick::scaling(0.0, bad));
+            let r = reflect(Vec2::new(3.0, -4.0), Vec2::Y, m, 0.0);
+            assert_eq!(r, Vec2::new(3.0, 2.0), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_pure_scale_on_a_dead_surface_leaves_it() {
+        // e = 0, scale 2: no normal speed to scale; the tangential 3 doubles to 6, and the
+        // ball leaves at the separation bias (1e-5 of it), as a resting contact does.
+        let dead = Material::new(0.0, 0.0).with_kick(Kick::scaling(0.0, 2.0));
+        let r = reflect(Vec2::new(3.0, -4.0), Vec2::Y, dead, 0.0);
+        assert!((r.x - 6.0).abs() < 1e-6, "{r}");
+        assert!(r.y > 0.0 && r.y <= 6.0 * SEPARATION_SPEED_REL * 1.001, "{r}");
     }
 
     #[test]

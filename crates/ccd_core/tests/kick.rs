@@ -1,12 +1,13 @@
 //! Kickers fire at the instant of impact: the rest of the step runs on the kicked
 //! velocity. Checked against hand-computed numbers on both paths (the single-ball sweep
 //! and the event machinery of `step_balls`), below the threshold, and in a closed box of
-//! kickers that must never let a ball out.
+//! kickers that must never let a ball out. A kick's speed scale is applied at the instant
+//! of impact too, relative to a moving surface.
 #![allow(clippy::unwrap_used, reason = "a test: a bad setup is a failed test")]
 
 use ccd_core::{
-    Ball, Circle, Contact, Kick, Material, MultiballScratch, MultiballSettings, Obstacle, Segment,
-    SweepSettings, Vec2, step_balls, sweep_bounces,
+    Ball, Circle, Contact, ContactWith, Kick, Material, MovingObstacle, MultiballScratch, MultiballSettings,
+    Obstacle, Segment, SegmentMotion, SweepSettings, Vec2, step_balls, sweep_bounces,
 };
 
 /// Units. f32 positions near 10 round at 1e-6; the contact is found to about 1e-6 of
@@ -180,4 +181,126 @@ fn a_box_of_kickers_never_lets_a_ball_out() {
             assert!(b.velocity.is_finite());
         }
     }
+}
+
+/// The speed scale of the scaling tests: every hit 50% faster.
+const SCALE: f32 = 1.5;
+
+/// An elastic floor along y = 0 that scales the ball's speed by [`SCALE`] at any approach.
+fn scaling_floor() -> Obstacle {
+    Obstacle::segment(Segment::new(Vec2::new(-100.0, 0.0), Vec2::new(100.0, 0.0)))
+        .with_material(Material::ELASTIC.with_kick(Kick::scaling(0.0, SCALE)))
+}
+
+#[test]
+fn a_speed_scale_mid_step_flies_the_rest_of_the_step_at_the_new_speed() {
+    // Radius 1, centre (0, 13.5), velocity (0, −100), step 0.5 s. The centre reaches
+    // y = 1 after 12.5/100 = 0.125 s, a quarter of the step. Elastic, scaled by 1.5: out
+    // at 150, for the remaining 0.75·0.5 = 0.375 s, 150·0.375 = 56.25 back up: y = 57.25.
+    // Reported: 150 − 100 = 50 added over the plain bounce. Scaled after the step
+    // instead, the ball would end at y = 1 + 100·0.375 = 38.5, 18.75 short.
+    let (start, v0, dt) = (Vec2::new(0.0, 13.5), Vec2::new(0.0, -100.0), 0.5);
+    let expected = (Vec2::new(0.0, 57.25), Vec2::new(0.0, 150.0));
+    let (center, velocity, kicks) = sweep(start, v0, dt, &[scaling_floor()]);
+    assert!((center - expected.0).length() < TOL, "sweep: {center}");
+    assert!((velocity - expected.1).length() < TOL, "sweep: {velocity}");
+    assert_eq!(kicks.len(), 1);
+    assert!((kicks[0] - 50.0).abs() < TOL, "sweep: reported {}", kicks[0]);
+
+    // `step_balls` with the ball alone (its own sweep) ...
+    let mut alone = [Ball::new(start, v0, 1.0)];
+    let mut contacts = Vec::new();
+    step_balls(
+        &mut alone,
+        dt,
+        &[scaling_floor()],
+        &mut [],
+        &MultiballSettings::default(),
+        &mut MultiballScratch::default(),
+        |c| contacts.push(*c),
+    );
+    assert!(
+        (alone[0].center - expected.0).length() < TOL,
+        "alone: {:?}",
+        alone[0]
+    );
+    assert!(
+        (alone[0].velocity - expected.1).length() < TOL,
+        "alone: {:?}",
+        alone[0]
+    );
+    assert_eq!(contacts.len(), 1);
+    assert!((contacts[0].kick - 50.0).abs() < TOL);
+
+    // ... and through the event machinery. The crossing ball of `step_pair` passes x = 0
+    // at t = 0.25 s at y = 4.5, while this one is up at 1 + 150·0.125 = 19.75.
+    let (ball, contacts) = step_pair(start, v0, dt, &[scaling_floor()]);
+    assert!(
+        (ball.center - expected.0).length() < TOL,
+        "step_balls: {}",
+        ball.center
+    );
+    assert!(
+        (ball.velocity - expected.1).length() < TOL,
+        "step_balls: {}",
+        ball.velocity
+    );
+    assert_eq!(contacts.len(), 1);
+    assert!((contacts[0].time - 0.125).abs() < TOL);
+    assert!((contacts[0].kick - 50.0).abs() < TOL);
+}
+
+#[test]
+fn a_turning_segment_scales_the_velocity_relative_to_its_surface() {
+    // An elastic arm from the pivot (0, 0) to (10, 0), turning up by 0.2 rad over the
+    // step of 0.1 s (2 rad/s), scaling by 1.5. A ball of radius 0.5 falls from (6, 3) at
+    // (0, −40) onto it. Whatever the instant and point of contact, the ball must leave
+    // with 1.5 times the elastic reflection of its velocity relative to the arm's
+    // surface there, `s = point_motion(p, toi) / dt`:
+    // `v_out − s = 1.5·(w − 2(w·n)n)` with `w = v_in − s`. It meets nothing after, so
+    // that is its velocity at the step's end.
+    let dt = 0.1;
+    let motion = SegmentMotion {
+        pivot: Vec2::ZERO,
+        angle: 0.2,
+        pivot_motion: Vec2::ZERO,
+    };
+    let arm = Obstacle::segment(Segment::new(Vec2::ZERO, Vec2::new(10.0, 0.0)))
+        .with_material(Material::ELASTIC.with_kick(Kick::scaling(0.0, SCALE)));
+    let v_in = Vec2::new(0.0, -40.0);
+    let mut balls = [Ball::new(Vec2::new(6.0, 3.0), v_in, 0.5)];
+    let mut moving = [MovingObstacle::new(arm, motion)];
+    let mut contacts = Vec::new();
+    step_balls(
+        &mut balls,
+        dt,
+        &[] as &[Obstacle],
+        &mut moving,
+        &MultiballSettings::default(),
+        &mut MultiballScratch::default(),
+        |c| contacts.push(*c),
+    );
+    assert_eq!(contacts.len(), 1, "{contacts:?}");
+    let c = contacts[0];
+    assert_eq!(c.with, ContactWith::Moving(0));
+    let surface = motion.point_motion(c.hit.point, c.time / dt) / dt;
+    assert!((surface - c.other_velocity).length() < 1e-3, "{surface} vs {c:?}");
+    // The arm's point under the ball moves at 2 rad/s times its distance from the pivot
+    // (about 6): about 12 units/s, mostly up.
+    assert!(
+        (surface.length() - 2.0 * c.hit.point.length()).abs() < 1e-3,
+        "{surface}"
+    );
+    let n = c.hit.normal;
+    let w = v_in - surface;
+    let expected = (w - n * (2.0 * w.dot(n))) * SCALE + surface;
+    let out = balls[0].velocity;
+    assert!((out - expected).length() < 1e-3, "{out} vs {expected}");
+    // Unscaled it would be the plain reflection: the scale made a difference of half the
+    // relative speed, about 0.5·52 = 26 units/s.
+    let plain = w - n * (2.0 * w.dot(n)) + surface;
+    assert!((out - plain).length() > 0.4 * w.length(), "{out} vs {plain}");
+    // The reported kick is the normal speed added over the plain bounce: 0.5·(w·n)
+    // against n, i.e. 1.5·|w·n| − |w·n|.
+    assert!((c.kick - 0.5 * w.dot(n).abs()).abs() < 1e-3, "{c:?}");
 }

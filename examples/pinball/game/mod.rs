@@ -5,7 +5,7 @@
 //! - `progress.rs`: the richer table's progression (arrows, combos, bonus, lock,
 //!   jackpot, kickback, extra ball, ball save);
 //! - `tilt.rs`: nudges and the tilt;
-//! - `highscores.rs`: the top-5 file;
+//! - `highscores` (shared with Block it, in `examples/support/`): the top-5 file;
 //! - `stats.rs`: run statistics and the watch over the balls (escapes, NaN, faults,
 //!   the ball search);
 //! - `flight.rs`: the free-flight energy watch (a ball's energy between contacts);
@@ -20,7 +20,7 @@
 pub mod aim;
 pub mod autoplay;
 pub mod flight;
-pub mod highscores;
+pub use crate::support::highscores;
 pub mod input;
 pub mod progress;
 pub mod rules;

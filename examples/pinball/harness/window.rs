@@ -22,7 +22,7 @@ pub fn run(def: TableDef, args: Args, played: Option<Replay>, hz: f64) -> ExitCo
     if let Some(path) = args
         .scores
         .clone()
-        .or_else(|| highscores::default_path(&def_name))
+        .or_else(|| highscores::default_path("pinball", &def_name))
     {
         app.insert_resource(HighScores::load(path));
     }

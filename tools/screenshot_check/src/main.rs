@@ -67,6 +67,8 @@ enum Scene {
     BounceLab,
     /// `examples/pinball`: the table, left of the panel.
     Pinball,
+    /// `examples/block_it`: the turning room, left of the panel.
+    BlockIt,
 }
 
 /// Brightest channel (0–255) from which a pixel is lit: strokes, balls, bumpers and text
@@ -114,6 +116,21 @@ impl Scene {
                 colours: vec![
                     ColourRule::new([0x12, 0x17, 0x29], 6, 0.1),
                     ColourRule::new([0x8c, 0xcd, 0xff], 24, 0.002),
+                ],
+            },
+            // docs/block_it.png, left of the panel (78 % of the width) and the middle 60 %
+            // of the height, which the turning room's walls cross at any angle: lit 7.1 %
+            // (6.1–7.2 % in other frames), at least 3.1 % in every band; the room's floor
+            // (0.07, 0.09, 0.16) covers 31–34 % and its solid walls (0.55, 0.6, 0.75)
+            // 1.7–2.0 %.
+            Self::BlockIt => Rules {
+                size,
+                region: [0.05, 0.2, 0.78, 0.8],
+                min_lit: 0.01,
+                min_band_lit: 0.005,
+                colours: vec![
+                    ColourRule::new([0x12, 0x17, 0x29], 6, 0.075),
+                    ColourRule::new([0x8c, 0x99, 0xbf], 24, 0.004),
                 ],
             },
         }

@@ -1,5 +1,5 @@
-//! The high-score table: the best five scores of a table, kept in a RON file under the
-//! user's data directory (`dirs::data_dir()`, for example `~/.local/share` on Linux).
+//! The high-score table of a game (pinball's of each table, Block it's of each room): the
+//! best five scores, kept in a RON file under the user's data directory (`dirs::data_dir()`, for example `~/.local/share` on Linux).
 //! The file is created on the first score; a file that cannot be read or written gives a
 //! warning naming it, and the game goes on with a fresh table (never a panic).
 
@@ -28,9 +28,10 @@ pub struct HighScores {
     pub path: Option<PathBuf>,
 }
 
-/// The default file for the table named `table`: `<data dir>/bevy_circle_ccd/pinball-<name>.ron`.
+/// The default file of `game` on the table (or room) named `table`:
+/// `<data dir>/bevy_circle_ccd/<game>-<name>-scores.ron`.
 #[must_use]
-pub fn default_path(table: &str) -> Option<PathBuf> {
+pub fn default_path(game: &str, table: &str) -> Option<PathBuf> {
     let slug: String = table
         .chars()
         .map(|c| {
@@ -41,7 +42,7 @@ pub fn default_path(table: &str) -> Option<PathBuf> {
             }
         })
         .collect();
-    dirs::data_dir().map(|d| d.join(DATA_FOLDER).join(format!("pinball-{slug}-scores.ron")))
+    dirs::data_dir().map(|d| d.join(DATA_FOLDER).join(format!("{game}-{slug}-scores.ron")))
 }
 
 impl HighScores {
@@ -142,7 +143,7 @@ mod tests {
     use super::*;
 
     fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("pinball-scores-{}-{name}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("highscores-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         dir.join("sub").join("scores.ron")
     }

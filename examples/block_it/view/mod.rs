@@ -1,0 +1,186 @@
+//! The looks: the room's walls drawn as thick bars that turn with it (the gates lit while
+//! they are on, faint while they are off), the ball with a glow, the score large and faint
+//! in the room's middle, and the overlays (`overlay.rs`): the aim line and the ghost ball.
+
+mod overlay;
+
+use crate::game::{Game, Gates, Room};
+use crate::room::Wall;
+use crate::support::Circle2d;
+use bevy::camera::ScalingMode;
+use bevy::prelude::*;
+
+/// The colours of the game.
+pub mod palette {
+    use bevy::prelude::Color;
+    /// The space outside the room.
+    pub const BACKGROUND: Color = Color::srgb(0.03, 0.04, 0.08);
+    /// The room's floor.
+    pub const FLOOR: Color = Color::srgb(0.07, 0.09, 0.16);
+    /// The solid walls.
+    pub const WALL: Color = Color::srgb(0.55, 0.6, 0.75);
+    /// A gate while it is on.
+    pub const GATE_ON: Color = Color::srgb(0.3, 1.0, 0.85);
+    /// A gate while it is off: where it will appear.
+    pub const GATE_OFF: Color = Color::srgba(0.3, 1.0, 0.85, 0.12);
+    /// The ball.
+    pub const BALL: Color = Color::srgb(1.0, 0.85, 0.3);
+    /// The ball's glow.
+    pub const GLOW: Color = Color::srgba(1.0, 0.6, 0.2, 0.25);
+    /// The score in the room's middle.
+    pub const SCORE: Color = Color::srgba(0.8, 0.85, 1.0, 0.18);
+    /// The aim line, its ghost circles, and where it leaves the room.
+    pub const AIM: Color = Color::srgba(0.5, 0.8, 1.0, 0.7);
+    pub const AIM_EXIT: Color = Color::srgb(1.0, 0.3, 0.35);
+    /// The naive ghost ball.
+    pub const GHOST: Color = Color::srgba(1.0, 0.4, 0.9, 0.45);
+}
+
+/// The world's height the camera shows: the turning room's corners (at √2 times its
+/// half side, plus a wall) stay in view with a margin.
+const VIEW_HEIGHT: f32 = 600.0;
+/// How far left of the room the camera looks, so the room sits in the space left of the
+/// panel, world units.
+const VIEW_SHIFT: f32 = 130.0;
+/// The score's font size in the room's middle.
+const SCORE_FONT: f32 = 160.0;
+/// The glow's radius over the ball's.
+const GLOW_SCALE: f32 = 2.2;
+
+/// The looks.
+pub struct ViewPlugin;
+
+impl Plugin for ViewPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(ClearColor(palette::BACKGROUND))
+            .add_systems(Startup, setup)
+            .add_systems(Update, (light_gates, show_score, overlay::draw));
+    }
+}
+
+/// The gates' two looks.
+#[derive(Resource)]
+struct GateLooks {
+    on: Handle<ColorMaterial>,
+    off: Handle<ColorMaterial>,
+}
+
+/// A gate's bar.
+#[derive(Component)]
+struct GateBar;
+
+/// The score's text.
+#[derive(Component)]
+struct ScoreText;
+
+fn setup(
+    mut commands: Commands,
+    room: Res<Room>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    commands.spawn((
+        Camera2d,
+        Projection::Orthographic(OrthographicProjection {
+            scaling_mode: ScalingMode::FixedVertical {
+                viewport_height: VIEW_HEIGHT,
+            },
+            ..OrthographicProjection::default_2d()
+        }),
+        Transform::from_xyz(VIEW_SHIFT, 0.0, 0.0),
+    ));
+    let def = &room.def;
+    let (h, t) = (def.half_size, def.wall_thickness);
+    let looks = GateLooks {
+        on: materials.add(palette::GATE_ON),
+        off: materials.add(palette::GATE_OFF),
+    };
+    let wall = materials.add(palette::WALL);
+    let bar = meshes.add(Rectangle::new(2.0 * (h + t), t));
+    for (entity, side) in room.entities.walls.iter().zip(Wall::ALL) {
+        // The bar lies outside the line the ball meets, in the wall's (the room's) frame.
+        let (at, turn) = match side {
+            Wall::Left => (Vec2::new(-h - t / 2.0, 0.0), true),
+            Wall::Right => (Vec2::new(h + t / 2.0, 0.0), true),
+            Wall::Upper => (Vec2::new(0.0, h + t / 2.0), false),
+            Wall::Lower => (Vec2::new(0.0, -h - t / 2.0), false),
+        };
+        let rotation = if turn {
+            Quat::from_rotation_z(std::f32::consts::FRAC_PI_2)
+        } else {
+            Quat::IDENTITY
+        };
+        let material = if side.is_gate() {
+            looks.off.clone()
+        } else {
+            wall.clone()
+        };
+        let mut child = commands.spawn((
+            Mesh2d(bar.clone()),
+            MeshMaterial2d(material),
+            Transform::from_translation(at.extend(1.0)).with_rotation(rotation),
+            ChildOf(*entity),
+        ));
+        if side.is_gate() {
+            child.insert(GateBar);
+        }
+    }
+    // The floor turns with the room: a child of the first wall.
+    commands.spawn((
+        Mesh2d(meshes.add(Rectangle::new(2.0 * h, 2.0 * h))),
+        MeshMaterial2d(materials.add(palette::FLOOR)),
+        Transform::from_xyz(0.0, 0.0, -1.0),
+        ChildOf(room.entities.walls[0]),
+    ));
+    commands.spawn((
+        Text2d::new("0"),
+        TextFont::from_font_size(SCORE_FONT),
+        TextColor(palette::SCORE),
+        Transform::from_xyz(0.0, 0.0, -0.5),
+        ScoreText,
+    ));
+    let r = def.ball_radius;
+    commands.entity(room.entities.ball).insert((
+        Mesh2d(meshes.add(Circle2d(r))),
+        MeshMaterial2d(materials.add(palette::BALL)),
+        Visibility::default(),
+    ));
+    commands.spawn((
+        Mesh2d(meshes.add(Circle2d(r * GLOW_SCALE))),
+        MeshMaterial2d(materials.add(palette::GLOW)),
+        Transform::from_xyz(0.0, 0.0, -0.5),
+        ChildOf(room.entities.ball),
+    ));
+    commands.insert_resource(looks);
+}
+
+/// The gates lit while they are on.
+fn light_gates(
+    gates: Res<Gates>,
+    looks: Option<Res<GateLooks>>,
+    mut bars: Query<&mut MeshMaterial2d<ColorMaterial>, With<GateBar>>,
+) {
+    let Some(looks) = looks else {
+        return;
+    };
+    let want = if gates.on() { &looks.on } else { &looks.off };
+    for mut m in &mut bars {
+        if m.0 != *want {
+            m.0 = want.clone();
+        }
+    }
+}
+
+/// The score in the room's middle; between games, the last score and how to start.
+fn show_score(game: Res<Game>, mut text: Query<&mut Text2d, With<ScoreText>>) {
+    let wanted = if game.playing || game.games > 0 {
+        game.score.to_string()
+    } else {
+        "TAP".to_owned()
+    };
+    for mut t in &mut text {
+        if t.0 != wanted {
+            t.0.clone_from(&wanted);
+        }
+    }
+}
