@@ -15,6 +15,8 @@ use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
 
 /// Width of the panel, logical pixels.
 const PANEL_WIDTH: f32 = 280.0;
+/// The most contacts the aim line's slider offers.
+const MAX_AIM_CONTACTS: usize = 30;
 
 /// Whether the pointer is over the panel (a click there is not a tap).
 #[derive(Resource, Clone, Copy, Debug, Default)]
@@ -68,6 +70,7 @@ fn panel(mut contexts: EguiContexts, shown: Shown, edited: Edited) -> Result {
         mut pointer,
     } = edited;
     let mut show_aim = aim.on;
+    let mut aim_contacts = aim.contacts;
     let mut show_ghost = ghost.on;
     let mut slow = slow_motion_on(&virt);
     let hz_now = fixed.timestep().as_secs_f64().recip().round() as u32;
@@ -115,6 +118,13 @@ fn panel(mut contexts: EguiContexts, shown: Shown, edited: Edited) -> Result {
                 });
             });
             ui.checkbox(&mut show_aim, "aim line (A)");
+            if let Some(exit) = aim.forecast.exit.filter(|_| show_aim) {
+                ui.label(format!(
+                    "out through the open {:?} gate in {:.2} s",
+                    exit.wall, exit.time
+                ));
+            }
+            ui.add(egui::Slider::new(&mut aim_contacts, 1..=MAX_AIM_CONTACTS).text("contacts ahead"));
             ui.checkbox(&mut show_ghost, "ghost ball, naive steps (G)");
             ui.checkbox(&mut slow, "slow motion (S)");
             ui.label(format!("ghost tunnels {}", ghost.tunnels));
@@ -132,6 +142,7 @@ fn panel(mut contexts: EguiContexts, shown: Shown, edited: Edited) -> Result {
     );
     pointer.0 = ctx.is_pointer_over_egui() || ctx.egui_wants_pointer_input();
     aim.on = show_aim;
+    aim.contacts = aim_contacts;
     ghost.on = show_ghost;
     if slow != slow_motion_on(&virt) {
         set_slow_motion(&mut virt, slow);

@@ -3,8 +3,12 @@
     reason = "each example uses a different part of this shared module"
 )]
 //! Shared by the windowed examples: the `--screenshot PATH --frames N` smoke mode, and the
-//! labs' balls ([`LabBall`]), and the games' high-score tables (`highscores.rs`).
+//! labs' balls ([`LabBall`]); and for the games, their high-score tables
+//! (`highscores.rs`), their data files' fingerprints (`fingerprint.rs`) and their shared
+//! command-line values (`cli.rs`).
 
+pub mod cli;
+pub mod fingerprint;
 pub mod highscores;
 
 use bevy::prelude::*;

@@ -14,6 +14,12 @@ use ccd_core::{
 /// the query's scale; 1e-4 is both a hundred times over.
 const TOL: f32 = 1e-4;
 
+/// `got` within [`TOL`] of `want`, else a failure naming `what`.
+#[track_caller]
+fn assert_near(got: Vec2, want: Vec2, what: &str) {
+    assert!((got - want).length() < TOL, "{what}: {got}, not {want}");
+}
+
 /// A floor along y = 0 of restitution 0.5 that kicks 30 units/s above an approach of 10.
 fn floor() -> Obstacle {
     Obstacle::segment(Segment::new(Vec2::new(-100.0, 0.0), Vec2::new(100.0, 0.0)))
@@ -72,16 +78,8 @@ fn a_kick_mid_step_spends_the_rest_of_the_step_on_the_kicked_velocity() {
     assert_eq!(kicks.len(), 1);
     assert!((kicks[0] - 30.0).abs() < TOL, "reported kick {}", kicks[0]);
     let (ball, contacts) = step_pair(Vec2::new(0.0, 5.0), Vec2::new(4.0, -16.0), 0.5, &[floor()]);
-    assert!(
-        (ball.center - expected.0).length() < TOL,
-        "step_balls: {}",
-        ball.center
-    );
-    assert!(
-        (ball.velocity - expected.1).length() < TOL,
-        "step_balls: {}",
-        ball.velocity
-    );
+    assert_near(ball.center, expected.0, "step_balls");
+    assert_near(ball.velocity, expected.1, "step_balls");
     assert_eq!(contacts.len(), 1);
     assert!((contacts[0].time - 0.25).abs() < TOL);
     assert!((contacts[0].kick - 30.0).abs() < TOL);
@@ -219,32 +217,16 @@ fn a_speed_scale_mid_step_flies_the_rest_of_the_step_at_the_new_speed() {
         &mut MultiballScratch::default(),
         |c| contacts.push(*c),
     );
-    assert!(
-        (alone[0].center - expected.0).length() < TOL,
-        "alone: {:?}",
-        alone[0]
-    );
-    assert!(
-        (alone[0].velocity - expected.1).length() < TOL,
-        "alone: {:?}",
-        alone[0]
-    );
+    assert_near(alone[0].center, expected.0, "alone");
+    assert_near(alone[0].velocity, expected.1, "alone");
     assert_eq!(contacts.len(), 1);
     assert!((contacts[0].kick - 50.0).abs() < TOL);
 
     // ... and through the event machinery. The crossing ball of `step_pair` passes x = 0
     // at t = 0.25 s at y = 4.5, while this one is up at 1 + 150·0.125 = 19.75.
     let (ball, contacts) = step_pair(start, v0, dt, &[scaling_floor()]);
-    assert!(
-        (ball.center - expected.0).length() < TOL,
-        "step_balls: {}",
-        ball.center
-    );
-    assert!(
-        (ball.velocity - expected.1).length() < TOL,
-        "step_balls: {}",
-        ball.velocity
-    );
+    assert_near(ball.center, expected.0, "step_balls");
+    assert_near(ball.velocity, expected.1, "step_balls");
     assert_eq!(contacts.len(), 1);
     assert!((contacts[0].time - 0.125).abs() < TOL);
     assert!((contacts[0].kick - 50.0).abs() < TOL);

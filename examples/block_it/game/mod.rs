@@ -149,9 +149,10 @@ impl Plugin for GamePlugin {
                 .chain()
                 .in_set(GameSystems::Rules),
         )
+        .add_systems(Update, predict::update_aim)
         .add_systems(
             FixedUpdate,
-            (rules::watch_step, ghost::step_ghost, predict::update_aim)
+            (rules::watch_step, ghost::step_ghost, predict::note_aim)
                 .chain()
                 .in_set(GameSystems::Watch),
         );

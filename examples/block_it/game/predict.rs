@@ -11,7 +11,7 @@
 //! The prediction stops at its contact budget, at its step budget, or where the ball
 //! leaves the room (through an open gate, in play).
 
-use crate::room::{RoomDef, Wall, gate_kicker};
+use crate::room::{LastLeg, RoomDef, Wall, gate_kicker};
 use bevy::math::{EulerRot, Quat};
 use bevy::prelude::*;
 use bevy_circle_ccd::ccd_core::{
@@ -71,6 +71,8 @@ pub struct Exit {
     pub wall: Wall,
     /// Whether that wall was on (a fault if the game ever did this).
     pub wall_on: bool,
+    /// Seconds from now to the end of that step.
+    pub time: f32,
 }
 
 /// The predicted path.
@@ -162,7 +164,7 @@ pub fn predict(def: &RoomDef, now: &Snapshot, horizon: Horizon) -> Forecast {
             },
         );
         let before = step as f32 * now.dt;
-        let mut from = start;
+        let mut last = 0.0;
         for c in &step_contacts {
             let ContactWith::Moving(k) = c.with else {
                 continue;
@@ -171,7 +173,7 @@ pub fn predict(def: &RoomDef, now: &Snapshot, horizon: Horizon) -> Forecast {
                 continue;
             };
             blocks += u64::from(wall.is_gate());
-            from = crate::room::to_room(c.hit.center, angle + turn * (c.time / now.dt));
+            last = c.time;
             forecast.path.push(c.hit.center);
             forecast.contacts.push(PredictedContact {
                 step,
@@ -185,14 +187,21 @@ pub fn predict(def: &RoomDef, now: &Snapshot, horizon: Horizon) -> Forecast {
         angle = next_angle(angle, turn);
         forecast.path.push(balls[0].center);
         forecast.steps = step + 1;
-        let end = crate::room::to_room(balls[0].center, angle);
+        let leg = LastLeg {
+            end: balls[0].center,
+            velocity: balls[0].velocity,
+            seconds: now.dt - last,
+            angle,
+            spin: turn / now.dt,
+        };
         if Wall::crossed(start, def.half_size).is_none()
-            && let Some(wall) = Wall::exit(from, end, def.half_size)
+            && let Some(wall) = leg.exit(def.half_size)
         {
             forecast.exit = Some(Exit {
                 step,
                 wall,
                 wall_on: !wall.is_gate() || gates_on,
+                time: (step + 1) as f32 * now.dt,
             });
             break;
         }
@@ -264,12 +273,17 @@ impl Now<'_, '_> {
     }
 }
 
-/// The aim line: on or off, how many contacts it shows, and the last forecast.
+/// The aim line: on or off, how many contacts it shows, the state it starts from (the
+/// last fixed step's), and its forecast.
 #[derive(Resource, Clone, Debug, PartialEq)]
 pub struct AimLine {
     pub on: bool,
     pub contacts: usize,
     pub forecast: Forecast,
+    /// The state after the last fixed step, while a game is on and the line is shown.
+    from: Option<Snapshot>,
+    /// Whether `from` changed since the forecast was made.
+    stale: bool,
 }
 
 /// Contacts the aim line shows by default.
@@ -284,23 +298,37 @@ impl Default for AimLine {
             on: true,
             contacts: AIM_CONTACTS,
             forecast: Forecast::default(),
+            from: None,
+            stale: false,
         }
     }
 }
 
-/// Predicts the aim line after every step, while a game is on and the line is shown.
-pub fn update_aim(now: Now, mut aim: ResMut<AimLine>) {
-    if !aim.on || !now.playing() {
-        aim.forecast = Forecast::default();
+/// Notes the state the aim line starts from, after every fixed step.
+pub fn note_aim(now: Now, mut aim: ResMut<AimLine>) {
+    aim.from = if aim.on && now.playing() {
+        now.snapshot()
+    } else {
+        None
+    };
+    aim.stale = true;
+}
+
+/// Predicts the aim line once a frame (not once a fixed step: a frame may run several),
+/// from the last fixed step's state.
+pub fn update_aim(room: Res<super::Room>, mut aim: ResMut<AimLine>) {
+    if !aim.stale {
         return;
     }
-    let Some(snapshot) = now.snapshot() else {
-        return;
+    aim.stale = false;
+    aim.forecast = match aim.from {
+        Some(from) => {
+            let horizon = Horizon {
+                contacts: aim.contacts,
+                steps: (AIM_SECONDS / from.dt).ceil() as u32,
+            };
+            predict(&room.def, &from, horizon)
+        }
+        None => Forecast::default(),
     };
-    let steps = (AIM_SECONDS / snapshot.dt).ceil() as u32;
-    let horizon = Horizon {
-        contacts: aim.contacts,
-        steps,
-    };
-    aim.forecast = predict(now.def(), &snapshot, horizon);
 }

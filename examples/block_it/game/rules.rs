@@ -11,7 +11,7 @@
 use super::autoplay::Autoplay;
 use super::highscores::HighScores;
 use super::{Game, Gates, Requests, Room, Tally};
-use crate::room::{Ball, OUT_OF_PLAY, Wall, angle_of, to_room};
+use crate::room::{Ball, LastLeg, OUT_OF_PLAY, Wall, angle_of, to_room};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
@@ -117,15 +117,14 @@ pub enum Left {
     AlreadyOut,
 }
 
-/// Whether and how a ball that started the step at `start` out of a room of half side
-/// `h` (the gates on or off in the step): its last straight leg ran from `from` (its last
-/// contact's centre, or `start`) to `end`, each in the room's frame at its instant.
+/// Whether and how a ball left a room of half side `h` in a step: it started the step at
+/// `start` (room frame), and its last leg is `leg`; the gates were on or off in the step.
 #[must_use]
-pub fn left_room(start: Vec2, from: Vec2, end: Vec2, h: f32, gates_on: bool) -> Option<Left> {
+pub fn left_room(start: Vec2, leg: &LastLeg, h: f32, gates_on: bool) -> Option<Left> {
     if Wall::crossed(start, h).is_some() {
         return Some(Left::AlreadyOut);
     }
-    let wall = Wall::exit(from, end, h)?;
+    let wall = leg.exit(h)?;
     Some(match (wall.is_gate(), gates_on) {
         (false, _) => Left::Solid,
         (true, true) => Left::ActiveGate,
@@ -166,7 +165,7 @@ pub fn watch_step(
     for hit in hits.read().filter(|h| h.circle == ball && !h.sensor) {
         bounces += 1;
         blocks += u64::from(room.entities.wall(hit.other).is_some_and(Wall::is_gate));
-        last = Some((hit.center, hit.time));
+        last = Some(hit.time);
     }
     let spin = walls.iter().next().map_or(0.0, |(_, k)| match *k {
         Kinematic::Velocity { angular, .. } => angular,
@@ -202,10 +201,14 @@ pub fn watch_step(
     } else if start.playing && game.playing {
         tally.speed = velocity.length();
         tally.top_speed = tally.top_speed.max(tally.speed);
-        let end = to_room(center, angle);
-        // The last contact's centre, in the room's frame at its instant.
-        let from = last.map_or(start.center, |(c, t)| to_room(c, angle - spin * (dt - t)));
-        left_room(start.center, from, end, room.def.half_size, start.gates_on).map(Some)
+        let leg = LastLeg {
+            end: center,
+            velocity,
+            seconds: dt - last.unwrap_or(0.0),
+            angle,
+            spin,
+        };
+        left_room(start.center, &leg, room.def.half_size, start.gates_on).map(Some)
     } else {
         None
     };

@@ -7,7 +7,7 @@ use super::ghost::naive_step;
 use super::rules::{Left, left_room};
 use super::{Game, Gates, Requests, Tally};
 use crate::harness::replay::{self, Replay, Tape};
-use crate::room::{self, RoomDef, Wall, angle_of, to_room};
+use crate::room::{self, LastLeg, RoomDef, Wall, angle_of, to_room};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 
@@ -27,12 +27,34 @@ fn collect(mut reader: MessageReader<CircleHit>, mut hits: ResMut<Hits>) {
     hits.0.extend(reader.read().copied());
 }
 
-/// A headless game on `def`, without the autoplayer, its hits collected.
+/// A headless game on `def` at 60 Hz, without the autoplayer, its hits collected.
 pub(super) fn app(def: RoomDef) -> App {
-    let mut app = crate::headless_app(def, false, HZ);
+    app_at(def, HZ)
+}
+
+/// [`app`] at `hz`.
+fn app_at(def: RoomDef, hz: u32) -> App {
+    let mut app = crate::headless_app(def, false, hz);
     app.init_resource::<Hits>()
-        .add_systems(FixedUpdate, collect.after(CircleCcdSystems::Report));
+        .init_resource::<GateSteps>()
+        .add_systems(
+            FixedUpdate,
+            (collect, count_gate_steps).after(CircleCcdSystems::Report),
+        );
     app
+}
+
+/// Steps swept with the upper gate's line in place.
+#[derive(Resource, Default)]
+struct GateSteps(u32);
+
+fn count_gate_steps(
+    room: Res<super::Room>,
+    lines: Query<(), With<StaticSegment>>,
+    mut count: ResMut<GateSteps>,
+) {
+    let upper = room.entities.walls[Wall::ALL.iter().position(|w| *w == Wall::Upper).unwrap_or(0)];
+    count.0 += u32::from(lines.contains(upper));
 }
 
 /// One fixed step, with these requests.
@@ -206,6 +228,41 @@ fn a_block_scales_the_speed_at_the_impact_and_turns_the_room_faster() {
 }
 
 #[test]
+fn a_tap_puts_the_gates_up_for_a_tenth_of_a_second_at_each_rate() {
+    // 0.1 s: 3 steps at 30 Hz, 6 at 60, 12 at 120. The ball runs along the solid walls'
+    // direction, so it meets no gate meanwhile.
+    for (hz, steps) in [(30, 3), (60, 6), (120, 12)] {
+        let mut app = app_at(shipped(), hz);
+        // A tap with no game on starts one, with the gates down.
+        step(
+            &mut app,
+            Requests {
+                tap: true,
+                ..default()
+            },
+        );
+        assert!(
+            app.world().resource::<Game>().playing,
+            "{hz} Hz: a tap starts a game"
+        );
+        assert_eq!(app.world().resource::<GateSteps>().0, 0, "{hz} Hz");
+        place(&mut app, Vec2::ZERO, Vec2::new(300.0, 0.0));
+        step(
+            &mut app,
+            Requests {
+                tap: true,
+                ..default()
+            },
+        );
+        for _ in 0..3 * steps {
+            step(&mut app, Requests::default());
+        }
+        assert_eq!(app.world().resource::<GateSteps>().0, steps, "{hz} Hz");
+        assert!(app.world().resource::<Game>().playing, "{hz} Hz");
+    }
+}
+
+#[test]
 fn a_ball_out_through_an_open_gate_ends_the_game_and_is_no_fault() {
     let def = shipped();
     let mut app = app(def);
@@ -230,29 +287,83 @@ fn a_ball_out_through_an_open_gate_ends_the_game_and_is_no_fault() {
 #[test]
 fn left_room_tells_an_open_gate_from_a_fault() {
     let h = 100.0;
+    // A still room, legs of one second from `from` to `to`.
+    let leg = |from: Vec2, to: Vec2| LastLeg {
+        end: to,
+        velocity: to - from,
+        seconds: 1.0,
+        angle: 0.0,
+        spin: 0.0,
+    };
     let inside = Vec2::new(10.0, 20.0);
-    let left = |to: Vec2, gates_on: bool| left_room(inside, inside, to, h, gates_on);
+    let left = |to: Vec2, gates_on: bool| left_room(inside, &leg(inside, to), h, gates_on);
     assert_eq!(left(Vec2::new(0.0, 50.0), false), None);
     assert_eq!(left(Vec2::new(0.0, 101.0), false), Some(Left::OpenGate));
     assert_eq!(left(Vec2::new(0.0, -101.0), true), Some(Left::ActiveGate));
     assert_eq!(left(Vec2::new(-101.0, 0.0), false), Some(Left::Solid));
     let out = Vec2::new(0.0, 120.0);
     assert_eq!(
-        left_room(out, out, Vec2::new(0.0, 130.0), h, true),
+        left_room(out, &leg(out, Vec2::new(0.0, 130.0)), h, true),
         Some(Left::AlreadyOut)
     );
     // Past a corner, by the line met first: from (10, 20) to (190, 140) it crosses
-    // y = 100 two thirds of the way, x = 100 half way: out through the right wall; to
+    // x = 100 half way and y = 100 two thirds of the way: out through the right wall; to
     // (130, 180) it crosses y = 100 half way, x = 100 three quarters of the way: out
     // through the gate, though further beyond the wall.
     assert_eq!(left(Vec2::new(190.0, 140.0), false), Some(Left::Solid));
     assert_eq!(left(Vec2::new(130.0, 180.0), false), Some(Left::OpenGate));
-    // The last leg counts, not the whole step: a bounce off the right wall at
-    // (92, 60), then out through the upper gate.
-    assert_eq!(
-        left_room(inside, Vec2::new(92.0, 60.0), Vec2::new(40.0, 140.0), h, false),
-        Some(Left::OpenGate)
-    );
+    // The last leg counts, not the step: after a bounce off the right wall at (92, 60),
+    // out through the upper gate.
+    let bounced = leg(Vec2::new(92.0, 60.0), Vec2::new(40.0, 140.0));
+    assert_eq!(left_room(inside, &bounced, h, false), Some(Left::OpenGate));
+}
+
+#[test]
+fn the_exit_of_a_leg_in_the_turning_room_is_where_dense_sampling_finds_it() {
+    // Legs of up to a 30 Hz step at up to 40,000 u/s, in a room of half side 160 turning
+    // at up to 2 rad/s either way, across the room and out near a corner (where a
+    // straight chord in the room's frame, the leg's ends joined, picks the wrong wall): the wall `LastLeg::exit` names
+    // is the one the centre is beyond at the first of 100,000 samples found outside
+    // (cases whose first outside sample is within 1e-3 of a corner's diagonal are not
+    // judged).
+    use rand::{Rng, SeedableRng};
+    const SAMPLES: u32 = 100_000;
+    let h = 160.0;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    let mut judged = 0;
+    while judged < 300 {
+        let corner = Vec2::from_angle(
+            std::f32::consts::FRAC_PI_4 + std::f32::consts::FRAC_PI_2 * rng.random_range(0..4) as f32,
+        );
+        let start = -corner * h * rng.random_range(0.0..1.2);
+        let seconds = rng.random_range(0.5..1.0) / 30.0;
+        let heading = corner.to_angle() + rng.random_range(-0.1..0.1);
+        let velocity = Vec2::from_angle(heading) * rng.random_range(10_000.0..40_000.0);
+        let (spin, start_angle) = (rng.random_range(-2.0..2.0), rng.random_range(-3.2..3.2));
+        let angle = start_angle + spin * seconds;
+        let world_start = Vec2::from_angle(start_angle).rotate(start);
+        let leg = LastLeg {
+            end: world_start + velocity * seconds,
+            velocity,
+            seconds,
+            angle,
+            spin,
+        };
+        let at = |t: f32| to_room(world_start + velocity * t, start_angle + spin * t);
+        let Some(first) = (1..=SAMPLES)
+            .map(|k| at(seconds * k as f32 / SAMPLES as f32))
+            .find(|p| Wall::crossed(*p, h).is_some())
+        else {
+            assert_eq!(leg.exit(h), None);
+            continue;
+        };
+        let beyond = first.abs() - Vec2::splat(h);
+        if (beyond.x - beyond.y).abs() < 1e-3 || Wall::crossed(leg.at_end(), h).is_none() {
+            continue;
+        }
+        assert_eq!(leg.exit(h), Wall::crossed(first, h), "{leg:?}");
+        judged += 1;
+    }
 }
 
 #[test]

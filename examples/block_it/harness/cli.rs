@@ -3,6 +3,7 @@
 
 use crate::harness::replay::Replay;
 use crate::room::{self, RoomDef};
+use crate::support::cli::{parse_seconds, parse_window};
 use clap::Parser;
 use std::path::PathBuf;
 
@@ -56,24 +57,6 @@ fn parse_hz(text: &str) -> Result<u32, String> {
     match text.trim().parse::<u32>() {
         Ok(hz) if RATES.contains(&hz) => Ok(hz),
         _ => Err(format!("must be one of {RATES:?}, got `{text}`")),
-    }
-}
-
-fn parse_seconds(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
-        Ok(s) => Err(format!("must be a finite number of seconds above 0, got {s}")),
-        Err(e) => Err(format!("expected a number of seconds, got `{text}`: {e}")),
-    }
-}
-
-fn parse_window(text: &str) -> Result<(u32, u32), String> {
-    let size = text
-        .split_once('x')
-        .and_then(|(w, h)| Some((w.trim().parse().ok()?, h.trim().parse().ok()?)));
-    match size {
-        Some((w, h)) if w > 0 && h > 0 => Ok((w, h)),
-        _ => Err(format!("expected WIDTHxHEIGHT such as 1280x720, got `{text}`")),
     }
 }
 

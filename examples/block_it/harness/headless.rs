@@ -23,6 +23,8 @@ pub fn run(def: RoomDef, args: &Args, played: Option<Replay>, hz: u32) -> ExitCo
     let mut app = crate::headless_app(def.clone(), autoplay, hz);
     app.world_mut().resource_mut::<CcdSettings>().audit = true;
     app.world_mut().resource_mut::<Ghost>().on = true;
+    // Nobody looks at the aim line here (the autoplayer makes its own prediction).
+    app.world_mut().resource_mut::<crate::game::predict::AimLine>().on = false;
     if let Some(path) = &args.scores {
         app.insert_resource(HighScores::load(path.clone()));
     }

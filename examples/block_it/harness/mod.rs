@@ -8,3 +8,6 @@ pub mod cli;
 pub mod headless;
 pub mod replay;
 pub mod window;
+
+#[cfg(test)]
+mod cli_tests;

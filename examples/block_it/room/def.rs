@@ -1,6 +1,7 @@
 //! The room file (`assets/block_it/room.ron`): the numbers of the room, the ball and the
 //! rules, and their checks. A bad value or an unknown field is refused with its name.
 
+use crate::support::fingerprint::fingerprint;
 use serde::Deserialize;
 use std::path::Path;
 
@@ -166,15 +167,4 @@ pub fn load(path: &Path) -> Result<RoomDef, RoomError> {
     let text =
         std::fs::read_to_string(path).map_err(|e| RoomError::Io(format!("{}: {e}", path.display())))?;
     parse(&text)
-}
-
-/// FNV-1a, 64 bits: a replay names the room file it was played on.
-#[must_use]
-pub fn fingerprint(bytes: &[u8]) -> u64 {
-    /// FNV-1a's 64-bit offset basis and prime.
-    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    bytes
-        .iter()
-        .fold(OFFSET, |h, &b| (h ^ u64::from(b)).wrapping_mul(PRIME))
 }

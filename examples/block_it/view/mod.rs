@@ -73,6 +73,14 @@ struct GateBar;
 #[derive(Component)]
 struct ScoreText;
 
+/// The hint under the score between games.
+#[derive(Component)]
+struct HintText;
+
+/// The hint's font size, and how far under the room's middle it stands.
+const HINT_FONT: f32 = 22.0;
+const HINT_BELOW: f32 = 90.0;
+
 fn setup(
     mut commands: Commands,
     room: Res<Room>,
@@ -139,6 +147,13 @@ fn setup(
         Transform::from_xyz(0.0, 0.0, -0.5),
         ScoreText,
     ));
+    commands.spawn((
+        Text2d::new(""),
+        TextFont::from_font_size(HINT_FONT),
+        TextColor(palette::GATE_ON),
+        Transform::from_xyz(0.0, -HINT_BELOW, 2.0),
+        HintText,
+    ));
     let r = def.ball_radius;
     commands.entity(room.entities.ball).insert((
         Mesh2d(meshes.add(Circle2d(r))),
@@ -171,16 +186,26 @@ fn light_gates(
     }
 }
 
-/// The score in the room's middle; between games, the last score and how to start.
-fn show_score(game: Res<Game>, mut text: Query<&mut Text2d, With<ScoreText>>) {
-    let wanted = if game.playing || game.games > 0 {
-        game.score.to_string()
-    } else {
-        "TAP".to_owned()
+/// The score in the room's middle; between games, how to start the next.
+fn show_score(
+    game: Res<Game>,
+    mut score: Query<&mut Text2d, (With<ScoreText>, Without<HintText>)>,
+    mut hint: Query<&mut Text2d, (With<HintText>, Without<ScoreText>)>,
+) {
+    let hint_text = match (game.playing, game.games) {
+        (true, _) => "",
+        (false, 0) => "tap, click or Space to play",
+        (false, _) => "game over: tap to play again",
     };
-    for mut t in &mut text {
+    set_text(&mut score, &game.score.to_string());
+    set_text(&mut hint, hint_text);
+}
+
+/// Sets every text of `query` to `wanted`, touching only those that differ.
+fn set_text<F: bevy::ecs::query::QueryFilter>(query: &mut Query<&mut Text2d, F>, wanted: &str) {
+    for mut t in query.iter_mut() {
         if t.0 != wanted {
-            t.0.clone_from(&wanted);
+            wanted.clone_into(&mut t.0);
         }
     }
 }

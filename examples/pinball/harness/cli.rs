@@ -3,6 +3,7 @@
 
 use crate::harness::replay::Replay;
 use crate::harness::screenshot::Moment;
+use crate::support::cli::{parse_seconds, parse_window};
 use crate::table::{self, TableDef};
 use clap::Parser;
 use std::path::PathBuf;
@@ -77,27 +78,6 @@ pub struct Args {
 /// The window's default size: the panel (330 px) beside the display and the table at
 /// about 0.9 px per mm.
 const DEFAULT_WINDOW: &str = "1440x1000";
-
-/// A number of seconds: finite and above 0 (NaN, an infinity, 0 or a negative number would
-/// never end the run, or end it at once).
-fn parse_seconds(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
-        Ok(s) => Err(format!("must be a finite number of seconds above 0, got {s}")),
-        Err(e) => Err(format!("expected a number of seconds, got `{text}`: {e}")),
-    }
-}
-
-/// `WIDTHxHEIGHT`, each at least 1.
-fn parse_window(text: &str) -> Result<(u32, u32), String> {
-    let size = text
-        .split_once('x')
-        .and_then(|(w, h)| Some((w.trim().parse().ok()?, h.trim().parse().ok()?)));
-    match size {
-        Some((w, h)) if w > 0 && h > 0 => Ok((w, h)),
-        _ => Err(format!("expected WIDTHxHEIGHT such as 1280x720, got `{text}`")),
-    }
-}
 
 /// The table (with `--motor-flippers` applied), the replay if `--replay` names one, and the
 /// fixed rate (the replay's, else `--hz`), checked to be in 60..=1000 Hz; or why not.
