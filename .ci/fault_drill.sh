@@ -100,11 +100,36 @@ done
 expect fail "bounce_lab: a blank frame" smoke_bounce_lab CI_EXAMPLES="$DRILL/blank"
 expect fail "pinball: a blank frame" smoke_pinball_screenshot CI_EXAMPLES="$DRILL/blank"
 
+# 4b. Block it: the program exits 1, crashes, replays a block apart, leaves out a
+#     fault line, reports an escape or a slow top speed, or shows a blank frame.
+stand_in "$DRILL/exit1" block_it '"$REAL/block_it" "$@"; exit 1'
+expect fail "block_it headless exits 1" smoke_block_it_headless CI_EXAMPLES="$DRILL/exit1"
+expect fail "block_it exits 1 after its screenshot" smoke_block_it_screenshot CI_EXAMPLES="$DRILL/exit1"
+stand_in "$DRILL/crash" block_it '"$REAL/block_it" "$@" & pid=$!; sleep 0.2; kill -ABRT $pid; wait $pid'
+expect fail "block_it headless crashes" smoke_block_it_headless CI_EXAMPLES="$DRILL/crash"
+stand_in "$DRILL/replay" block_it 'case " $* " in
+  *" --replay "*) "$REAL/block_it" "$@" | awk '"'"'/^  blocks:/ { sub(/[0-9]+$/, $NF + 1) } { print }'"'"' ;;
+  *) exec "$REAL/block_it" "$@" ;;
+esac'
+expect fail "block_it: the replay ends one block apart" smoke_block_it_headless CI_EXAMPLES="$DRILL/replay"
+stand_in "$DRILL/quiet" block_it '"$REAL/block_it" "$@" | grep -v "^  escapes through an active gate:"'
+expect fail "block_it: a summary without an escape line" smoke_block_it_headless CI_EXAMPLES="$DRILL/quiet"
+stand_in "$DRILL/escape" block_it '"$REAL/block_it" "$@" | sed "s/^  escapes through a solid wall: *0$/  escapes through a solid wall:   1/"'
+expect fail "block_it: an escape through a solid wall" smoke_block_it_headless CI_EXAMPLES="$DRILL/escape"
+stand_in "$DRILL/slow" block_it '"$REAL/block_it" "$@" | sed -E "s/^(  top speed: +)[0-9]+/\\119999/"'
+expect fail "block_it: a top speed under 20,000" smoke_block_it_headless CI_EXAMPLES="$DRILL/slow"
+stand_in "$DRILL/blank" block_it 'shot=""; prev=""
+for a in "$@"; do [ "$prev" = --screenshot ] && shot=$a; prev=$a; done
+"$REAL/../screenshot_check" blank "$shot" --size 1280x720 --fill 080910'
+expect fail "block_it: a blank frame" smoke_block_it_screenshot CI_EXAMPLES="$DRILL/blank"
+
 # 5. Without a fault, each step passes.
 expect pass "trajectory, no fault" smoke_trajectory
 expect pass "bounce_lab, no fault" smoke_bounce_lab
 expect pass "pinball headless, no fault" smoke_pinball_headless
 expect pass "pinball screenshot, no fault" smoke_pinball_screenshot
 expect pass "pinball input, no fault" smoke_pinball_input
+expect pass "block_it headless, no fault" smoke_block_it_headless
+expect pass "block_it screenshot, no fault" smoke_block_it_screenshot
 
 exit "$FAILED"
