@@ -1,14 +1,17 @@
 //! The looks: the room's walls drawn as thick bars that turn with it (the gates lit while
 //! they are on, faint while they are off), the ball with a glow, the score large and faint
-//! in the room's middle, and the overlays (`overlay.rs`): the aim line and the ghost ball.
+//! in the room's middle, and the overlays (`overlay.rs`): the aim line and the ghost ball;
+//! and the ball's trail (`trail.rs`).
 
 mod overlay;
+mod trail;
 
 use crate::game::{Game, Gates, Room};
 use crate::room::Wall;
 use crate::support::Circle2d;
 use bevy::camera::ScalingMode;
 use bevy::prelude::*;
+use bevy_circle_ccd::prelude::CircleCcdSystems;
 
 /// The colours of the game.
 pub mod palette {
@@ -53,8 +56,10 @@ pub struct ViewPlugin;
 impl Plugin for ViewPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(ClearColor(palette::BACKGROUND))
+            .init_resource::<trail::Trail>()
             .add_systems(Startup, setup)
-            .add_systems(Update, (light_gates, show_score, overlay::draw));
+            .add_systems(FixedUpdate, trail::record.after(CircleCcdSystems::Report))
+            .add_systems(Update, (light_gates, show_score, overlay::draw, trail::draw));
     }
 }
 

@@ -119,8 +119,8 @@ impl Scene {
                 ],
             },
             // docs/block_it.png, left of the panel (78 % of the width) and the middle 60 %
-            // of the height, which the turning room's walls cross at any angle: lit 7.1 %
-            // (6.1–7.2 % in other frames), at least 3.1 % in every band; the room's floor
+            // of the height, which the turning room's walls cross at any angle: lit 5.4 %
+            // (5.4–7.7 % in other frames), at least 3.1 % in every band; the room's floor
             // (0.07, 0.09, 0.16) covers 31–34 % and its solid walls (0.55, 0.6, 0.75)
             // 1.7–2.0 %.
             Self::BlockIt => Rules {
