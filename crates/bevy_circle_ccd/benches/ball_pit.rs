@@ -25,7 +25,13 @@
 //! cargo bench -p bevy_circle_ccd --bench ball_pit -- --balls 1000,2000,10000 --steps 600 --ball-ball
 //! cargo bench -p bevy_circle_ccd --bench ball_pit -- --balls 2000,10000 --ball-ball both --threads 1,2
 //! cargo bench -p bevy_circle_ccd --bench ball_pit -- --balls 2000 --steps 600 --gravity 1000
+//! cargo bench -p bevy_circle_ccd --bench ball_pit -- --balls 2000 --steps 600 --static-transforms off
 //! ```
+//!
+//! `--static-transforms off` turns off Bevy's static-scene transform optimization, as a
+//! scene whose circles all move every step should; it changes the update column only. The
+//! run also prints a fingerprint of the balls' end state: builds that print the same one
+//! stepped every ball alike, bit for bit.
 //!
 //! `--gravity G` adds gravity of `G` units/s² pointing down; the energy checked is then
 //! kinetic plus potential.
@@ -47,6 +53,7 @@ mod pit;
 use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
+use bevy::transform::systems::StaticTransformOptimizations;
 use bevy_circle_ccd::CcdFaults;
 use bevy_circle_ccd::prelude::*;
 use clap::Parser;
@@ -83,9 +90,23 @@ struct Args {
     /// `arc-segments`, comma separated: each is a run.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "pillars")]
     shapes: Vec<Shapes>,
+    /// Bevy's static-scene transform optimization (`StaticTransformOptimizations`): `on`
+    /// (Bevy's default) or `off`. It marks which transform trees changed so that
+    /// propagation can skip the others; in a pit where every ball moves every step there is
+    /// nothing to skip, and `off` is what such a scene should set (the plugin's docs say
+    /// so). It changes the update column only.
+    #[arg(long, value_enum, default_value = "on")]
+    static_transforms: Toggle,
     /// Passed by `cargo bench`; ignored.
     #[arg(long, hide = true)]
     bench: bool,
+}
+
+/// On or off.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Toggle {
+    On,
+    Off,
 }
 
 /// What stands at each of the 64 pillar places.
@@ -219,7 +240,12 @@ impl Row {
 fn main() {
     let args = Args::parse();
     println!(
-        "ball pit: 512-gon r=1000, 300 baffles, 64 pillars (or shapes), balls r=4 at 500-4000 u/s, 120 Hz"
+        "ball pit: 512-gon r=1000, 300 baffles, 64 pillars (or shapes), balls r=4 at 500-4000 u/s, 120 Hz; Bevy's static transform optimizations {}",
+        if args.static_transforms == Toggle::On {
+            "on"
+        } else {
+            "off"
+        }
     );
     println!(
         "{:>7} | {:>7} | {:>9} | {:>7} | {:>13} | {:>14} | {:>12} | {:>11} | {:>11} | {:>8} | {:>7} | {:>6} | {:>8} | {:>12}",
@@ -252,6 +278,7 @@ fn main() {
                         pool,
                         gravity: args.gravity,
                         shapes,
+                        static_transforms: args.static_transforms,
                     };
                     let row = run(&setup, args.steps);
                     print_row(&row);
@@ -320,6 +347,18 @@ fn energy(app: &mut App, gravity: f32) -> f64 {
         .sum()
 }
 
+/// [`pit::fingerprint`] of every ball's end state, in spawn order.
+fn fingerprint(app: &mut App) -> u64 {
+    let mut q = app.world_mut().query::<(Entity, &MovingCircle, &Transform)>();
+    let mut balls: Vec<_> = q.iter(app.world()).collect();
+    balls.sort_by_key(|(e, _, _)| *e);
+    pit::fingerprint(
+        balls
+            .into_iter()
+            .map(|(_, c, t)| (t.translation.truncate(), c.velocity)),
+    )
+}
+
 /// One run's setup.
 struct Setup {
     balls: usize,
@@ -330,6 +369,7 @@ struct Setup {
     pool: usize,
     gravity: f32,
     shapes: Shapes,
+    static_transforms: Toggle,
 }
 
 /// The pit as a headless app on one schedule thread, as `setup` says.
@@ -342,6 +382,7 @@ fn pit_app(setup: &Setup) -> App {
         pool,
         gravity,
         shapes,
+        static_transforms,
     } = *setup;
     let scene = pit::build(balls, seed);
     let mut app = App::new();
@@ -349,6 +390,10 @@ fn pit_app(setup: &Setup) -> App {
         task_pool_options: pool_options(pool),
     }))
     .add_plugins(TransformPlugin)
+    .insert_resource(match static_transforms {
+        Toggle::On => StaticTransformOptimizations::Enabled,
+        Toggle::Off => StaticTransformOptimizations::Disabled,
+    })
     .add_plugins(CircleCcdPlugin {
         interpolation: false,
         ..default()
@@ -446,9 +491,10 @@ fn run(setup: &Setup, steps: u32) -> Row {
     let e1 = energy(&mut app, gravity);
     let faults = app.world().resource::<CcdFaults>().clone();
     eprintln!(
-        "  {balls} balls (ball-ball {}): closest approach of a ball centre to the outer wall {closest:.5} (radius {})",
+        "  {balls} balls (ball-ball {}): closest approach of a ball centre to the outer wall {closest:.5} (radius {}); end state {:016x}",
         if ball_ball { "on" } else { "off" },
-        pit::BALL_RADIUS
+        pit::BALL_RADIUS,
+        fingerprint(&mut app),
     );
     let mean_sweep_us = sweep.iter().sum::<f64>() / sweep.len().max(1) as f64;
     Row {

@@ -236,7 +236,10 @@ fn gather_circles(circles: &Query<CircleParts>, buffers: &mut StepBuffers, comma
     buffers.entities.clear();
     let mut skipped = 0;
     for parts in circles.iter() {
-        if let Err((field, reason)) = check_circle(&parts) {
+        let ball = gather(&parts);
+        if !plainly_valid(&parts, &ball)
+            && let Err((field, reason)) = check_circle(&parts)
+        {
             skipped += 1;
             crate::mark_invalid(commands, parts.entity, parts.invalid, field, reason);
             continue;
@@ -244,10 +247,30 @@ fn gather_circles(circles: &Query<CircleParts>, buffers: &mut StepBuffers, comma
         if parts.invalid {
             commands.entity(parts.entity).try_remove::<CcdInvalid>();
         }
-        buffers.balls.push(gather(&parts));
+        buffers.balls.push(ball);
         buffers.entities.push(parts.entity);
     }
     skipped
+}
+
+/// Whether a plain circle (no mass, material or speed limit of its own, not parented)
+/// passes [`check_circle`], read off the ball [`gather`] made of it: a finite centre and
+/// velocity, a positive finite radius, and a positive area whose inverse (the ball's
+/// inverse mass) is finite. Every test is taken (`&`): one branch for the common case. Anything else goes
+/// to `check_circle`, which names the bad field.
+fn plainly_valid(parts: &CirclePartsReadOnlyItem, ball: &Ball) -> bool {
+    let area = core::f32::consts::PI * ball.radius * ball.radius;
+    !parts.parented
+        & parts.mass.is_none()
+        & parts.material.is_none()
+        & parts.max_speed.is_none()
+        & parts.circle.velocity.is_finite()
+        & parts.transform.translation.is_finite()
+        & ball.radius.is_finite()
+        & (ball.radius > 0.0)
+        & (area > 0.0)
+        & area.is_finite()
+        & ball.inverse_mass.is_finite()
 }
 
 /// Step the gathered balls with `ccd_core` on the compute task pool (one thread when

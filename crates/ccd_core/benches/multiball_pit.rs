@@ -9,7 +9,8 @@
 //! Prints µs per step, events per step, µs per event, escapes, the audit's faults (a ball
 //! inside the outline, a baffle or a pillar by more than `penetration_slop` of its radius,
 //! checked after every step, outside the timing) and the deepest any ball sat inside a
-//! surface, and the energy ratio at the end; exits 1 on any escape or fault.
+//! surface, the energy ratio at the end, and a fingerprint of the balls' end state (equal
+//! across builds that step them alike, bit for bit); exits 1 on any escape or fault.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -90,10 +91,11 @@ fn main() {
     println!(
         "{balls} balls, {steps} steps, {threads} thread(s): median {median:.1} µs/step, \
          {per_step:.0} events/step, {:.3} µs/event, {:.1} balls joined/step, escapes {escapes}, \
-         faults {faults} (deepest inside a surface {deepest:.2e}), energy ratio {:.9}",
+         faults {faults} (deepest inside a surface {deepest:.2e}), energy ratio {:.9}, end state {:016x}",
         median / per_step.max(1.0),
         rounds as f64 / steps as f64,
-        energy(&state) / e0
+        energy(&state) / e0,
+        pit::fingerprint(state.iter().map(|b| (b.center, b.velocity))),
     );
     if escapes > 0 || faults > 0 {
         eprintln!("FAILED: {escapes} escapes, {faults} faults");

@@ -172,6 +172,7 @@ pub(crate) fn sweep_legs<O: Obstacles + ?Sized>(
     // The previous solid contact: obstacle, surface, time.
     let mut last: Option<(ObstacleId, Surface, f32)> = None;
     let mut sliding: Option<Slide> = None;
+    let mut sensors = SensorHits::new();
     // Each pass is one leg; every pass but the last resolves a bounce or ends a slide at
     // its face's end (after which the next contact is a bounce), so the bounce cap (at
     // most `MAX_WEDGE_BOUNCES`) bounds the loop.
@@ -190,13 +191,17 @@ pub(crate) fn sweep_legs<O: Obstacles + ?Sized>(
         // the other side: that contact is dropped (see `met_again_from_behind`).
         let just_met = last.map(|(id, s, _)| (id, s.normal));
         let skip = sliding.map(|s| s.obstacle);
-        let leg = earliest_on_path(here, path, obstacles, settings.layers, skip, just_met);
-        for sensor in leg.sensors() {
-            if leg
-                .found
-                .as_ref()
-                .is_none_or(|solid| sensor.1.toi <= solid.hit.toi)
-            {
+        let found = earliest_on_path(
+            here,
+            path,
+            obstacles,
+            settings.layers,
+            skip,
+            just_met,
+            &mut sensors,
+        );
+        for sensor in sensors.as_slice() {
+            if found.as_ref().is_none_or(|solid| sensor.1.toi <= solid.hit.toi) {
                 let (_, at) = path.at(sensor.1.toi, out.velocity);
                 on_hit(&leg_hit(sensor.0, sensor.1, elapsed, duration, at, true));
             }
@@ -205,9 +210,9 @@ pub(crate) fn sweep_legs<O: Obstacles + ?Sized>(
             here.center,
             out.velocity,
             duration,
-            leg.found.as_ref().map(|f| f.hit.toi),
+            found.as_ref().map(|f| f.hit.toi),
         ));
-        let Some(solid) = leg.found else {
+        let Some(solid) = found else {
             let (moved, end_velocity) = path.at(1.0, out.velocity);
             out.center += moved;
             out.velocity = end_velocity;
@@ -356,7 +361,18 @@ fn next_slide<O: Obstacles + ?Sized>(
 }
 
 /// The circle, its velocity and the step, or the first bad one.
+#[inline]
 fn check_inputs(circle: Circle, velocity: Vec2, dt: f32) -> Result<(), ShapeError> {
+    // All good, by one branch (every test taken); the first bad one named below.
+    let good = circle.center.is_finite()
+        & circle.radius.is_finite()
+        & (circle.radius >= 0.0)
+        & velocity.is_finite()
+        & dt.is_finite()
+        & (dt >= 0.0);
+    if good {
+        return Ok(());
+    }
     circle.validate()?;
     if !velocity.is_finite() {
         return Err(ShapeError::NonFinite { field: "velocity" });
@@ -484,8 +500,8 @@ fn leg_hit(
 mod leg;
 mod slide;
 
-pub(crate) use leg::{LegPath, earliest_on_leg, earliest_solid, keep_earliest};
-use leg::{Solid, earliest_on_path};
+pub(crate) use leg::{LegPath, earliest_solid, keep_earliest};
+use leg::{SensorHits, Solid, earliest_on_path};
 use slide::Slide;
 pub(crate) use slide::foot_leaves_face;
 

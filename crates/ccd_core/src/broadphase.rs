@@ -3,7 +3,8 @@
 //!
 //! ## Layout
 //! The world is cut into square cells of side [`Grid::cell_size`]. A cell is named by its
-//! integer coordinates `(⌊x / cell_size⌋, ⌊y / cell_size⌋)`. The grid stores a dense
+//! integer coordinates `(⌊x / cell_size⌋, ⌊y / cell_size⌋)` (taken as a multiply by
+//! `1 / cell_size`, the same number for a power-of-two size). The grid stores a dense
 //! rectangle of cells, row-major; each cell lists the obstacles whose bounding box
 //! covers it. An obstacle is stored in *every* cell of its box's cell range. The
 //! rectangle is anchored at the first obstacle and grows (re-bucketing, amortized) when
@@ -87,6 +88,8 @@ struct Slot {
 #[derive(Clone, Debug)]
 pub struct Grid {
     cell_size: f32,
+    /// `1 / cell_size`: cells per world unit.
+    per_unit: f32,
     /// The cell rectangle held densely in `cells`; meaningless while `cells` is empty.
     bounds: CellRange,
     /// A rectangle inside `bounds` holding every cell that has entries (the union of the
@@ -139,6 +142,7 @@ impl Grid {
         };
         Self {
             cell_size,
+            per_unit: 1.0 / cell_size,
             bounds: CellRange {
                 min: [0; 2],
                 max: [0; 2],
@@ -360,7 +364,7 @@ impl Grid {
         // plain compares of `Vec2::min`/`max` do (no NaN handling of `f32::min`).
         let lo = bounds.min.min(bounds.max);
         let hi = bounds.min.max(bounds.max);
-        CellRange::covering(lo, hi, self.cell_size).clamped(self.bounds)
+        CellRange::covering(lo, hi, self.per_unit).clamped(self.bounds)
     }
 
     /// The index in `cells` of cell `(x, y)`, which must lie in `bounds`.
@@ -372,7 +376,7 @@ impl Grid {
     /// Put `id`'s entries in cells (growing the grid if needed) or in the large list.
     fn place(&mut self, id: u32, obstacle: &Obstacle) -> Place {
         let aabb = obstacle.aabb();
-        let range = CellRange::covering(aabb.min, aabb.max, self.cell_size);
+        let range = CellRange::covering(aabb.min, aabb.max, self.per_unit);
         if range.count() > MAX_CELLS_PER_OBSTACLE || !self.reserve(range) {
             self.large.push(LargeEntry { aabb, id });
             return Place::Large;

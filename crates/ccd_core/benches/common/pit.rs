@@ -7,7 +7,7 @@ mod scene;
 
 use ccd_core::{Ball, Circle, Grid, Layers, Obstacle, Obstacles, Segment, penetration, penetration_slop};
 #[allow(unused_imports, reason = "each user takes what it needs")]
-pub use scene::{HZ, clearance};
+pub use scene::{HZ, clearance, fingerprint};
 
 /// The pit's obstacles and `balls` balls from `seed`.
 pub fn build(balls: usize, seed: u64) -> (Grid, Vec<Ball>) {

@@ -109,23 +109,48 @@ pub(crate) struct Solid {
     pub(crate) order: ContactOrder,
 }
 
-/// What one leg meets: the earliest solid contact and the sensors entered.
-pub(crate) struct Leg {
-    /// The earliest solid contact.
-    pub(crate) found: Option<Solid>,
-    sensors: [(ObstacleId, Hit); MAX_SENSOR_HITS_PER_LEG],
-    sensor_count: usize,
+/// The sensors one leg enters: the earliest [`MAX_SENSOR_HITS_PER_LEG`], in time order.
+/// One list serves every leg of a sweep (cleared at each), so a leg returns only its
+/// solid contact and copies no list.
+pub(crate) struct SensorHits {
+    list: [(ObstacleId, Hit); MAX_SENSOR_HITS_PER_LEG],
+    len: usize,
 }
 
-impl Leg {
+impl SensorHits {
+    /// An empty list.
     #[inline]
-    pub(crate) fn sensors(&self) -> &[(ObstacleId, Hit)] {
-        &self.sensors[..self.sensor_count]
+    pub(crate) fn new() -> Self {
+        let placeholder = (
+            ObstacleId(u32::MAX),
+            Hit {
+                toi: 0.0,
+                center: Vec2::ZERO,
+                point: Vec2::ZERO,
+                normal: Vec2::ZERO,
+            },
+        );
+        Self {
+            list: [placeholder; MAX_SENSOR_HITS_PER_LEG],
+            len: 0,
+        }
+    }
+
+    /// Empty the list for the next leg.
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The sensors entered, in time order.
+    #[inline]
+    pub(crate) fn as_slice(&self) -> &[(ObstacleId, Hit)] {
+        &self.list[..self.len]
     }
 
     /// Keep sensor hits sorted by toi; when full, drop the latest.
-    fn push_sensor(&mut self, id: ObstacleId, hit: Hit) {
-        keep_earliest(&mut self.sensors, &mut self.sensor_count, (id, hit), |e| e.1.toi);
+    fn push(&mut self, id: ObstacleId, hit: Hit) {
+        keep_earliest(&mut self.list, &mut self.len, (id, hit), |e| e.1.toi);
     }
 }
 
@@ -152,29 +177,10 @@ pub(crate) fn keep_earliest<T: Copy>(list: &mut [T], len: &mut usize, entry: T, 
     list[k] = entry;
 }
 
-/// [`earliest_on_path`] on a straight leg.
-pub(crate) fn earliest_on_leg<O: Obstacles + ?Sized>(
-    circle: Circle,
-    motion: Vec2,
-    obstacles: &O,
-    layers: Layers,
-    skip: Option<ObstacleId>,
-    just_met: Option<(ObstacleId, Vec2)>,
-) -> Leg {
-    earliest_on_path(
-        circle,
-        LegPath::Straight(motion),
-        obstacles,
-        layers,
-        skip,
-        just_met,
-    )
-}
-
-/// The earliest solid contact of the leg `path` from `circle`, and the sensors it enters
-/// (the earliest [`MAX_SENSOR_HITS_PER_LEG`], in time order). `skip` and `just_met` are as
-/// for [`earliest_solid`]. Inlined into each loop of legs: the loop then keeps the
-/// leg in registers instead of copying it out (a fifth of a straight sweep's time).
+/// The earliest solid contact of the leg `path` from `circle`, with the sensors it enters
+/// put in `sensors` (the earliest [`MAX_SENSOR_HITS_PER_LEG`], in time order; the list is
+/// cleared first). `skip` and `just_met` are as for [`earliest_solid`]. Inlined into each
+/// loop of legs: the loop then keeps the leg in registers instead of copying it out.
 #[inline(always)]
 pub(crate) fn earliest_on_path<O: Obstacles + ?Sized>(
     circle: Circle,
@@ -183,25 +189,12 @@ pub(crate) fn earliest_on_path<O: Obstacles + ?Sized>(
     layers: Layers,
     skip: Option<ObstacleId>,
     just_met: Option<(ObstacleId, Vec2)>,
-) -> Leg {
-    let placeholder = (
-        ObstacleId(u32::MAX),
-        Hit {
-            toi: 0.0,
-            center: Vec2::ZERO,
-            point: Vec2::ZERO,
-            normal: Vec2::ZERO,
-        },
-    );
-    let mut leg = Leg {
-        found: None,
-        sensors: [placeholder; MAX_SENSOR_HITS_PER_LEG],
-        sensor_count: 0,
-    };
-    let on_sensor = |id, hit| leg.push_sensor(id, hit);
-    let found = solid_on(circle, path, obstacles, layers, skip, just_met, on_sensor);
-    leg.found = found;
-    leg
+    sensors: &mut SensorHits,
+) -> Option<Solid> {
+    sensors.clear();
+    solid_on(circle, path, obstacles, layers, skip, just_met, |id, hit| {
+        sensors.push(id, hit);
+    })
 }
 
 /// [`earliest_on_path`] without the sensor list: the earliest solid contact, with every

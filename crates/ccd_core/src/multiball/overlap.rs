@@ -3,7 +3,7 @@
 use super::report::MultiballReport;
 use super::resting_contacts::RestingPair;
 use super::sim::Sim;
-use crate::bounce::earliest_on_leg;
+use crate::bounce::{LegPath, earliest_solid};
 use crate::obstacle::Obstacles;
 use crate::tolerance::{
     ALLOWED_OVERLAP_REL, CORRECTION_SLIDE_MIN_REL, MAX_CORRECTION_SLIDES, OVERLAP_CORRECTION_FRACTION,
@@ -54,9 +54,16 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
             let ball = self.balls[k];
             let circle = ball.circle();
-            let mut first = earliest_on_leg(circle, left, self.obstacles, ball.layers, None, None)
-                .found
-                .map(|solid| solid.hit);
+            let mut first = earliest_solid(
+                circle,
+                LegPath::Straight(left),
+                self.obstacles,
+                ball.layers,
+                None,
+                None,
+                |_, _| {},
+            )
+            .map(|(_, _, hit)| hit);
             for m in self.moving.iter() {
                 if m.obstacle.sensor || !ball.layers.interacts(m.obstacle.layers) {
                     continue;

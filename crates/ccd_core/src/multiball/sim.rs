@@ -32,11 +32,18 @@ pub(super) struct Sim<'a, O: ?Sized> {
     pub(super) met_before: &'a [bool],
 }
 
+/// Whether a ball can be stepped: a finite centre, velocity and inverse mass, a finite
+/// radius, and neither the radius nor the inverse mass negative (what
+/// [`Circle::validate`](crate::Circle::validate) asks of its circle, and more). Every test
+/// is taken (`&`, not `&&`): one branch per ball, not eight.
+#[inline]
 pub(super) fn usable(b: &Ball) -> bool {
-    b.circle().validate().is_ok()
-        && b.velocity.is_finite()
-        && b.inverse_mass.is_finite()
-        && b.inverse_mass >= 0.0
+    b.center.is_finite()
+        & b.velocity.is_finite()
+        & b.radius.is_finite()
+        & (b.radius >= 0.0)
+        & b.inverse_mass.is_finite()
+        & (b.inverse_mass >= 0.0)
 }
 
 /// The part of `acceleration` along a wall of unit `normal` (towards the ball), computed in

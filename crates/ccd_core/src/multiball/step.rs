@@ -123,7 +123,13 @@ pub fn step_balls_parallel<P: Parallel, O: Obstacles + Sync + ?Sized>(
         mark_meetings(&mut lone, moving, settings.ball_ball, scratch);
     }
     scratch.step.in_events.clear();
-    scratch.step.in_events.extend(lone.iter().map(|s| s.events));
+    // The balls marked for the event machinery before it runs (the rest that end up in it
+    // joined it late).
+    let mut marked = 0_u32;
+    scratch.step.in_events.extend(lone.iter().map(|s| {
+        marked += u32::from(s.events);
+        s.events
+    }));
     scratch.step.lone = lone;
     scratch.step.event_contacts.clear();
     scratch.step.joined_contacts.clear();
@@ -136,20 +142,21 @@ pub fn step_balls_parallel<P: Parallel, O: Obstacles + Sync + ?Sized>(
     for (k, s) in lone.iter().enumerate() {
         if scratch.step.in_events[k] {
             report.event_balls += 1;
-        } else if let (Some(end), Some(_)) = (s.end, s.ball) {
+        } else if let Some(end) = s.end {
+            // (A ball with an end was usable: a bad one is never swept.)
             balls[k].center = end.center;
             balls[k].velocity = end.velocity;
             report.lone_balls += 1;
-            report.bounces += s.contacts.iter().filter(|c| !c.sensor).count() as u32;
+            report.bounces += s.solid_contacts;
             report.max_bounces_per_ball = report.max_bounces_per_ball.max(end.bounces);
             report.capped_balls += u32::from(end.capped);
             report.lost_time += end.lost_time;
             s.contacts.iter().for_each(&mut on_contact);
-            scratch.step.met[k] = s.contacts.iter().any(|c| !c.sensor);
+            scratch.step.met[k] = s.solid_contacts > 0;
         }
     }
     std::mem::swap(&mut scratch.carried.met, &mut scratch.step.met);
-    report.joined_balls = report.event_balls - lone.iter().filter(|s| s.events).count() as u32;
+    report.joined_balls = report.event_balls - marked;
     scratch.carried.crowded = report.event_balls as f32 >= CROWDED_FRACTION * balls.len() as f32;
     // The balls that joined late: their replayed contacts, then the machinery's, each
     // ball's in time order.
@@ -207,6 +214,7 @@ fn reset_lone(balls: &[Ball], lone: &mut Vec<Lone>, events: bool) {
         s.bounds = None;
         s.end = None;
         s.contacts.clear();
+        s.solid_contacts = 0;
     }
 }
 
