@@ -7,9 +7,9 @@
 //! update), events and event-driven balls per step, µs per event, escapes, the audit's
 //! faults and deepest penetration, and the energy ratio at the end (1,200 steps: 10 s).
 //!
-//! The plugin's audit ([`CcdFaults`]) is on: after every step each ball is checked
-//! against every surface (the outline, the baffles, the pillars), so the update column
-//! includes its cost (the sweep column does not). The run fails (exit 1) on any escape
+//! The plugin's audit ([`CcdFaults`]) is on unless `--audit off`: after every step each
+//! ball is checked against every surface (the outline, the baffles, the pillars), so the
+//! update column includes its cost (the sweep column does not). The run fails (exit 1) on any escape
 //! (a centre closer to the outer wall than the radius, or outside it), any fault, or an
 //! energy ratio off 1 by more than [`ENERGY_TOLERANCE`]: with e = 1 and μ = 0 every
 //! contact keeps Σ v².
@@ -29,9 +29,10 @@
 //! ```
 //!
 //! `--static-transforms off` turns off Bevy's static-scene transform optimization, as a
-//! scene whose circles all move every step should; it changes the update column only. The
-//! run also prints a fingerprint of the balls' end state: builds that print the same one
-//! stepped every ball alike, bit for bit.
+//! scene whose circles all move every step should; `--audit off` runs without the audit, as
+//! a game ships (no faults are counted then; escapes still are). Both change the update
+//! column only. The run also prints a fingerprint of the balls' end state: builds that
+//! print the same one stepped every ball alike, bit for bit.
 //!
 //! `--gravity G` adds gravity of `G` units/s² pointing down; the energy checked is then
 //! kinetic plus potential.
@@ -97,6 +98,11 @@ struct Args {
     /// so). It changes the update column only.
     #[arg(long, value_enum, default_value = "on")]
     static_transforms: Toggle,
+    /// The plugin's audit (`CcdSettings::audit`): `on` (checks every ball against every
+    /// surface after every step, and the run fails on a fault) or `off`, as a game ships
+    /// (the update column then holds no audit; escapes are still counted).
+    #[arg(long, value_enum, default_value = "on")]
+    audit: Toggle,
     /// Passed by `cargo bench`; ignored.
     #[arg(long, hide = true)]
     bench: bool,
@@ -212,8 +218,9 @@ struct Row {
     update_us: f64,
     bounces_per_step: f64,
     escapes: usize,
-    faults: u64,
-    deepest: f32,
+    /// The audit's faults and deepest penetration; `None` with the audit off.
+    faults: Option<u64>,
+    deepest: Option<f32>,
     energy_ratio: f64,
 }
 
@@ -221,10 +228,12 @@ impl Row {
     /// Why the run failed, if it did.
     fn failure(&self) -> Option<String> {
         let drift = (self.energy_ratio - 1.0).abs();
-        if self.escapes > 0 || self.faults > 0 {
+        if self.escapes > 0 || self.faults.is_some_and(|n| n > 0) {
             Some(format!(
                 "{} escapes, {} faults (deepest {})",
-                self.escapes, self.faults, self.deepest
+                self.escapes,
+                self.faults.unwrap_or(0),
+                self.deepest.unwrap_or(0.0)
             ))
         } else if !(drift <= ENERGY_TOLERANCE) {
             Some(format!(
@@ -247,6 +256,9 @@ fn main() {
             "off"
         }
     );
+    if args.audit == Toggle::Off {
+        println!("audit off: no faults counted (escapes are)");
+    }
     println!(
         "{:>7} | {:>7} | {:>9} | {:>7} | {:>13} | {:>14} | {:>12} | {:>11} | {:>11} | {:>8} | {:>7} | {:>6} | {:>8} | {:>12}",
         "shapes",
@@ -279,6 +291,7 @@ fn main() {
                         gravity: args.gravity,
                         shapes,
                         static_transforms: args.static_transforms,
+                        audit: args.audit == Toggle::On,
                     };
                     let row = run(&setup, args.steps);
                     print_row(&row);
@@ -307,7 +320,7 @@ fn main() {
 
 fn print_row(row: &Row) {
     println!(
-        "{:>7} | {:>7} | {:>9} | {:>7} | {:>13.1} | {:>14.1} | {:>12.1} | {:>11.1} | {:>11.1} | {:>8} | {:>7} | {:>6} | {:>8.5} | {:>12.8}",
+        "{:>7} | {:>7} | {:>9} | {:>7} | {:>13.1} | {:>14.1} | {:>12.1} | {:>11.1} | {:>11.1} | {:>8} | {:>7} | {:>6} | {:>8} | {:>12.8}",
         row.shapes.name(),
         row.balls,
         if row.ball_ball { "on" } else { "off" },
@@ -324,8 +337,8 @@ fn print_row(row: &Row) {
             "–".to_owned()
         },
         row.escapes,
-        row.faults,
-        row.deepest,
+        row.faults.map_or("–".to_owned(), |n| n.to_string()),
+        row.deepest.map_or("–".to_owned(), |d| format!("{d:.5}")),
         row.energy_ratio
     );
     if row.budget_hits > 0 {
@@ -370,6 +383,7 @@ struct Setup {
     gravity: f32,
     shapes: Shapes,
     static_transforms: Toggle,
+    audit: bool,
 }
 
 /// The pit as a headless app on one schedule thread, as `setup` says.
@@ -383,6 +397,7 @@ fn pit_app(setup: &Setup) -> App {
         gravity,
         shapes,
         static_transforms,
+        audit,
     } = *setup;
     let scene = pit::build(balls, seed);
     let mut app = App::new();
@@ -405,7 +420,7 @@ fn pit_app(setup: &Setup) -> App {
         entity_events: false,
         ball_ball,
         threads,
-        audit: true,
+        audit,
         gravity: Vec2::new(0.0, -gravity),
         ..default()
     });
@@ -510,8 +525,8 @@ fn run(setup: &Setup, steps: u32) -> Row {
         update_us: median(&mut update),
         bounces_per_step: bounces as f64 / f64::from(steps),
         escapes: escaped.len(),
-        faults: faults.count,
-        deepest: faults.deepest,
+        faults: setup.audit.then_some(faults.count),
+        deepest: setup.audit.then_some(faults.deepest),
         energy_ratio: e1 / e0,
     }
 }
