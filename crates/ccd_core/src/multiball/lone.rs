@@ -20,6 +20,7 @@ use super::report::{Contact, ContactWith};
 use super::settings::MultiballSettings;
 use crate::bounce::{BounceHit, SweepOutcome, SweepSettings, sweep_legs};
 use crate::obstacle::Obstacles;
+use crate::parabola::Parabola;
 use crate::shape::Aabb;
 use glam::Vec2;
 
@@ -62,14 +63,9 @@ pub(super) fn sweep_lone<O: Obstacles + ?Sized>(
     let Some(ball) = lone.ball else {
         return;
     };
-    let curved = settings.gravity != Vec2::ZERO;
-    if !curved && let Some(out) = free_flight(&ball, dt, obstacles) {
-        lone.end = Some(out);
-        lone.bounds = Some(
-            Aabb::new(ball.center, ball.center)
-                .union(Aabb::new(out.center, out.center))
-                .inflated(ball.radius),
-        );
+    if let Some((end, bounds)) = free_flight(&ball, dt, settings.gravity, obstacles) {
+        lone.end = Some(end);
+        lone.bounds = Some(bounds);
         return;
     }
     sweep_lone_legs(lone, ball, dt, obstacles, settings);
@@ -127,28 +123,61 @@ fn sweep_lone_legs<O: Obstacles + ?Sized>(
     }
 }
 
-/// Where a ball in free flight ends a straight step of `dt`: `None` unless the box its
-/// path sweeps meets no obstacle on its layers (then the sweep decides).
+/// Where a ball in free flight ends a step of `dt` under `gravity`, and the box of its
+/// path inflated by its radius: `None` unless the box the path sweeps meets no obstacle on
+/// its layers (then the sweep decides).
 ///
-/// Such a step meets nothing, and [`sweep_legs`] would end it where the motion takes it,
-/// by the same arithmetic (the leg's motion `velocity · dt`, its box
-/// [`Aabb::swept`], the end `center + motion`): the result is the sweep's, bit for bit.
-/// Most balls of an open scene fly free in most steps (nine in ten in the ball pit), and
-/// this skips the sweep's machinery for them (a fifth of the lone sweeps' instructions).
+/// Such a step meets nothing, and [`sweep_legs`] would end it where the path takes it, by
+/// the same arithmetic: a straight leg's motion `velocity · dt`, its box [`Aabb::swept`]
+/// and its end `center + motion`, or a curve's [`Parabola`], its box
+/// [`Parabola::aabb`] and its end [`Parabola::offset`] and [`Parabola::velocity_at`]. The
+/// result is the sweep's, bit for bit. Most balls of an open scene fly free in most steps
+/// (nine in ten in the ball pit), and this skips the sweep's machinery for them.
 #[inline]
-fn free_flight<O: Obstacles + ?Sized>(ball: &Ball, dt: f32, obstacles: &O) -> Option<SweepOutcome> {
-    let motion = ball.velocity * dt;
+fn free_flight<O: Obstacles + ?Sized>(
+    ball: &Ball,
+    dt: f32,
+    gravity: Vec2,
+    obstacles: &O,
+) -> Option<(SweepOutcome, Aabb)> {
+    if !gravity.is_finite() {
+        // The sweep refuses it, and names it.
+        return None;
+    }
+    let start = Aabb::new(ball.center, ball.center);
+    // What the path sweeps, where it ends, and the box of the centre's path.
+    let (reach, offset, velocity, path) = if gravity == Vec2::ZERO {
+        let motion = ball.velocity * dt;
+        let reach = Aabb::swept(ball.center, motion, ball.radius);
+        (reach, motion, ball.velocity, start)
+    } else {
+        let curve = Parabola::new(ball.velocity, gravity, dt);
+        let reach = curve.aabb(ball.center, ball.radius);
+        let path = start.union(curve.aabb(ball.center, 0.0));
+        (reach, curve.offset(1.0), curve.velocity_at(1.0), path)
+    };
     let mut near = false;
-    obstacles.query(Aabb::swept(ball.center, motion, ball.radius), |_, obstacle| {
+    obstacles.query(reach, |_, obstacle| {
         near |= ball.layers.interacts(obstacle.layers);
     });
-    (!near).then(|| SweepOutcome {
-        center: ball.center + motion,
-        velocity: ball.velocity,
+    if near {
+        return None;
+    }
+    let center = ball.center + offset;
+    let end = SweepOutcome {
+        center,
+        velocity,
         bounces: 0,
         capped: false,
         lost_time: 0.0,
-    })
+    };
+    Some((
+        end,
+        start
+            .union(path)
+            .union(Aabb::new(center, center))
+            .inflated(ball.radius),
+    ))
 }
 
 /// Ball `k`'s contact with a wall, as its lone sweep reports it.
@@ -214,8 +243,9 @@ mod tests {
     #[test]
     fn free_flight_ends_where_the_sweep_would_bit_for_bit() {
         // A field of walls (some one-sided, some sensors, some on a layer the odd balls
-        // ignore) and pillars, and balls from slow to fast: each is swept by `sweep_lone`,
-        // which takes free flight where it can, and by the sweep's machinery alone.
+        // ignore) and pillars, and balls from slow to fast, with and without gravity: each
+        // is swept by `sweep_lone`, which takes free flight where it can, and by the
+        // sweep's machinery alone.
         let mut rng = StdRng::seed_from_u64(SEED);
         let mut grid = Grid::default();
         let other = Layers::new(2, 2);
@@ -235,9 +265,14 @@ mod tests {
             grid.insert(Obstacle::pillar(Circle::new(c, rng.random_range(1.0..10.0))))
                 .unwrap();
         }
-        let settings = MultiballSettings::default();
+        let level = MultiballSettings::default();
+        let falling = MultiballSettings {
+            gravity: Vec2::new(0.0, -1000.0),
+            ..level
+        };
         let dt = 1.0 / 120.0;
-        let (mut free, mut total) = (0, 0);
+        // Free flights and all steps, straight and curved.
+        let (mut free, mut total) = ([0; 2], [0; 2]);
         for k in 0..20_000 {
             let center = Vec2::new(rng.random_range(-520.0..520.0), rng.random_range(-520.0..520.0));
             let velocity = Vec2::from_angle(rng.random_range(0.0..6.3)) * rng.random_range(0.0..8000.0);
@@ -251,10 +286,13 @@ mod tests {
                 ..Lone::default()
             };
             let mut legs = fast.clone();
+            // Straight steps and curved ones, in turn.
+            let settings = if k % 4 < 2 { level } else { falling };
             sweep_lone(&mut fast, dt, &grid, &settings);
             sweep_lone_legs(&mut legs, ball, dt, &grid, &settings);
-            total += 1;
-            free += usize::from(free_flight(&ball, dt, &grid).is_some());
+            let curved = usize::from(k % 4 >= 2);
+            total[curved] += 1;
+            free[curved] += usize::from(free_flight(&ball, dt, settings.gravity, &grid).is_some());
             let bits = |l: &Lone| {
                 l.end
                     .map(|e| [e.center.x, e.center.y, e.velocity.x, e.velocity.y].map(f32::to_bits))
@@ -265,10 +303,12 @@ mod tests {
             assert_eq!(fast.contacts, legs.contacts, "ball {k}");
             assert_eq!(fast.solid_contacts, legs.solid_contacts, "ball {k}");
         }
-        // Both ways are taken often.
-        assert!(
-            free * 10 > total && free * 10 < total * 9,
-            "{free} of {total} in free flight"
-        );
+        // Both ways are taken often, straight and curved.
+        for (free, total) in free.into_iter().zip(total) {
+            assert!(
+                free * 10 > total && free * 10 < total * 9,
+                "{free} of {total} in free flight"
+            );
+        }
     }
 }
