@@ -362,6 +362,11 @@ pub(crate) fn sync_world(
         dirty.extend(below.filter(|&e| h.obstacles.contains(e)));
     }
     if dirty.is_empty() {
+        // A step without an edit: pack the grid for its queries, once (see `Grid::pack`;
+        // the packing is a cache of the cells, no change of the world).
+        if !world.grid.is_packed() {
+            world.bypass_change_detection().grid.pack();
+        }
         return;
     }
     // Sorted, so the grid's ids (and every later tie-break) are the same run after run.

@@ -131,6 +131,7 @@ fn bench(c: &mut Criterion) {
     for &o in &obstacles {
         grid.insert(o).unwrap();
     }
+    grid.pack();
     let settings = SweepSettings::default();
 
     // Untimed: bounces per ball-step over a warm-up second, for context.

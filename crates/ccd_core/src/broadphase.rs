@@ -23,11 +23,13 @@
 
 mod cells;
 mod growth;
+mod packed;
 
 use crate::obstacle::{Obstacle, ObstacleId, Obstacles};
 use crate::shape::{Aabb, ShapeError};
 use crate::tolerance::MAX_CELLS_PER_OBSTACLE;
 use cells::{CellRange, cell_index};
+use packed::Packed;
 
 /// World units. The cell side used by [`Grid::default`] and by [`Grid::new`] when it is
 /// given an unusable size.
@@ -100,6 +102,8 @@ pub struct Grid {
     width: usize,
     /// Row-major cell lists, `width × rows` of them; empty when no obstacle is in cells.
     cells: Vec<Vec<Entry>>,
+    /// `cells` packed for queries ([`Grid::pack`]); every edit drops it.
+    packed: Option<Packed>,
     /// How many obstacles are stored in cells (rather than in `large`).
     in_cells: usize,
     /// Obstacles too big for cells or too far for the rectangle, in insertion order.
@@ -153,6 +157,7 @@ impl Grid {
             },
             width: 0,
             cells: Vec::new(),
+            packed: None,
             in_cells: 0,
             large: Vec::new(),
             slots: Vec::new(),
@@ -375,6 +380,7 @@ impl Grid {
 
     /// Put `id`'s entries in cells (growing the grid if needed) or in the large list.
     fn place(&mut self, id: u32, obstacle: &Obstacle) -> Place {
+        self.packed = None;
         let aabb = obstacle.aabb();
         let range = CellRange::covering(aabb.min, aabb.max, self.per_unit);
         if range.count() > MAX_CELLS_PER_OBSTACLE || !self.reserve(range) {
@@ -401,6 +407,7 @@ impl Grid {
     /// Remove `id`'s entries. Removal keeps the order of the other entries, so query
     /// order depends only on the sequence of edits.
     fn unplace(&mut self, id: u32, place: Place) {
+        self.packed = None;
         match place {
             Place::Large => {
                 if let Some(i) = self.large.iter().position(|e| e.id == id) {
@@ -468,29 +475,11 @@ impl Obstacles for Grid {
             return;
         }
         if let Some(q) = self.query_range(&bounds) {
-            let len = q.dims()[0] as usize;
-            // Half-open ranges (one compare a step; `..=` takes more, and mispredicts its
-            // end more often).
-            for y in i64::from(q.min[1])..i64::from(q.max[1]) + 1 {
-                let y = y as i32;
-                let start = self.index(q.min[0], y);
-                let Some(row) = self.cells.get(start..start + len) else {
-                    continue;
-                };
-                for (x, cell) in (i64::from(q.min[0])..i64::from(q.max[0]) + 1).zip(row) {
-                    let x = x as i32;
-                    for e in cell {
-                        // Report only in the lowest cell of (obstacle's cells ∩ query's
-                        // cells); see the module docs.
-                        // (All tests taken, `&`: one branch, not three.)
-                        if (e.first[0].max(q.min[0]) == x)
-                            & (e.first[1].max(q.min[1]) == y)
-                            & e.aabb.intersects(&bounds)
-                        {
-                            self.report(e.id, &mut f);
-                        }
-                    }
-                }
+            match &self.packed {
+                Some(packed) => self.scan(q, &bounds, &mut f, |i| packed.cell(i)),
+                None => self.scan(q, &bounds, &mut f, |i| {
+                    self.cells.get(i).map_or(&[][..], Vec::as_slice)
+                }),
             }
         }
         for e in &self.large {
@@ -502,6 +491,38 @@ impl Obstacles for Grid {
 }
 
 impl Grid {
+    /// Report every obstacle stored in the cells `q` whose box meets `bounds`, once each,
+    /// reading cell `i`'s entries from `cell(i)`.
+    #[inline(always)]
+    fn scan<'a>(
+        &'a self,
+        q: CellRange,
+        bounds: &Aabb,
+        f: &mut impl FnMut(ObstacleId, &Obstacle),
+        cell: impl Fn(usize) -> &'a [Entry],
+    ) {
+        let len = q.dims()[0] as usize;
+        // Half-open ranges (one compare a step; `..=` takes more, and mispredicts its end
+        // more often).
+        for y in i64::from(q.min[1])..i64::from(q.max[1]) + 1 {
+            let y = y as i32;
+            let start = self.index(q.min[0], y);
+            for (x, i) in (i64::from(q.min[0])..i64::from(q.max[0]) + 1).zip(start..start + len) {
+                let x = x as i32;
+                for e in cell(i) {
+                    // Report only in the lowest cell of (obstacle's cells ∩ query's cells);
+                    // see the module docs. (All tests taken, `&`: one branch, not three.)
+                    if (e.first[0].max(q.min[0]) == x)
+                        & (e.first[1].max(q.min[1]) == y)
+                        & e.aabb.intersects(bounds)
+                    {
+                        self.report(e.id, f);
+                    }
+                }
+            }
+        }
+    }
+
     #[inline]
     fn report(&self, id: u32, f: &mut impl FnMut(ObstacleId, &Obstacle)) {
         if let Some(Some(slot)) = self.slots.get(id as usize) {

@@ -20,6 +20,8 @@ pub fn build(balls: usize, seed: u64) -> (Grid, Vec<Ball>) {
     for &c in &scene.pillars {
         let _ = grid.insert(Obstacle::pillar(Circle::new(c, scene::PILLAR_RADIUS)));
     }
+    // Built once, queried every step: packed, as the plugin packs its grid.
+    grid.pack();
     let balls = scene
         .balls
         .iter()

@@ -124,6 +124,14 @@ fn brute_force_random_scenes() {
         for _ in 0..400 {
             check_query(&grid, &model, random_box(&mut rng));
         }
+        // Packed: the same obstacles, in the same order.
+        let boxes: Vec<Aabb> = (0..400).map(|_| random_box(&mut rng)).collect();
+        let loose: Vec<Vec<u32>> = boxes.iter().map(|&b| reported(&grid, b)).collect();
+        grid.pack();
+        for (b, loose) in boxes.iter().zip(loose) {
+            check_query(&grid, &model, *b);
+            assert_eq!(reported(&grid, *b), loose, "packed order {b:?}");
+        }
     }
 }
 
@@ -183,8 +191,16 @@ fn random_edits_match_model() {
                 .collect();
             let got: Vec<(u32, Obstacle)> = grid.iter().map(|(id, o)| (id.0, *o)).collect();
             assert_eq!(got, want, "iter: ascending ids, stored obstacles");
-            for _ in 0..20 {
-                check_query(&grid, &model, random_box(&mut rng));
+            // Loose, then packed: the same obstacles, in the same order. The edits that
+            // follow unpack it (a stale packing would report what they changed).
+            assert!(!grid.is_packed() || step == 0, "an edit unpacks");
+            let boxes: Vec<Aabb> = (0..20).map(|_| random_box(&mut rng)).collect();
+            let loose: Vec<Vec<u32>> = boxes.iter().map(|&b| reported(&grid, b)).collect();
+            grid.pack();
+            assert!(grid.is_packed() || grid.cell_count() == 0);
+            for (b, loose) in boxes.iter().zip(loose) {
+                check_query(&grid, &model, *b);
+                assert_eq!(reported(&grid, *b), loose, "packed order {b:?}");
             }
             let everything = Aabb::new(Vec2::splat(f32::NEG_INFINITY), Vec2::splat(f32::INFINITY));
             check_query(&grid, &model, everything);
@@ -530,5 +546,42 @@ fn ten_thousand_segments_stay_local() {
         check_query(&grid, &model, b);
         // A ball-sized query looks at a few cells' entries, not thousands.
         assert!(grid.scanned_entries(b) < 60, "{}", grid.scanned_entries(b));
+    }
+}
+
+#[test]
+fn every_edit_unpacks_and_queries_stay_true() {
+    let mut rng = StdRng::seed_from_u64(EDITS_SEED);
+    let mut grid = Grid::new(16.0);
+    let mut model: Vec<Option<Obstacle>> = Vec::new();
+    for _ in 0..300 {
+        let o = random_obstacle(&mut rng);
+        grid.insert(o).unwrap();
+        model.push(Some(o));
+    }
+    let check = |grid: &Grid, model: &[Option<Obstacle>], rng: &mut StdRng| {
+        for _ in 0..100 {
+            check_query(grid, model, random_box(rng));
+        }
+    };
+    for edit in ["insert", "remove", "replace"] {
+        grid.pack();
+        assert!(grid.is_packed());
+        check(&grid, &model, &mut rng);
+        match edit {
+            "insert" => {
+                let o = random_obstacle(&mut rng);
+                let id = grid.insert(o).unwrap();
+                assert_eq!(id.0 as usize, model.len());
+                model.push(Some(o));
+            }
+            "remove" => assert_eq!(grid.remove(ObstacleId(7)), model[7].take()),
+            _ => {
+                let o = random_obstacle(&mut rng);
+                assert_eq!(grid.replace(ObstacleId(9), o), Ok(model[9].replace(o)));
+            }
+        }
+        assert!(!grid.is_packed(), "{edit} unpacks");
+        check(&grid, &model, &mut rng);
     }
 }

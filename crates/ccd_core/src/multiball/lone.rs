@@ -3,7 +3,9 @@
 //!
 //! Every ball is first swept on its own (its walls only, with [`sweep_bounces`], in
 //! parallel): a *lone* ball. The sweep gives its exact path if nothing else touches it,
-//! and the box around that path bounds where it goes. A ball whose box meets another
+//! and the box around that path bounds where it goes. Most lone balls fly free (their
+//! step's box meets no obstacle): `free_flight` ends such a step where the path takes it,
+//! the sweep's result without the sweep's machinery. A ball whose box meets another
 //! ball's box (ball–ball on, layers permitting) or a moving obstacle's swept box can meet
 //! them, and goes through the event machinery with them (an *event ball*); every other
 //! ball keeps its own sweep. That is exact: two balls whose paths' boxes are apart cannot

@@ -23,6 +23,7 @@
 //! | clock, leg | a ball's own time within the step; its leg is its path from its clock to the end of the step |
 //! | flight, settled, sliding | under gravity, a ball in flight has a parabola for a leg; a settled one rests on something: on the face of one still wall it is *sliding*, its leg the parabola of gravity's part along the face; otherwise it took the rest of the step's gravity at once and moves straight (`settle.rs`) |
 //! | lone ball | a ball swept on its own ([`sweep_bounces`](crate::sweep_bounces)), because nothing can meet it |
+//! | free flight | a lone ball whose step's box meets no obstacle: its step ends where its path takes it, without the sweep's machinery (same result, bit for bit) |
 //! | event ball | a ball stepped by the event machinery; a lone ball *joins* when an event ball's leg may reach its path |
 //! | contact | a ball touching something at an instant, and the change of velocity there ([`Contact`]) |
 //! | event | a ball's next contact, scheduled in the queue |
@@ -43,8 +44,9 @@
 //!    moving obstacles) and the [`MultiballScratch`] (`state.rs`: what lives for the step,
 //!    for its start, for one event, and across steps). `hinge_clocks.rs` readies the
 //!    hinged bodies' clocks.
-//! 2. `lone.rs`: every ball is swept on its own, in parallel (`parallel.rs`); a ball whose
-//!    path's box meets another ball's or a moving obstacle's becomes an event ball.
+//! 2. `lone.rs`: every ball is swept on its own, in parallel (`parallel.rs`), most in free
+//!    flight; a ball whose path's box meets another ball's or a moving obstacle's becomes
+//!    an event ball.
 //! 3. `order.rs`: the event balls are sorted along a Morton curve; `sim.rs` gives each a
 //!    clock (`Sim::prepare`) and the pair grid its box (`ball_grid.rs`).
 //! 4. `settle.rs`, under gravity: the resting solve (`resting.rs`, its contacts in
