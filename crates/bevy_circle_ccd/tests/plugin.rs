@@ -233,6 +233,32 @@ fn moving_or_despawning_a_wall_updates_collisions() {
 }
 
 #[test]
+fn the_grid_is_packed_after_a_step_without_edits_and_a_new_wall_still_counts() {
+    let packed = |app: &App| app.world().resource::<CcdWorld>().grid().is_packed();
+    let mut app = app(1.0);
+    wall(&mut app, Vec2::new(100.0, -5.0), Vec2::new(100.0, 5.0));
+    let b = ball(&mut app, 1.0, Vec2::ZERO, Vec2::new(4.0, 0.0));
+    steps(&mut app, 1);
+    steps(&mut app, 1);
+    assert!(packed(&app), "a step without an edit packs the grid");
+    // At x = 8 after two steps; a wall at x = 11 is met when the centre reaches 10, after
+    // half a step, and the ball comes back 2 units: x = 8, moving at −4.
+    assert!(close(position(&app, b), Vec2::new(8.0, 0.0), 1e-4));
+    wall(&mut app, Vec2::new(11.0, -5.0), Vec2::new(11.0, 5.0));
+    steps(&mut app, 1);
+    assert!(!packed(&app), "the step that adds a wall unpacks it");
+    assert!(
+        close(position(&app, b), Vec2::new(8.0, 0.0), 1e-4),
+        "{}",
+        position(&app, b)
+    );
+    assert!(close(velocity(&app, b), Vec2::new(-4.0, 0.0), 1e-4));
+    steps(&mut app, 1);
+    assert!(packed(&app), "and the next packs it again");
+    assert!(close(position(&app, b), Vec2::new(4.0, 0.0), 1e-4));
+}
+
+#[test]
 fn changing_segment_fields_updates_collisions() {
     let mut app = app(1.0);
     let w = wall(&mut app, Vec2::new(10.0, -5.0), Vec2::new(10.0, 5.0));
