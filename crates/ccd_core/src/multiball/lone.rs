@@ -65,9 +65,9 @@ pub(super) fn sweep_lone<O: Obstacles + ?Sized>(
     let Some(ball) = lone.ball else {
         return;
     };
-    if let Some((end, bounds)) = free_flight(&ball, dt, settings.gravity, obstacles) {
-        lone.end = Some(end);
-        lone.bounds = Some(bounds);
+    if let Some(flight) = free_flight(&ball, dt, settings.gravity, obstacles) {
+        lone.end = Some(flight.end);
+        lone.bounds = Some(flight.bounds);
         return;
     }
     sweep_lone_legs(lone, ball, dt, obstacles, settings);
@@ -125,9 +125,26 @@ fn sweep_lone_legs<O: Obstacles + ?Sized>(
     }
 }
 
-/// Where a ball in free flight ends a step of `dt` under `gravity`, and the box of its
-/// path inflated by its radius: `None` unless the box the path sweeps meets no obstacle on
-/// its layers (then the sweep decides).
+/// A step in free flight: where it ends, and the box of its path.
+struct Flight {
+    end: SweepOutcome,
+    /// The box of the centre's path, inflated by the radius (as [`Lone::bounds`]).
+    bounds: Aabb,
+}
+
+/// The leg a whole step would be, met nothing: what it sweeps and where it goes.
+struct WholeLeg {
+    /// The box the circle sweeps (what the sweep's leg queries).
+    reach: Aabb,
+    /// The centre's displacement and velocity at the end.
+    offset: Vec2,
+    velocity: Vec2,
+    /// The box of the centre's path, from the start.
+    path: Aabb,
+}
+
+/// A ball's step of `dt` under `gravity` in free flight: `None` unless the box the path
+/// sweeps meets no obstacle on its layers (then the sweep decides).
 ///
 /// Such a step meets nothing, and [`sweep_legs`] would end it where the path takes it, by
 /// the same arithmetic: a straight leg's motion `velocity · dt`, its box [`Aabb::swept`]
@@ -136,27 +153,33 @@ fn sweep_lone_legs<O: Obstacles + ?Sized>(
 /// result is the sweep's, bit for bit. Most balls of an open scene fly free in most steps
 /// (nine in ten in the ball pit), and this skips the sweep's machinery for them.
 #[inline]
-fn free_flight<O: Obstacles + ?Sized>(
-    ball: &Ball,
-    dt: f32,
-    gravity: Vec2,
-    obstacles: &O,
-) -> Option<(SweepOutcome, Aabb)> {
+fn free_flight<O: Obstacles + ?Sized>(ball: &Ball, dt: f32, gravity: Vec2, obstacles: &O) -> Option<Flight> {
     if !gravity.is_finite() {
         // The sweep refuses it, and names it.
         return None;
     }
     let start = Aabb::new(ball.center, ball.center);
-    // What the path sweeps, where it ends, and the box of the centre's path.
-    let (reach, offset, velocity, path) = if gravity == Vec2::ZERO {
+    let WholeLeg {
+        reach,
+        offset,
+        velocity,
+        path,
+    } = if gravity == Vec2::ZERO {
         let motion = ball.velocity * dt;
-        let reach = Aabb::swept(ball.center, motion, ball.radius);
-        (reach, motion, ball.velocity, start)
+        WholeLeg {
+            reach: Aabb::swept(ball.center, motion, ball.radius),
+            offset: motion,
+            velocity: ball.velocity,
+            path: start,
+        }
     } else {
         let curve = Parabola::new(ball.velocity, gravity, dt);
-        let reach = curve.aabb(ball.center, ball.radius);
-        let path = start.union(curve.aabb(ball.center, 0.0));
-        (reach, curve.offset(1.0), curve.velocity_at(1.0), path)
+        WholeLeg {
+            reach: curve.aabb(ball.center, ball.radius),
+            offset: curve.offset(1.0),
+            velocity: curve.velocity_at(1.0),
+            path: start.union(curve.aabb(ball.center, 0.0)),
+        }
     };
     let mut near = false;
     obstacles.query(reach, |_, obstacle| {
@@ -173,13 +196,11 @@ fn free_flight<O: Obstacles + ?Sized>(
         capped: false,
         lost_time: 0.0,
     };
-    Some((
-        end,
-        start
-            .union(path)
-            .union(Aabb::new(center, center))
-            .inflated(ball.radius),
-    ))
+    let bounds = start
+        .union(path)
+        .union(Aabb::new(center, center))
+        .inflated(ball.radius);
+    Some(Flight { end, bounds })
 }
 
 /// Ball `k`'s contact with a wall, as its lone sweep reports it.
