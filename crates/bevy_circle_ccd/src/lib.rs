@@ -85,8 +85,10 @@
 //! own ("free flight", `ccd_core`'s `multiball/lone.rs`), with or without gravity, and the
 //! sweep's machinery runs only for the circles near something. Beyond the step, three
 //! things decide what a frame of many moving circles costs:
-//! - [`CcdSettings::threads`] spreads the circles' own sweeps over Bevy's compute pool
-//!   (the results are the same on any number of threads, bit for bit).
+//! - [`CcdSettings::threads`] spreads the circles' own sweeps, and the writing of their
+//!   ends back to the transforms, over Bevy's compute pool (the results are the same on
+//!   any number of threads, bit for bit). The gathering of the circles before the step
+//!   stays on one thread: the step's order is the query's.
 //! - [`CcdSettings::audit`] checks every circle after every step, about one broadphase
 //!   query more per circle: for tests and soak runs, off in a shipped game (its default).
 //! - Bevy's `StaticTransformOptimizations` marks, every frame, which transform trees

@@ -5,7 +5,7 @@
 
 use crate::components::check_mass;
 use crate::kinematic::Kinematics;
-use crate::query::{CircleParts, CirclePartsReadOnlyItem};
+use crate::query::{CircleParts, CirclePartsItem, CirclePartsReadOnlyItem};
 use crate::{CcdInvalid, CcdSettings, CcdStats, CcdWorld, CircleHit, CircleHitEvent, HitFeature};
 use bevy::ecs::message::Messages;
 use bevy::ecs::system::SystemParam;
@@ -27,6 +27,9 @@ pub(crate) struct StepBuffers {
     scratch: MultiballScratch,
     balls: Vec<Ball>,
     entities: Vec<Entity>,
+    /// By entity index: where its ball is in `balls` (filled for a parallel write-back;
+    /// an entry left from an earlier step is checked against `entities`).
+    slots: Vec<u32>,
 }
 
 /// Bevy's compute task pool as `ccd_core`'s [`Parallel`]: items split into at most
@@ -43,6 +46,18 @@ impl Parallel for TaskPool<'_> {
             .threads
             .min(items.len() / ccd_core::tolerance::MIN_ITEMS_PER_THREAD)
             .max(1);
+        self.on_threads(threads, items, f);
+    }
+
+    fn for_each_task<T: Send>(&self, tasks: &mut [T], f: &(dyn Fn(&mut T) + Sync)) {
+        let threads = self.threads.min(tasks.len()).max(1);
+        self.on_threads(threads, tasks, &|chunk| chunk.iter_mut().for_each(f));
+    }
+}
+
+impl TaskPool<'_> {
+    /// `items` in `threads` chunks, one a thread (the first on the calling thread).
+    fn on_threads<T: Send>(&self, threads: usize, items: &mut [T], f: &(dyn Fn(&mut [T]) + Sync)) {
         if threads < 2 {
             f(items);
             return;
@@ -174,7 +189,9 @@ pub(crate) fn step_circles(
         ..default()
     };
     hits.0.clear();
-    step.skipped = gather_circles(&circles, &mut buffers, &mut commands);
+    // The write-back goes to the pool's threads too, when the step does.
+    let parallel = settings.threads != 1 && ComputeTaskPool::try_get().is_some_and(|p| p.thread_num() > 0);
+    step.skipped = gather_circles(&circles, &mut buffers, parallel, &mut commands);
     let report = run_core(
         &settings,
         gravity,
@@ -184,18 +201,8 @@ pub(crate) fn step_circles(
         &mut buffers,
         &mut hits.0,
     );
-    let StepBuffers { balls, entities, .. } = &*buffers;
-    // Write back in the order they were gathered (the query's order, unchanged within
-    // this system), skipping the invalid ones: no per-entity lookup.
-    let mut gathered = balls.iter().zip(entities.iter()).peekable();
-    for mut parts in &mut circles {
-        let Some((ball, _)) = gathered.next_if(|(_, e)| **e == parts.entity) else {
-            continue;
-        };
-        parts.transform.translation.x = ball.center.x;
-        parts.transform.translation.y = ball.center.y;
-        parts.circle.velocity = ball.velocity;
-    }
+    write_back(&mut circles, &buffers, parallel);
+    let balls = &buffers.balls;
     step.circles = balls.len() as u32;
     step.events = report.events;
     step.event_budget_hit = report.event_budget_hit;
@@ -229,14 +236,20 @@ pub(crate) fn step_circles(
     *stats = step;
 }
 
-/// Fill the buffers with every valid circle, mark the invalid ones, and return how many
-/// were skipped.
-fn gather_circles(circles: &Query<CircleParts>, buffers: &mut StepBuffers, commands: &mut Commands) -> u32 {
+/// Fill the buffers with every valid circle (and, for a parallel write-back, where each
+/// entity's is), mark the invalid ones, and return how many were skipped.
+fn gather_circles(
+    circles: &Query<CircleParts>,
+    buffers: &mut StepBuffers,
+    slots: bool,
+    commands: &mut Commands,
+) -> u32 {
     buffers.balls.clear();
     buffers.entities.clear();
     let mut skipped = 0;
+    let defaults = Defaults::new();
     for parts in circles.iter() {
-        let ball = gather(&parts);
+        let ball = gather(&parts, &defaults);
         if !plainly_valid(&parts, &ball)
             && let Err((field, reason)) = check_circle(&parts)
         {
@@ -247,10 +260,53 @@ fn gather_circles(circles: &Query<CircleParts>, buffers: &mut StepBuffers, comma
         if parts.invalid {
             commands.entity(parts.entity).try_remove::<CcdInvalid>();
         }
+        if slots {
+            let index = parts.entity.index_u32() as usize;
+            if index >= buffers.slots.len() {
+                buffers.slots.resize(index + 1, u32::MAX);
+            }
+            buffers.slots[index] = buffers.balls.len() as u32;
+        }
         buffers.balls.push(ball);
         buffers.entities.push(parts.entity);
     }
     skipped
+}
+
+/// Write every stepped circle's centre and velocity back: on the pool's threads if
+/// `parallel` (each entity finds its ball through `StepBuffers::slots`), else in the order
+/// they were gathered (the query's order, unchanged within this system), skipping the
+/// invalid ones, with no per-entity lookup.
+fn write_back(circles: &mut Query<CircleParts>, buffers: &StepBuffers, parallel: bool) {
+    let StepBuffers {
+        balls,
+        entities,
+        slots,
+        ..
+    } = buffers;
+    let write = |parts: &mut CirclePartsItem, ball: &Ball| {
+        parts.transform.translation.x = ball.center.x;
+        parts.transform.translation.y = ball.center.y;
+        parts.circle.velocity = ball.velocity;
+    };
+    if parallel {
+        circles.par_iter_mut().for_each(|mut parts| {
+            // A slot left from an earlier step may name another entity's ball, or none.
+            let slot = slots.get(parts.entity.index_u32() as usize);
+            if let Some(&k) = slot
+                && entities.get(k as usize) == Some(&parts.entity)
+            {
+                write(&mut parts, &balls[k as usize]);
+            }
+        });
+        return;
+    }
+    let mut gathered = balls.iter().zip(entities.iter()).peekable();
+    for mut parts in circles {
+        if let Some((ball, _)) = gathered.next_if(|(_, e)| **e == parts.entity) {
+            write(&mut parts, ball);
+        }
+    }
 }
 
 /// Whether a plain circle (no mass, material or speed limit of its own, not parented)
@@ -295,6 +351,7 @@ fn run_core(
         scratch,
         balls,
         entities,
+        ..
     } = buffers;
     // Hinged bodies come back turned by what hit them.
     let moving = &mut kinematics.moving;
@@ -373,16 +430,34 @@ fn run_core(
     report
 }
 
+/// What a circle without its own material, layers or response gets, converted once a
+/// step rather than once a circle.
+struct Defaults {
+    material: ccd_core::Material,
+    layers: ccd_core::Layers,
+    response: ccd_core::ResponseMode,
+}
+
+impl Defaults {
+    fn new() -> Self {
+        Self {
+            material: crate::CcdMaterial::default().into(),
+            layers: crate::CcdLayers::default().into(),
+            response: crate::CircleResponse::default().into(),
+        }
+    }
+}
+
 /// A circle as `ccd_core` sees it.
-fn gather(parts: &CirclePartsReadOnlyItem) -> Ball {
+fn gather(parts: &CirclePartsReadOnlyItem, defaults: &Defaults) -> Ball {
     let center = parts.transform.translation.truncate();
     let mut ball = Ball::new(center, parts.circle.velocity, parts.circle.radius);
     if let Some(m) = parts.mass {
         ball.inverse_mass = 1.0 / m.0;
     }
-    ball.material = parts.material.copied().unwrap_or_default().into();
-    ball.layers = parts.layers.copied().unwrap_or_default().into();
-    ball.response = parts.response.copied().unwrap_or_default().into();
+    ball.material = parts.material.map_or(defaults.material, |&m| m.into());
+    ball.layers = parts.layers.map_or(defaults.layers, |&l| l.into());
+    ball.response = parts.response.map_or(defaults.response, |&r| r.into());
     ball.max_speed = parts.max_speed.map_or(f32::INFINITY, |m| m.0);
     ball
 }
@@ -447,17 +522,16 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::time::{Duration, Instant};
 
-    #[test]
-    fn two_threads_run_two_chunks_at_the_same_time() {
-        // Each of the two chunks waits (up to a deadline far beyond any wake-up) until both
-        // have started: they meet only if they run at the same time, on two threads. A
-        // pool that runs every task on the calling thread (Bevy without `multi_threaded`)
-        // runs them one after the other: the first waits out the deadline alone.
+    /// Runs `run` with a pool of two threads and a job that, called twice, waits (up to a
+    /// deadline far beyond any wake-up) until both calls have started: they meet only if
+    /// they run at the same time, on two threads. A pool that runs everything on the
+    /// calling thread (Bevy without `multi_threaded`) runs them one after the other: the
+    /// first waits out the deadline alone.
+    fn meet_on_two_threads(run: impl FnOnce(&TaskPool, &(dyn Fn() + Sync))) {
         let pool = ComputeTaskPool::get_or_init(|| TaskPoolBuilder::new().num_threads(1).build());
         let started = AtomicUsize::new(0);
         let met = AtomicUsize::new(0);
-        let mut items = vec![0_u8; 2 * MIN_ITEMS_PER_THREAD];
-        let chunk = |_: &mut [u8]| {
+        let job = || {
             started.fetch_add(1, Ordering::SeqCst);
             let deadline = Instant::now() + Duration::from_secs(5);
             while started.load(Ordering::SeqCst) < 2 && Instant::now() < deadline {
@@ -467,13 +541,27 @@ mod tests {
                 met.fetch_add(1, Ordering::SeqCst);
             }
         };
-        TaskPool { pool, threads: 2 }.for_each_chunk(&mut items, &chunk);
-        assert_eq!(started.load(Ordering::SeqCst), 2, "two chunks");
-        // The second chunk always sees both started; the first only if they overlapped.
+        run(&TaskPool { pool, threads: 2 }, &job);
+        assert_eq!(started.load(Ordering::SeqCst), 2, "two calls");
+        // The second call always sees both started; the first only if they overlapped.
         assert_eq!(
             met.load(Ordering::SeqCst),
             2,
-            "the two chunks did not run at the same time"
+            "the two calls did not run at the same time"
         );
+    }
+
+    #[test]
+    fn two_threads_run_two_chunks_at_the_same_time() {
+        meet_on_two_threads(|pool, job| {
+            let mut items = vec![0_u8; 2 * MIN_ITEMS_PER_THREAD];
+            pool.for_each_chunk(&mut items, &|_| job());
+        });
+    }
+
+    #[test]
+    fn two_threads_run_two_tasks_at_the_same_time() {
+        // Two tasks, far fewer than the items a chunk needs: each still gets a thread.
+        meet_on_two_threads(|pool, job| pool.for_each_task(&mut [0_u8; 2], &|_| job()));
     }
 }

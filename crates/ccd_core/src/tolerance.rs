@@ -221,6 +221,16 @@ pub const CROWDED_FRACTION: f32 = 0.5;
 /// balls on their own.
 pub const MIN_ITEMS_PER_THREAD: usize = 128;
 
+/// Balls. The lone sweeps, and the lone balls' ends, are cut into runs of about this many
+/// (`multiball/lone_runs.rs`), each a task; a thread takes a block of runs in a row. Small
+/// enough that the blocks of two to eight threads come out nearly even (ten thousand balls
+/// make 40 runs), large enough that a run's bookkeeping is nothing beside its sweeps.
+pub const LONE_BALLS_PER_TASK: usize = 256;
+
+/// Tasks. The most runs the balls are cut into (the runs live on the stack); with more
+/// balls than `LONE_BALLS_PER_TASK` times this, each run is longer.
+pub const MAX_LONE_RUNS: usize = 128;
+
 /// Dimensionless. The step's resting solve settles a ball (at rest on what it touches, the
 /// rest of the step's gravity taken at once) only where it pressed on it: took more normal
 /// speed from it than this fraction of its speed plus a step's gravity. A contact normal

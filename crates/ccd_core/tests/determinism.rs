@@ -106,6 +106,8 @@ fn same_on_any_threads(ball_ball: bool) {
     // Both parallel parts had work for two threads: the lone sweeps, and (with ball–ball)
     // the first prediction of the event machinery's balls.
     let enough = 2 * ccd_core::MIN_ITEMS_PER_THREAD as u32;
+    // (The lone sweeps go to the threads in runs cut over every ball.)
+    const { assert!(BALLS >= 2 * ccd_core::tolerance::LONE_BALLS_PER_TASK) };
     assert!(one.most_lone >= enough, "lone balls {}", one.most_lone);
     if ball_ball {
         assert!(one.most_event >= enough, "event balls {}", one.most_event);

@@ -44,9 +44,10 @@
 //!    moving obstacles) and the [`MultiballScratch`] (`state.rs`: what lives for the step,
 //!    for its start, for one event, and across steps). `hinge_clocks.rs` readies the
 //!    hinged bodies' clocks.
-//! 2. `lone.rs`: every ball is swept on its own, in parallel (`parallel.rs`), most in free
-//!    flight; a ball whose path's box meets another ball's or a moving obstacle's becomes
-//!    an event ball.
+//! 2. `lone.rs`: every ball is swept on its own, in parallel (`parallel.rs`, in runs of
+//!    balls: `lone_runs.rs`), most in free flight; a ball whose path's box meets another
+//!    ball's or a moving obstacle's becomes an event ball. When nothing but walls can
+//!    meet a ball, each run writes its balls' ends at once, and the step is done.
 //! 3. `order.rs`: the event balls are sorted along a Morton curve; `sim.rs` gives each a
 //!    clock (`Sim::prepare`) and the pair grid its box (`ball_grid.rs`).
 //! 4. `settle.rs`, under gravity: the resting solve (`resting.rs`, its contacts in
@@ -72,7 +73,8 @@
 //!    course changed are predicted again (6).
 //! 8. `step.rs`, the end: every ball moves to the end of its leg (`Sim::advance`, which
 //!    reports the sensors it crossed), riders and squeezed balls are placed (`pinch.rs`),
-//!    and the counts go into the [`MultiballReport`] (`report.rs`).
+//!    the lone balls' ends are written back in their runs (`lone_runs.rs`), and the counts
+//!    go into the [`MultiballReport`] (`report.rs`).
 //! 9. The contacts are passed to `on_contact` in time order, each ball's in the order
 //!    they happened. In the plugin, `bevy_circle_ccd`'s `step.rs` turns each [`Contact`]
 //!    into a `CircleHit` message and a `CircleHitEvent` for observers.
@@ -89,6 +91,7 @@
 //! | Inputs ([`Ball`], [`MovingObstacle`]), settings, the report | `ball.rs`, `settings.rs`, `report.rs` |
 //! | What the step keeps, by lifetime | `state.rs` |
 //! | Lone balls: which balls need events at all | `lone.rs` |
+//! | The lone sweeps and the lone balls' ends, run by run of balls over the threads | `lone_runs.rs` |
 //! | Spreading the independent work over threads ([`Parallel`]) | `parallel.rs` |
 //! | The event queue (per-ball next event, a tournament tree over the balls) | `queue.rs` |
 //! | Spatial order: the machinery works on the balls sorted along a Morton curve | `order.rs` |
@@ -113,6 +116,7 @@ mod hinge_clocks;
 mod hinges;
 mod lcp;
 mod lone;
+mod lone_runs;
 mod moving_sweep;
 mod next_event;
 mod obstacle_contact;

@@ -73,6 +73,8 @@ pub(super) struct StepState {
     /// Per ball, in the caller's order: it met something this step (becomes
     /// `Carried::met` at the step's end).
     pub(super) met: Vec<bool>,
+    /// Per run of `lone_runs.rs`: its lone balls with contacts or lost time.
+    pub(super) noted: Vec<Vec<u32>>,
 }
 
 /// Buffers of the step's start: its first predictions (see `first_predictions.rs`) and

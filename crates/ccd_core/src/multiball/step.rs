@@ -2,7 +2,8 @@
 
 use super::ball::{Ball, MovingObstacle};
 use super::hinge_clocks::finish_hinges;
-use super::lone::{Lone, meets_something, sweep_lone};
+use super::lone::{Lone, meets_something};
+use super::lone_runs::{RunLists, finish_runs, sweep_runs};
 use super::obstacle_contact::ObstacleHit;
 use super::parallel::{OneThread, Parallel};
 use super::queue::{BallEvent, Event, EventKind};
@@ -114,47 +115,58 @@ pub fn step_balls_parallel<P: Parallel, O: Obstacles + Sync + ?Sized>(
         .step
         .moving_boxes
         .extend(moving.iter().map(MovingObstacle::swept_aabb));
-    if scratch.carried.crowded {
-        // Most balls met something last step: sweeping each on its own first would be
-        // wasted; every ball goes through the event machinery.
-        reset_lone(balls, &mut lone, true);
-    } else {
-        sweep_every_ball(pool, balls, dt, obstacles, settings, &mut lone);
-        mark_meetings(&mut lone, moving, settings.ball_ball, scratch);
-    }
     scratch.step.in_events.clear();
-    // The balls marked for the event machinery before it runs (the rest that end up in it
-    // joined it late).
-    let mut marked = 0_u32;
-    scratch.step.in_events.extend(lone.iter().map(|s| {
-        marked += u32::from(s.events);
-        s.events
-    }));
-    scratch.step.lone = lone;
     scratch.step.event_contacts.clear();
     scratch.step.joined_contacts.clear();
     scratch.step.met.clear();
     scratch.step.met.resize(balls.len(), false);
-    if scratch.step.in_events.iter().any(|&m| m) {
-        report = run_sorted(pool, balls, dt, obstacles, moving, settings, scratch);
-    }
-    let lone = std::mem::take(&mut scratch.step.lone);
-    for (k, s) in lone.iter().enumerate() {
-        if scratch.step.in_events[k] {
-            report.event_balls += 1;
-        } else if let Some(end) = s.end {
-            // (A ball with an end was usable: a bad one is never swept.)
-            balls[k].center = end.center;
-            balls[k].velocity = end.velocity;
-            report.lone_balls += 1;
-            report.bounces += s.solid_contacts;
-            report.max_bounces_per_ball = report.max_bounces_per_ball.max(end.bounces);
-            report.capped_balls += u32::from(end.capped);
-            report.lost_time += end.lost_time;
-            s.contacts.iter().for_each(&mut on_contact);
-            scratch.step.met[k] = s.solid_contacts > 0;
+    // The balls marked for the event machinery before it runs (the rest that end up in it
+    // joined it late).
+    let mut marked = 0_u32;
+    // Whether the lone balls' ends are written.
+    let mut finished = false;
+    if scratch.carried.crowded {
+        // Most balls met something last step: sweeping each on its own first would be
+        // wasted; every ball goes through the event machinery.
+        reset_lone(balls, &mut lone, true);
+        mark_all(&lone, &mut scratch.step.in_events, &mut marked);
+    } else {
+        // Nothing but walls to meet: every ball keeps its own sweep, and its end is
+        // written as soon as it is swept.
+        finished = !can_meet(moving, settings.ball_ball);
+        lone.truncate(balls.len());
+        lone.resize_with(balls.len(), Lone::default);
+        let lists = RunLists {
+            balls,
+            lone: &mut lone,
+            met: &mut scratch.step.met,
+            noted: &mut scratch.step.noted,
+        };
+        let sweep = (dt, obstacles, settings);
+        sweep_runs(pool, lists, sweep, finished, &mut report, &mut on_contact);
+        if finished {
+            scratch.step.in_events.resize(balls.len(), false);
+        } else {
+            mark_meetings(&mut lone, moving, settings.ball_ball, scratch);
+            mark_all(&lone, &mut scratch.step.in_events, &mut marked);
         }
     }
+    if marked > 0 {
+        scratch.step.lone = lone;
+        report = run_sorted(pool, balls, dt, obstacles, moving, settings, scratch);
+        lone = std::mem::take(&mut scratch.step.lone);
+    }
+    if !finished {
+        // The lone balls' ends (and the event balls' count).
+        let lists = RunLists {
+            balls,
+            lone: &mut lone,
+            met: &mut scratch.step.met,
+            noted: &mut scratch.step.noted,
+        };
+        finish_runs(pool, lists, &scratch.step.in_events, &mut report, &mut on_contact);
+    }
+    scratch.step.lone = lone;
     std::mem::swap(&mut scratch.carried.met, &mut scratch.step.met);
     report.joined_balls = report.event_balls - marked;
     scratch.carried.crowded = report.event_balls as f32 >= CROWDED_FRACTION * balls.len() as f32;
@@ -165,41 +177,8 @@ pub fn step_balls_parallel<P: Parallel, O: Obstacles + Sync + ?Sized>(
     contacts.sort_by(|a, b| a.time.total_cmp(&b.time));
     contacts.iter().for_each(&mut on_contact);
     scratch.step.event_contacts = contacts;
-    scratch.step.lone = lone;
     report.hinge_limit_hits += finish_hinges(moving, &mut scratch.step.hinges);
     report
-}
-
-/// Sweep every usable ball on its own, in parallel.
-fn sweep_every_ball<P: Parallel, O: Obstacles + Sync + ?Sized>(
-    pool: &P,
-    balls: &[Ball],
-    dt: f32,
-    obstacles: &O,
-    settings: &MultiballSettings,
-    lone: &mut Vec<Lone>,
-) {
-    size_lone(balls.len(), lone);
-    // Each entry is reset in its own chunk: the reset is per ball too, and on one thread
-    // it was a tenth of the sweep.
-    pool.for_each_chunk(lone, &|chunk: &mut [Lone]| {
-        for s in chunk {
-            let b = &balls[s.index];
-            s.ball = usable(b).then_some(*b);
-            s.events = false;
-            sweep_lone(s, dt, obstacles, settings);
-        }
-    });
-}
-
-/// One entry per ball, each knowing its index (the rest is reset by its user).
-fn size_lone(n: usize, lone: &mut Vec<Lone>) {
-    lone.truncate(n);
-    let old = lone.len();
-    lone.resize_with(n, Lone::default);
-    for (k, s) in lone.iter_mut().enumerate().skip(old) {
-        s.index = k;
-    }
 }
 
 /// One entry per ball, nothing swept yet; every usable ball goes through the event
@@ -218,6 +197,19 @@ fn reset_lone(balls: &[Ball], lone: &mut Vec<Lone>, events: bool) {
     }
 }
 
+/// Whether a ball can meet anything but walls: another ball, or a moving obstacle.
+fn can_meet(moving: &[MovingObstacle], ball_ball: bool) -> bool {
+    ball_ball || !moving.is_empty()
+}
+
+/// `in_events` from the marks on `lone`, with their count added to `marked`.
+fn mark_all(lone: &[Lone], in_events: &mut Vec<bool>, marked: &mut u32) {
+    in_events.extend(lone.iter().map(|s| {
+        *marked += u32::from(s.events);
+        s.events
+    }));
+}
+
 /// Mark the balls whose own paths can meet another ball or a moving obstacle.
 fn mark_meetings(
     lone: &mut [Lone],
@@ -225,10 +217,6 @@ fn mark_meetings(
     ball_ball: bool,
     scratch: &mut MultiballScratch,
 ) {
-    if !ball_ball && moving.is_empty() {
-        // Nothing to meet: every ball keeps its own sweep (`events` is already false).
-        return;
-    }
     let nowhere = Aabb::new(Vec2::ZERO, Vec2::ZERO);
     scratch.step.boxes.clear();
     scratch
