@@ -47,6 +47,7 @@
 //! | global settings and per-step statistics | [`CcdSettings`], [`CcdStats`] (`settings.rs`) |
 //! | the broadphase, kept in sync incrementally | [`CcdWorld`] (`world.rs`) |
 //! | the fixed step (one path for every circle) and its report | `step.rs` |
+//! | the circles in and out of the step: gathered and checked, written back | `circles.rs` |
 //! | the audit: did any circle end inside a surface? | [`CcdFaults`] (`audit.rs`) |
 //! | what is read of a circle or an obstacle, and the one obstacle builder | `query.rs` |
 //! | kinematic obstacles (flippers) | [`Kinematic`] (`kinematic.rs`) |
@@ -109,6 +110,7 @@
 #![warn(missing_docs)]
 
 mod audit;
+mod circles;
 mod components;
 #[cfg(feature = "debug-draw")]
 mod debug;

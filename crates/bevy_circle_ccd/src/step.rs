@@ -1,19 +1,19 @@
-//! The fixed step, one path for every circle: gather, step them all with
+//! The fixed step, one path for every circle: gather (`circles.rs`), step them all with
 //! `ccd_core::step_balls_parallel` (which sweeps each circle on its own unless it can meet
 //! another or a moving obstacle, and applies gravity inside the sweep, see its docs),
-//! write back, and report the contacts.
+//! write back (`circles.rs`), and report the contacts.
 
-use crate::components::check_mass;
+use crate::circles::{CircleBuffers, gather_circles, write_back};
 use crate::kinematic::Kinematics;
-use crate::query::{CircleParts, CirclePartsItem, CirclePartsReadOnlyItem};
-use crate::{CcdInvalid, CcdSettings, CcdStats, CcdWorld, CircleHit, CircleHitEvent, HitFeature};
+use crate::query::CircleParts;
+use crate::{CcdSettings, CcdStats, CcdWorld, CircleHit, CircleHitEvent, HitFeature};
 use bevy::ecs::message::Messages;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
 use ccd_core::{
-    Ball, ContactWith, MultiballReport, MultiballScratch, MultiballSettings, MultiballStep, Parallel,
-    ShapeError, Threads, step_balls_parallel,
+    ContactWith, MultiballReport, MultiballScratch, MultiballSettings, MultiballStep, Parallel, Threads,
+    step_balls_parallel,
 };
 use std::time::Instant;
 
@@ -25,11 +25,7 @@ pub(crate) struct StepHits(pub(crate) Vec<CircleHit>);
 #[derive(Default)]
 pub(crate) struct StepBuffers {
     scratch: MultiballScratch,
-    balls: Vec<Ball>,
-    entities: Vec<Entity>,
-    /// By entity index: where its ball is in `balls` (filled for a parallel write-back;
-    /// an entry left from an earlier step is checked against `entities`).
-    slots: Vec<u32>,
+    circles: CircleBuffers,
 }
 
 /// Bevy's compute task pool as `ccd_core`'s [`Parallel`]: items split into at most
@@ -74,53 +70,6 @@ impl TaskPool<'_> {
             }
         });
     }
-}
-
-/// The bad field of a circle, if any.
-fn check_circle(parts: &CirclePartsReadOnlyItem) -> Result<(), (&'static str, String)> {
-    if parts.parented {
-        return Err(("ChildOf", crate::PARENTED.to_owned()));
-    }
-    parts.circle.validate().map_err(|e| match e {
-        ShapeError::NonFinite { field: "velocity" } => ("MovingCircle.velocity", e.to_string()),
-        _ => ("MovingCircle.radius", e.to_string()),
-    })?;
-    let center = parts.transform.translation.truncate();
-    if !center.is_finite() {
-        return Err((
-            "Transform.translation",
-            ShapeError::NonFinite { field: "translation" }.to_string(),
-        ));
-    }
-    match parts.mass {
-        Some(m) => check_mass("CcdMass", m.0).map_err(|e| ("CcdMass", e.to_string()))?,
-        // Without a mass the area stands for it; a point (radius 0) has none, and the core
-        // gives it unit mass.
-        None if parts.circle.radius > 0.0 => {
-            let area = core::f32::consts::PI * parts.circle.radius * parts.circle.radius;
-            check_mass("MovingCircle.radius", area).map_err(|_| {
-                let e = ShapeError::OutOfRange {
-                    field: "MovingCircle.radius",
-                    range: "0, or such that its area π r² (its mass, without a CcdMass) and 1 / area are finite",
-                };
-                ("MovingCircle.radius", e.to_string())
-            })?;
-        }
-        None => {}
-    }
-    if let Some(Err(e)) = parts.material.map(|m| m.validate()) {
-        return Err((e.field(), e.to_string()));
-    }
-    if let Some(limit) = parts.max_speed
-        && !(limit.0 >= 0.0)
-    {
-        let e = ShapeError::OutOfRange {
-            field: "CcdMaxSpeed",
-            range: "not negative and not NaN (f32::INFINITY for no limit)",
-        };
-        return Err(("CcdMaxSpeed", e.to_string()));
-    }
-    Ok(())
 }
 
 /// What the step reads: the time, the settings and the static world.
@@ -189,9 +138,9 @@ pub(crate) fn step_circles(
         ..default()
     };
     hits.0.clear();
-    // The write-back goes to the pool's threads too, when the step does.
+    // The gather and the write-back go to the pool's threads too, when the step does.
     let parallel = settings.threads != 1 && ComputeTaskPool::try_get().is_some_and(|p| p.thread_num() > 0);
-    step.skipped = gather_circles(&circles, &mut buffers, parallel, &mut commands);
+    step.skipped = gather_circles(&circles, &mut buffers.circles, parallel, &mut commands);
     let report = run_core(
         &settings,
         gravity,
@@ -201,8 +150,8 @@ pub(crate) fn step_circles(
         &mut buffers,
         &mut hits.0,
     );
-    write_back(&mut circles, &buffers, parallel);
-    let balls = &buffers.balls;
+    write_back(&mut circles, &buffers.circles, parallel);
+    let balls = &buffers.circles.balls;
     step.circles = balls.len() as u32;
     step.events = report.events;
     step.event_budget_hit = report.event_budget_hit;
@@ -236,99 +185,6 @@ pub(crate) fn step_circles(
     *stats = step;
 }
 
-/// Fill the buffers with every valid circle (and, for a parallel write-back, where each
-/// entity's is), mark the invalid ones, and return how many were skipped.
-fn gather_circles(
-    circles: &Query<CircleParts>,
-    buffers: &mut StepBuffers,
-    slots: bool,
-    commands: &mut Commands,
-) -> u32 {
-    buffers.balls.clear();
-    buffers.entities.clear();
-    let mut skipped = 0;
-    let defaults = Defaults::new();
-    for parts in circles.iter() {
-        let ball = gather(&parts, &defaults);
-        if !plainly_valid(&parts, &ball)
-            && let Err((field, reason)) = check_circle(&parts)
-        {
-            skipped += 1;
-            crate::mark_invalid(commands, parts.entity, parts.invalid, field, reason);
-            continue;
-        }
-        if parts.invalid {
-            commands.entity(parts.entity).try_remove::<CcdInvalid>();
-        }
-        if slots {
-            let index = parts.entity.index_u32() as usize;
-            if index >= buffers.slots.len() {
-                buffers.slots.resize(index + 1, u32::MAX);
-            }
-            buffers.slots[index] = buffers.balls.len() as u32;
-        }
-        buffers.balls.push(ball);
-        buffers.entities.push(parts.entity);
-    }
-    skipped
-}
-
-/// Write every stepped circle's centre and velocity back: on the pool's threads if
-/// `parallel` (each entity finds its ball through `StepBuffers::slots`), else in the order
-/// they were gathered (the query's order, unchanged within this system), skipping the
-/// invalid ones, with no per-entity lookup.
-fn write_back(circles: &mut Query<CircleParts>, buffers: &StepBuffers, parallel: bool) {
-    let StepBuffers {
-        balls,
-        entities,
-        slots,
-        ..
-    } = buffers;
-    let write = |parts: &mut CirclePartsItem, ball: &Ball| {
-        parts.transform.translation.x = ball.center.x;
-        parts.transform.translation.y = ball.center.y;
-        parts.circle.velocity = ball.velocity;
-    };
-    if parallel {
-        circles.par_iter_mut().for_each(|mut parts| {
-            // A slot left from an earlier step may name another entity's ball, or none.
-            let slot = slots.get(parts.entity.index_u32() as usize);
-            if let Some(&k) = slot
-                && entities.get(k as usize) == Some(&parts.entity)
-            {
-                write(&mut parts, &balls[k as usize]);
-            }
-        });
-        return;
-    }
-    let mut gathered = balls.iter().zip(entities.iter()).peekable();
-    for mut parts in circles {
-        if let Some((ball, _)) = gathered.next_if(|(_, e)| **e == parts.entity) {
-            write(&mut parts, ball);
-        }
-    }
-}
-
-/// Whether a plain circle (no mass, material or speed limit of its own, not parented)
-/// passes [`check_circle`], read off the ball [`gather`] made of it: a finite centre and
-/// velocity, a positive finite radius, and a positive area whose inverse (the ball's
-/// inverse mass) is finite. Every test is taken (`&`): one branch for the common case. Anything else goes
-/// to `check_circle`, which names the bad field.
-fn plainly_valid(parts: &CirclePartsReadOnlyItem, ball: &Ball) -> bool {
-    let area = core::f32::consts::PI * ball.radius * ball.radius;
-    !parts.parented
-        & parts.mass.is_none()
-        & parts.material.is_none()
-        & parts.max_speed.is_none()
-        & parts.circle.velocity.is_finite()
-        & parts.transform.translation.is_finite()
-        & ball.radius.is_finite()
-        & (ball.radius > 0.0)
-        & (area > 0.0)
-        & area.is_finite()
-        & ball.inverse_mass.is_finite()
-}
-
 /// Step the gathered balls with `ccd_core` on the compute task pool (one thread when
 /// there is none), collecting the contacts as [`CircleHit`]s.
 fn run_core(
@@ -347,12 +203,8 @@ fn run_core(
         max_events: settings.max_events,
         resting_speed: settings.resting_speed_for(dt),
     };
-    let StepBuffers {
-        scratch,
-        balls,
-        entities,
-        ..
-    } = buffers;
+    let StepBuffers { scratch, circles } = buffers;
+    let CircleBuffers { balls, entities, .. } = circles;
     // Hinged bodies come back turned by what hit them.
     let moving = &mut kinematics.moving;
     let moving_entities = &kinematics.entities;
@@ -428,38 +280,6 @@ fn run_core(
         }
     }
     report
-}
-
-/// What a circle without its own material, layers or response gets, converted once a
-/// step rather than once a circle.
-struct Defaults {
-    material: ccd_core::Material,
-    layers: ccd_core::Layers,
-    response: ccd_core::ResponseMode,
-}
-
-impl Defaults {
-    fn new() -> Self {
-        Self {
-            material: crate::CcdMaterial::default().into(),
-            layers: crate::CcdLayers::default().into(),
-            response: crate::CircleResponse::default().into(),
-        }
-    }
-}
-
-/// A circle as `ccd_core` sees it.
-fn gather(parts: &CirclePartsReadOnlyItem, defaults: &Defaults) -> Ball {
-    let center = parts.transform.translation.truncate();
-    let mut ball = Ball::new(center, parts.circle.velocity, parts.circle.radius);
-    if let Some(m) = parts.mass {
-        ball.inverse_mass = 1.0 / m.0;
-    }
-    ball.material = parts.material.map_or(defaults.material, |&m| m.into());
-    ball.layers = parts.layers.map_or(defaults.layers, |&l| l.into());
-    ball.response = parts.response.map_or(defaults.response, |&r| r.into());
-    ball.max_speed = parts.max_speed.map_or(f32::INFINITY, |m| m.0);
-    ball
 }
 
 /// Write the step's contacts as messages, and trigger them as [`CircleHitEvent`]s on the
