@@ -138,7 +138,8 @@ pub(crate) fn step_circles(
         ..default()
     };
     hits.0.clear();
-    // The gather and the write-back go to the pool's threads too, when the step does.
+    // The write-back goes to the pool's threads too, when the step does (the gather notes
+    // where each circle's ball is, for it).
     let parallel = settings.threads != 1 && ComputeTaskPool::try_get().is_some_and(|p| p.thread_num() > 0);
     step.skipped = gather_circles(&circles, &mut buffers.circles, parallel, &mut commands);
     let report = run_core(

@@ -131,8 +131,8 @@ pub fn step_balls_parallel<P: Parallel, O: Obstacles + Sync + ?Sized>(
         reset_lone(balls, &mut lone, true);
         mark_all(&lone, &mut scratch.step.in_events, &mut marked);
     } else {
-        // Nothing but walls to meet: every ball keeps its own sweep, and its end is
-        // written as soon as it is swept.
+        // Every ball swept on its own. When nothing but walls can meet a ball, every ball
+        // keeps its sweep, and each run writes its balls' ends as it sweeps them.
         finished = !can_meet(moving, settings.ball_ball);
         lone.truncate(balls.len());
         lone.resize_with(balls.len(), Lone::default);
