@@ -250,13 +250,33 @@ impl BallGrid {
 }
 
 impl BallGrid {
+    /// [`BallGrid::for_each_pair_in_rows`] over every row: each pair once.
+    #[cfg(test)]
+    pub(crate) fn for_each_pair(&self, f: impl FnMut(usize, usize)) {
+        self.for_each_pair_in_rows(0..self.height, f);
+    }
+
+    /// The rows of cells (a band of them is a share of the pairs, see
+    /// [`BallGrid::for_each_pair_in_rows`]).
+    #[inline]
+    pub(crate) fn rows(&self) -> usize {
+        self.height
+    }
+
     /// Calls `f(a, b)` once for every two balls whose boxes meet (or nearly, see
-    /// [`QBox`]), in a fixed order: the step's first predictions test each such pair once here,
-    /// not once from each ball's query. A pair is reported in the lowest cell its two
-    /// cell ranges share (both are stored there), and within a cell each slot meets the
-    /// slots after it as a vector ([`Cell::meets`]), then the spilled entries.
-    pub(crate) fn for_each_pair(&self, mut f: impl FnMut(usize, usize)) {
-        for y in 0..self.height {
+    /// [`QBox`]) and are reported in the cells of `rows`, in a fixed order: the step's
+    /// first predictions test each such pair once here, not once from each ball's query. A
+    /// pair is reported in the lowest cell its two cell ranges share (both are stored
+    /// there), and within a cell each slot meets the slots after it as a vector
+    /// ([`Cell::meets`]), then the spilled entries. So bands of rows, taken in order,
+    /// report every pair once and in the order of the whole grid: the pair pass runs them
+    /// as tasks.
+    pub(crate) fn for_each_pair_in_rows(
+        &self,
+        rows: std::ops::Range<usize>,
+        mut f: impl FnMut(usize, usize),
+    ) {
+        for y in rows.start..rows.end.min(self.height) {
             for x in 0..self.width {
                 let cell = y * self.width + x;
                 let here = [x as u16, y as u16];

@@ -1,6 +1,6 @@
 //! The step's first predictions: every ball's walls (in parallel), then every pair of balls
-//! whose boxes meet, found once from the pair grid itself, then each ball's prediction completed
-//! and scheduled in order. (When most balls are swept on their own, the first predictions are
+//! whose boxes meet, found once from the pair grid itself (its rows in bands, in parallel),
+//! then each ball's prediction completed and scheduled in order. (When most balls are swept on their own, the first predictions are
 //! made one grid query per ball, a batch at a time, instead.)
 //!
 //! Prediction one ball at a time, every pair would be tested twice (once from each ball's
@@ -13,7 +13,7 @@
 use super::parallel::Parallel;
 use super::prediction::{FirstPrediction, Prediction};
 use super::sim::Sim;
-use super::state::{BallContact, PairContact};
+use super::state::{BallContact, PairBand, PairContact};
 use crate::obstacle::Obstacles;
 use crate::tolerance::CROWDED_FRACTION;
 
@@ -22,6 +22,12 @@ use crate::tolerance::CROWDED_FRACTION;
 /// between the two, and are still enough to share among threads (each share starts a
 /// thread). Each batch sees the events the earlier ones scheduled.
 const PREDICT_BATCH: usize = 2048;
+
+/// Bands of grid rows the pair pass is cut into, each a task: enough that two to eight
+/// threads share them evenly (a thread takes a block of bands in a row, and the pit's
+/// middle rows hold more pairs than its edges), few enough that each holds hundreds of
+/// pairs.
+const PAIR_BANDS: usize = 16;
 
 impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
     /// Predict and schedule every ball's first event: pair by pair when most balls are in
@@ -81,7 +87,7 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
                 p.prediction = sim.predict_with(p.ball, false);
             }
         });
-        self.find_pair_contacts(&mut predictions);
+        self.find_pair_contacts(pool, &mut predictions);
         let starts = std::mem::take(&mut self.start.contact_starts);
         let contacts = std::mem::take(&mut self.start.contact_list);
         let window = self.pair_window();
@@ -113,11 +119,11 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
         self.start.predictions = predictions;
     }
 
-    /// Sweep every pair of balls whose boxes meet, once, and list each contact under both
-    /// balls (`contact_list`, ball `k`'s from `contact_starts[k]` to `contact_starts[k +
-    /// 1]`, in the order found). A ball swept on its own whose box a predicted ball's meets
+    /// Sweep every pair of balls whose boxes meet, once (the grid's rows in bands, in
+    /// parallel), and list each contact under both balls (`contact_list`, ball `k`'s from
+    /// `contact_starts[k]` to `contact_starts[k + 1]`, in the order found). A ball swept on its own whose box a predicted ball's meets
     /// must join before that prediction holds, as its query would find.
-    fn find_pair_contacts(&mut self, predictions: &mut [FirstPrediction]) {
+    fn find_pair_contacts<P: Parallel>(&mut self, pool: &P, predictions: &mut [FirstPrediction]) {
         let mut found = std::mem::take(&mut self.start.pair_contacts);
         found.clear();
         // A pair matters to a ball only before its earliest event so far (its walls): those
@@ -130,36 +136,30 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
                 .as_ref()
                 .map_or(f32::NEG_INFINITY, Prediction::best_time)
         }));
+        // The grid's rows in bands, each a task; their findings joined in band order are
+        // the whole grid's, in its order.
+        let mut bands = std::mem::take(&mut self.start.pair_bands);
+        let rows = self.step.grid.rows();
+        let count = rows.clamp(1, PAIR_BANDS);
+        bands.resize_with(count.max(bands.len()), PairBand::default);
+        for (b, band) in bands.iter_mut().take(count).enumerate() {
+            band.rows = rows * b / count..rows * (b + 1) / count;
+        }
         let sim = &*self;
-        let (balls, clocks) = (&*sim.balls, &sim.step.clock);
-        let (lone, order, in_events) = (&sim.step.lone, &sim.step.order, &sim.step.in_events);
-        sim.step.grid.for_each_pair(|a, b| {
-            if !sim.shared_layers && !balls[a].layers.interacts(balls[b].layers) {
-                return;
-            }
-            match (clocks[a].valid, clocks[b].valid) {
-                (true, true) => {
-                    let until = limits[a].max(limits[b]);
-                    if let Some(time) = sim.pair_contact(a, b, until) {
-                        found.push(PairContact {
-                            a: a as u32,
-                            b: b as u32,
-                            time,
-                        });
-                    }
-                }
-                (true, false) | (false, true) => {
-                    let (predicted, other) = if clocks[a].valid { (a, b) } else { (b, a) };
-                    if !in_events[other]
-                        && lone[order.caller(other)].ball.is_some()
-                        && let Some(p) = predictions[predicted].prediction.as_mut()
-                    {
-                        p.must_join(other);
-                    }
-                }
-                (false, false) => {}
-            }
+        let first_limits = &limits[..];
+        pool.for_each_task(&mut bands[..count], &|band: &mut PairBand| {
+            sim.pairs_in_band(band, first_limits);
         });
+        found.clear();
+        for band in &bands[..count] {
+            found.extend_from_slice(&band.found);
+            for &(predicted, other) in &band.joins {
+                if let Some(p) = predictions[predicted as usize].prediction.as_mut() {
+                    p.must_join(other as usize);
+                }
+            }
+        }
+        self.start.pair_bands = bands;
         self.start.first_limits = limits;
         // By ball: count, then each ball's first place, then fill (each start moves to the
         // next ball's as its contacts go in), then move the starts back.
@@ -187,5 +187,38 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
         starts.copy_within(0..n, 1);
         starts[0] = 0;
         self.start.pair_contacts = found;
+    }
+
+    /// The pairs of `band`'s rows: each pair of predicted balls swept (up to the later of
+    /// their `limits`), and each lone ball a predicted ball's box meets noted to join.
+    fn pairs_in_band(&self, band: &mut PairBand, limits: &[f32]) {
+        band.found.clear();
+        band.joins.clear();
+        let (balls, clocks) = (&*self.balls, &self.step.clock);
+        let (lone, order, in_events) = (&self.step.lone, &self.step.order, &self.step.in_events);
+        self.step.grid.for_each_pair_in_rows(band.rows.clone(), |a, b| {
+            if !self.shared_layers && !balls[a].layers.interacts(balls[b].layers) {
+                return;
+            }
+            match (clocks[a].valid, clocks[b].valid) {
+                (true, true) => {
+                    let until = limits[a].max(limits[b]);
+                    if let Some(time) = self.pair_contact(a, b, until) {
+                        band.found.push(PairContact {
+                            a: a as u32,
+                            b: b as u32,
+                            time,
+                        });
+                    }
+                }
+                (true, false) | (false, true) => {
+                    let (predicted, other) = if clocks[a].valid { (a, b) } else { (b, a) };
+                    if !in_events[other] && lone[order.caller(other)].ball.is_some() {
+                        band.joins.push((predicted as u32, other as u32));
+                    }
+                }
+                (false, false) => {}
+            }
+        });
     }
 }

@@ -55,7 +55,8 @@
 //!    balls it finds resting stay settled, every other flies on its parabola. Overlaps are
 //!    pushed apart (`overlap.rs`).
 //! 5. `first_predictions.rs`: every event ball's first prediction (`prediction.rs`), in
-//!    parallel, each pair of balls swept once (`pair_sweep.rs`).
+//!    parallel, each pair of balls swept once (`pair_sweep.rs`; the pairs in bands of the
+//!    pair grid's rows, in parallel too).
 //! 6. `next_event.rs`: a prediction is the earliest of the ball's walls
 //!    (`earliest_solid` in `bounce/leg.rs`, on a curve in flight), moving obstacles
 //!    (`sweep/`) and balls (`pair_sweep.rs`). Scheduling it makes the lone balls its

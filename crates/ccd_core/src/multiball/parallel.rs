@@ -1,11 +1,13 @@
 //! [`Parallel`]: how [`step_balls_parallel`](crate::step_balls_parallel) spreads its
 //! independent work over threads.
 //!
-//! Three parts of a multiball step are independent per ball: sweeping every ball on its
-//! own (its walls only; see `lone.rs`), writing the lone balls' ends back (both in `lone_runs.rs`),
-//! and the first prediction of every ball that goes through the event machinery. Each
-//! item's result depends on that item alone, so any chunking, on any number of threads,
-//! gives the same results, bit for bit.
+//! These parts of a multiball step are independent per ball, or per band of the pair
+//! grid's rows: sweeping every ball on its own (its walls only; see `lone.rs`), writing the
+//! lone balls' ends back (both in `lone_runs.rs`), the first prediction of every ball that
+//! goes through the event machinery, and the pairs of those predictions
+//! (`first_predictions.rs`). Each item's result depends on that item alone, and what must
+//! keep an order is put in order after, so any chunking, on any number of threads, gives
+//! the same results, bit for bit.
 
 /// Runs independent work on several threads.
 pub trait Parallel: Sync {

@@ -85,6 +85,8 @@ pub(super) struct StartBuffers {
     pub(super) predictions: Vec<FirstPrediction>,
     /// The first predictions' ball contacts: each pair once, as found.
     pub(super) pair_contacts: Vec<PairContact>,
+    /// The pair pass's bands of grid rows, each a task (see `first_predictions.rs`).
+    pub(super) pair_bands: Vec<PairBand>,
     /// Each first prediction's earliest event time before the pairs.
     pub(super) first_limits: Vec<f32>,
     /// The pair contacts by ball: ball `k`'s are `contact_list[contact_starts[k]..contact_starts[k + 1]]`.
@@ -163,6 +165,16 @@ impl Pair {
 pub(super) struct Retry {
     pub(super) ball: usize,
     pub(super) time: f32,
+}
+
+/// A band of the pair grid's rows in the step's first predictions: the pair contacts found
+/// in its cells, and the lone balls a predicted ball's box met there (predicted, lone), in
+/// the order found.
+#[derive(Clone, Debug, Default)]
+pub(super) struct PairBand {
+    pub(super) rows: std::ops::Range<usize>,
+    pub(super) found: Vec<PairContact>,
+    pub(super) joins: Vec<(u32, u32)>,
 }
 
 /// Two balls that first touch at `time` (a first prediction's pair contact).
