@@ -65,24 +65,54 @@ pub(super) fn sweep_lone<O: Obstacles + ?Sized>(
     let Some(ball) = lone.ball else {
         return;
     };
-    if let Some(flight) = free_flight(&ball, dt, settings.gravity, obstacles) {
-        lone.end = Some(flight.end);
-        lone.bounds = Some(flight.bounds);
-        return;
+    let contacts = &mut lone.contacts;
+    if let Some(swept) = sweep_alone(&ball, lone.index, dt, obstacles, settings, |c| contacts.push(c)) {
+        lone.end = Some(swept.end);
+        lone.bounds = Some(swept.bounds);
+        lone.solid_contacts = swept.solid_contacts;
     }
-    sweep_lone_legs(lone, ball, dt, obstacles, settings);
 }
 
-/// [`sweep_lone`] by the sweep's machinery, leg by leg (`lone` already reset).
-fn sweep_lone_legs<O: Obstacles + ?Sized>(
-    lone: &mut Lone,
-    ball: Ball,
+/// A ball's step swept on its own: where it ends, the box of its path, its solid contacts.
+pub(super) struct Swept {
+    pub(super) end: SweepOutcome,
+    /// The box around its path, inflated by its radius.
+    pub(super) bounds: Aabb,
+    /// Its contacts that are not sensors.
+    pub(super) solid_contacts: u32,
+}
+
+/// Sweep `ball` (ball `k`, for its contacts) on its own through `dt`, passing its contacts
+/// to `on_contact` in time order: in free flight, or by the sweep's machinery, leg by leg.
+/// `None` when the sweep refuses it.
+pub(super) fn sweep_alone<O: Obstacles + ?Sized>(
+    ball: &Ball,
+    k: usize,
     dt: f32,
     obstacles: &O,
     settings: &MultiballSettings,
-) {
+    on_contact: impl FnMut(Contact),
+) -> Option<Swept> {
+    match free_flight(ball, dt, settings.gravity, obstacles) {
+        Some(flight) => Some(Swept {
+            end: flight.end,
+            bounds: flight.bounds,
+            solid_contacts: 0,
+        }),
+        None => sweep_legs_alone(ball, k, dt, obstacles, settings, on_contact),
+    }
+}
+
+/// [`sweep_alone`] by the sweep's machinery, leg by leg (what free flight skips).
+fn sweep_legs_alone<O: Obstacles + ?Sized>(
+    ball: &Ball,
+    k: usize,
+    dt: f32,
+    obstacles: &O,
+    settings: &MultiballSettings,
+    mut on_contact: impl FnMut(Contact),
+) -> Option<Swept> {
     let curved = settings.gravity != Vec2::ZERO;
-    let k = lone.index;
     let sweep = SweepSettings {
         max_bounces: settings.max_bounces,
         resting_speed: settings.resting_speed,
@@ -94,8 +124,7 @@ fn sweep_lone_legs<O: Obstacles + ?Sized>(
     };
     let mut path = Aabb::new(ball.center, ball.center);
     let mut legs = path;
-    let contacts = &mut lone.contacts;
-    let solid_contacts = &mut lone.solid_contacts;
+    let mut solid_contacts = 0;
     let result = sweep_legs(
         ball.circle(),
         ball.velocity,
@@ -104,12 +133,12 @@ fn sweep_lone_legs<O: Obstacles + ?Sized>(
         &sweep,
         |h| {
             if !h.sensor {
-                *solid_contacts += 1;
+                solid_contacts += 1;
                 if !curved {
                     path = path.union(Aabb::new(h.hit.center, h.hit.center));
                 }
             }
-            contacts.push(wall_contact(k, h));
+            on_contact(wall_contact(k, h));
         },
         // A curved leg bulges between its ends: its own box.
         |leg| {
@@ -118,11 +147,13 @@ fn sweep_lone_legs<O: Obstacles + ?Sized>(
             }
         },
     );
-    if let Ok(out) = result {
-        path = path.union(legs).union(Aabb::new(out.center, out.center));
-        lone.end = Some(out);
-        lone.bounds = Some(path.inflated(ball.radius));
-    }
+    let end = result.ok()?;
+    path = path.union(legs).union(Aabb::new(end.center, end.center));
+    Some(Swept {
+        end,
+        bounds: path.inflated(ball.radius),
+        solid_contacts,
+    })
 }
 
 /// A step in free flight: where it ends, and the box of its path.
@@ -312,7 +343,11 @@ mod tests {
             // Straight steps and curved ones, in turn.
             let settings = if k % 4 < 2 { level } else { falling };
             sweep_lone(&mut fast, dt, &grid, &settings);
-            sweep_lone_legs(&mut legs, ball, dt, &grid, &settings);
+            let contacts = &mut legs.contacts;
+            let swept = sweep_legs_alone(&ball, k, dt, &grid, &settings, |c| contacts.push(c)).unwrap();
+            legs.end = Some(swept.end);
+            legs.bounds = Some(swept.bounds);
+            legs.solid_contacts = swept.solid_contacts;
             let curved = usize::from(k % 4 >= 2);
             total[curved] += 1;
             free[curved] += usize::from(free_flight(&ball, dt, settings.gravity, &grid).is_some());

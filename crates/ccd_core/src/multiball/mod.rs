@@ -109,6 +109,7 @@
 //! | Gravity: which balls fly on parabolas, which are settled | `settle.rs` |
 //! | Overlap correction, by position only | `overlap.rs` |
 
+mod alone;
 mod ball;
 mod ball_grid;
 mod first_predictions;
@@ -138,6 +139,7 @@ mod sim;
 mod state;
 mod step;
 
+pub use alone::{AloneStep, step_ball_alone};
 pub use ball::{Ball, MovingObstacle};
 pub use parallel::{OneThread, Parallel, Threads};
 pub use report::{Contact, ContactWith, MultiballReport};

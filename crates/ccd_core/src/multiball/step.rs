@@ -125,9 +125,10 @@ pub fn step_balls_parallel<P: Parallel, O: Obstacles + Sync + ?Sized>(
     let mut marked = 0_u32;
     // Whether the lone balls' ends are written.
     let mut finished = false;
-    if scratch.carried.crowded {
+    if scratch.carried.crowded && can_meet(moving, settings.ball_ball) {
         // Most balls met something last step: sweeping each on its own first would be
-        // wasted; every ball goes through the event machinery.
+        // wasted; every ball goes through the event machinery. (With nothing but walls
+        // to meet, each ball's own sweep is its step, crowded or not.)
         reset_lone(balls, &mut lone, true);
         mark_all(&lone, &mut scratch.step.in_events, &mut marked);
     } else {
@@ -198,7 +199,7 @@ fn reset_lone(balls: &[Ball], lone: &mut Vec<Lone>, events: bool) {
 }
 
 /// Whether a ball can meet anything but walls: another ball, or a moving obstacle.
-fn can_meet(moving: &[MovingObstacle], ball_ball: bool) -> bool {
+pub(super) fn can_meet(moving: &[MovingObstacle], ball_ball: bool) -> bool {
     ball_ball || !moving.is_empty()
 }
 
