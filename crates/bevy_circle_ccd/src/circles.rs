@@ -16,6 +16,14 @@ use crate::query::{CircleParts, CirclePartsItem, CirclePartsReadOnlyItem};
 use bevy::prelude::*;
 use ccd_core::{Ball, ShapeError};
 
+/// What a step did with the circles: the core's report (or what it would be), the
+/// circles stepped and those refused.
+pub(crate) struct Stepped {
+    pub(crate) report: ccd_core::MultiballReport,
+    pub(crate) circles: u32,
+    pub(crate) skipped: u32,
+}
+
 /// The circles of the step, kept between steps so that a warm step allocates nothing.
 #[derive(Default)]
 pub(crate) struct CircleBuffers {
@@ -41,14 +49,14 @@ pub(crate) fn gather_circles(
     let mut skipped = 0;
     let defaults = Defaults::new();
     for parts in circles.iter() {
-        let ball = gather(&parts, &defaults);
-        if !plainly_valid(&parts, &ball)
-            && let Err((field, reason)) = check_circle(&parts)
-        {
-            skipped += 1;
-            crate::mark_invalid(commands, parts.entity, parts.invalid, field, reason);
-            continue;
-        }
+        let ball = match checked_ball(&parts, &defaults) {
+            Ok(ball) => ball,
+            Err((field, reason)) => {
+                skipped += 1;
+                crate::mark_invalid(commands, parts.entity, parts.invalid, field, reason);
+                continue;
+            }
+        };
         if parts.invalid {
             commands.entity(parts.entity).try_remove::<CcdInvalid>();
         }
@@ -76,11 +84,6 @@ pub(crate) fn write_back(circles: &mut Query<CircleParts>, buffers: &CircleBuffe
         slots,
         ..
     } = buffers;
-    let write = |parts: &mut CirclePartsItem, ball: &Ball| {
-        parts.transform.translation.x = ball.center.x;
-        parts.transform.translation.y = ball.center.y;
-        parts.circle.velocity = ball.velocity;
-    };
     if parallel {
         circles.par_iter_mut().for_each(|mut parts| {
             // A slot left from an earlier step may name another entity's ball, or none.
@@ -89,7 +92,7 @@ pub(crate) fn write_back(circles: &mut Query<CircleParts>, buffers: &CircleBuffe
                 && entities.get(k as usize) == Some(&parts.entity)
                 && let Some(ball) = balls.get(k as usize)
             {
-                write(&mut parts, ball);
+                write(&mut parts, ball.center, ball.velocity);
             }
         });
         return;
@@ -97,9 +100,33 @@ pub(crate) fn write_back(circles: &mut Query<CircleParts>, buffers: &CircleBuffe
     let mut gathered = balls.iter().zip(entities.iter()).peekable();
     for mut parts in circles {
         if let Some((ball, _)) = gathered.next_if(|(_, e)| **e == parts.entity) {
-            write(&mut parts, ball);
+            write(&mut parts, ball.center, ball.velocity);
         }
     }
+}
+
+/// A circle's end written back: its centre and velocity.
+#[inline]
+pub(crate) fn write(parts: &mut CirclePartsItem, center: Vec2, velocity: Vec2) {
+    parts.transform.translation.x = center.x;
+    parts.transform.translation.y = center.y;
+    // A circle in free flight keeps its velocity: not marked changed then.
+    if parts.circle.velocity != velocity {
+        parts.circle.velocity = velocity;
+    }
+}
+
+/// The circle as `ccd_core` sees it, or its bad field and why.
+#[inline]
+pub(crate) fn checked_ball(
+    parts: &CirclePartsReadOnlyItem,
+    defaults: &Defaults,
+) -> Result<Ball, (&'static str, String)> {
+    let ball = gather(parts, defaults);
+    if !plainly_valid(parts, &ball) {
+        check_circle(parts)?;
+    }
+    Ok(ball)
 }
 
 /// The bad field of a circle, if any.
@@ -171,14 +198,14 @@ fn plainly_valid(parts: &CirclePartsReadOnlyItem, ball: &Ball) -> bool {
 
 /// What a circle without its own material, layers or response gets, converted once a
 /// step rather than once a circle.
-struct Defaults {
+pub(crate) struct Defaults {
     material: ccd_core::Material,
     layers: ccd_core::Layers,
     response: ccd_core::ResponseMode,
 }
 
 impl Defaults {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self {
             material: crate::CcdMaterial::default().into(),
             layers: crate::CcdLayers::default().into(),

@@ -74,6 +74,34 @@ pub struct CircleHit {
     pub kick: f32,
 }
 
+/// What a [`CircleHit`] names of the other side: its entity, part and feature.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct HitOther {
+    pub(crate) entity: Entity,
+    pub(crate) part: u32,
+    pub(crate) feature: HitFeature,
+}
+
+impl CircleHit {
+    /// The hit of `circle` that the core's contact `c` reports, against `other`.
+    pub(crate) fn of_contact(c: &ccd_core::Contact, circle: Entity, other: HitOther) -> Self {
+        Self {
+            circle,
+            other: other.entity,
+            part: other.part,
+            feature: other.feature,
+            point: c.hit.point,
+            normal: c.hit.normal,
+            center: c.hit.center,
+            speed: c.approach_speed,
+            other_velocity: c.other_velocity,
+            time: c.time,
+            sensor: c.sensor,
+            kick: c.kick,
+        }
+    }
+}
+
 /// Where on a shape a [`CircleHit`] touched.
 #[derive(Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[reflect(Debug, PartialEq)]

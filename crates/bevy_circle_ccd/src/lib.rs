@@ -109,6 +109,7 @@
 //! in `remote.rs`.
 #![warn(missing_docs)]
 
+mod alone;
 mod audit;
 mod circles;
 mod components;

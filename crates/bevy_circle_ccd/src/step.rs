@@ -3,7 +3,9 @@
 //! another or a moving obstacle, and applies gravity inside the sweep, see its docs),
 //! write back (`circles.rs`), and report the contacts.
 
-use crate::circles::{CircleBuffers, gather_circles, write_back};
+use crate::alone::{AloneBuffers, AloneInput, step_alone};
+use crate::circles::{CircleBuffers, Stepped, gather_circles, write_back};
+use crate::events::HitOther;
 use crate::kinematic::Kinematics;
 use crate::query::CircleParts;
 use crate::{CcdSettings, CcdStats, CcdWorld, CircleHit, CircleHitEvent, HitFeature};
@@ -12,7 +14,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
 use ccd_core::{
-    ContactWith, MultiballReport, MultiballScratch, MultiballSettings, MultiballStep, Parallel, Threads,
+    ContactWith, MultiballReport, MultiballScratch, MultiballSettings, MultiballStep, Parallel,
     step_balls_parallel,
 };
 use std::time::Instant;
@@ -26,6 +28,49 @@ pub(crate) struct StepHits(pub(crate) Vec<CircleHit>);
 pub(crate) struct StepBuffers {
     scratch: MultiballScratch,
     circles: CircleBuffers,
+    alone: AloneBuffers,
+}
+
+/// The pool the step's threads come from: Bevy's compute pool, or the calling thread alone
+/// when there is none.
+enum StepPool<'a> {
+    Bevy(TaskPool<'a>),
+    Calling,
+}
+
+impl StepPool<'_> {
+    /// The pool for `settings`, and how many threads it offers.
+    fn new(settings: &CcdSettings) -> (Self, usize) {
+        match ComputeTaskPool::try_get() {
+            Some(pool) => {
+                // The calling thread takes a chunk too (see `TaskPool`): by Bevy's defaults
+                // a two-core machine has one compute thread besides it.
+                let threads = if settings.threads == 0 {
+                    pool.thread_num() + 1
+                } else {
+                    settings.threads
+                };
+                (StepPool::Bevy(TaskPool { pool, threads }), threads)
+            }
+            None => (StepPool::Calling, 1),
+        }
+    }
+}
+
+impl Parallel for StepPool<'_> {
+    fn for_each_chunk<T: Send>(&self, items: &mut [T], f: &(dyn Fn(&mut [T]) + Sync)) {
+        match self {
+            StepPool::Bevy(pool) => pool.for_each_chunk(items, f),
+            StepPool::Calling => f(items),
+        }
+    }
+
+    fn for_each_task<T: Send>(&self, tasks: &mut [T], f: &(dyn Fn(&mut T) + Sync)) {
+        match self {
+            StepPool::Bevy(pool) => pool.for_each_task(tasks, f),
+            StepPool::Calling => tasks.iter_mut().for_each(f),
+        }
+    }
 }
 
 /// Bevy's compute task pool as `ccd_core`'s [`Parallel`]: items split into at most
@@ -59,15 +104,15 @@ impl TaskPool<'_> {
             return;
         }
         let chunk = items.len().div_ceil(threads);
+        let (first, rest) = items.split_at_mut(chunk.min(items.len()));
         self.pool.scope(|scope| {
-            let mut parts = items.chunks_mut(chunk);
-            // The first chunk on the calling thread, which would otherwise only wait.
-            if let Some(part) = parts.next() {
-                scope.spawn_on_scope(async move { f(part) });
-            }
-            for part in parts {
+            for part in rest.chunks_mut(chunk) {
                 scope.spawn(async move { f(part) });
             }
+            // The first chunk on the calling thread, which would otherwise only wait: at
+            // once, while the pool's threads wake up (as a task of the scope it started
+            // some 20 µs later).
+            f(first);
         });
     }
 }
@@ -138,22 +183,53 @@ pub(crate) fn step_circles(
         ..default()
     };
     hits.0.clear();
-    // The write-back goes to the pool's threads too, when the step does (the gather notes
-    // where each circle's ball is, for it).
-    let parallel = settings.threads != 1 && ComputeTaskPool::try_get().is_some_and(|p| p.thread_num() > 0);
-    step.skipped = gather_circles(&circles, &mut buffers.circles, parallel, &mut commands);
-    let report = run_core(
-        &settings,
+    let multiball = MultiballSettings {
         gravity,
-        dt,
-        &world,
-        &mut kinematics,
-        &mut buffers,
-        &mut hits.0,
-    );
-    write_back(&mut circles, &buffers.circles, parallel);
-    let balls = &buffers.circles.balls;
-    step.circles = balls.len() as u32;
+        ball_ball: settings.ball_ball,
+        max_bounces: settings.max_bounces,
+        max_events: settings.max_events,
+        resting_speed: settings.resting_speed_for(dt),
+    };
+    let (pool, threads) = StepPool::new(&settings);
+    let stepped = if buffers.scratch.steps_each_alone(&multiball, &kinematics.moving) {
+        // Nothing but walls can meet a circle: each is stepped as it is read (`alone.rs`).
+        let input = AloneInput {
+            dt,
+            world: &world,
+            settings: &multiball,
+        };
+        let StepBuffers { scratch, alone, .. } = &mut *buffers;
+        let out = (&mut hits.0, &mut commands);
+        step_alone(&mut circles, input, (&pool, threads), alone, scratch, out)
+    } else {
+        // The write-back goes to the pool's threads too, when the step does (the gather
+        // notes where each circle's ball is, for it).
+        let parallel =
+            settings.threads != 1 && ComputeTaskPool::try_get().is_some_and(|p| p.thread_num() > 0);
+        let skipped = gather_circles(&circles, &mut buffers.circles, parallel, &mut commands);
+        let report = run_core(
+            &pool,
+            &multiball,
+            dt,
+            &world,
+            &mut kinematics,
+            &mut buffers,
+            &mut hits.0,
+        );
+        write_back(&mut circles, &buffers.circles, parallel);
+        Stepped {
+            report,
+            circles: buffers.circles.balls.len() as u32,
+            skipped,
+        }
+    };
+    let Stepped {
+        report,
+        circles,
+        skipped,
+    } = stepped;
+    step.skipped = skipped;
+    step.circles = circles;
     step.events = report.events;
     step.event_budget_hit = report.event_budget_hit;
     step.bounces = report.bounces;
@@ -186,25 +262,18 @@ pub(crate) fn step_circles(
     *stats = step;
 }
 
-/// Step the gathered balls with `ccd_core` on the compute task pool (one thread when
-/// there is none), collecting the contacts as [`CircleHit`]s.
+/// Step the gathered balls with `ccd_core` on `pool`, collecting the contacts as
+/// [`CircleHit`]s.
 fn run_core(
-    settings: &CcdSettings,
-    gravity: Vec2,
+    pool: &StepPool,
+    multiball: &MultiballSettings,
     dt: f32,
     world: &CcdWorld,
     kinematics: &mut Kinematics,
     buffers: &mut StepBuffers,
     hits: &mut Vec<CircleHit>,
 ) -> MultiballReport {
-    let multiball = MultiballSettings {
-        gravity,
-        ball_ball: settings.ball_ball,
-        max_bounces: settings.max_bounces,
-        max_events: settings.max_events,
-        resting_speed: settings.resting_speed_for(dt),
-    };
-    let StepBuffers { scratch, circles } = buffers;
+    let StepBuffers { scratch, circles, .. } = buffers;
     let CircleBuffers { balls, entities, .. } = circles;
     // Hinged bodies come back turned by what hit them.
     let moving = &mut kinematics.moving;
@@ -214,37 +283,21 @@ fn run_core(
     let mut moving_hits: Vec<Option<usize>> = Vec::new();
     let on_contact = |c: &ccd_core::Contact| {
         // A moving part's feature is found after the step, where it was at the contact.
-        let (other, part, feature) = match c.with {
-            ContactWith::Obstacle(id) => match (world.part(id), world.grid().get(id)) {
-                (Some(p), Some(o)) => (
-                    Some(p.entity),
-                    p.part,
-                    HitFeature::of(&o.shape, p.ends, c.hit.point, c.hit.normal),
-                ),
-                _ => (None, 0, HitFeature::Face),
-            },
-            ContactWith::Moving(k) => (
-                moving_entities.get(k).copied(),
-                moving_parts.get(k).map_or(0, |p| p.part),
-                HitFeature::Face,
-            ),
-            ContactWith::Ball(j) => (entities.get(j).copied(), 0, HitFeature::Round),
+        let other = match c.with {
+            ContactWith::Obstacle(id) => world.hit_other(id, c.hit.point, c.hit.normal),
+            ContactWith::Moving(k) => moving_entities.get(k).map(|&entity| HitOther {
+                entity,
+                part: moving_parts.get(k).map_or(0, |p| p.part),
+                feature: HitFeature::Face,
+            }),
+            ContactWith::Ball(j) => entities.get(j).map(|&entity| HitOther {
+                entity,
+                part: 0,
+                feature: HitFeature::Round,
+            }),
         };
         if let (Some(other), Some(&circle)) = (other, entities.get(c.ball)) {
-            hits.push(CircleHit {
-                circle,
-                other,
-                part,
-                feature,
-                point: c.hit.point,
-                normal: c.hit.normal,
-                center: c.hit.center,
-                speed: c.approach_speed,
-                other_velocity: c.other_velocity,
-                time: c.time,
-                sensor: c.sensor,
-                kick: c.kick,
-            });
+            hits.push(CircleHit::of_contact(c, circle, other));
             moving_hits.push(match c.with {
                 ContactWith::Moving(k) => Some(k),
                 _ => None,
@@ -257,20 +310,7 @@ fn run_core(
         obstacles: world.grid(),
         moving,
     };
-    let report = match ComputeTaskPool::try_get() {
-        Some(pool) => {
-            // The calling thread takes a chunk too (see `TaskPool`): by Bevy's defaults a
-            // two-core machine has one compute thread besides it.
-            let threads = if settings.threads == 0 {
-                pool.thread_num() + 1
-            } else {
-                settings.threads
-            };
-            let pool = TaskPool { pool, threads };
-            step_balls_parallel(&pool, step, &multiball, scratch, on_contact)
-        }
-        None => step_balls_parallel(&Threads(1), step, &multiball, scratch, on_contact),
-    };
+    let report = step_balls_parallel(pool, step, multiball, scratch, on_contact);
     // Each moving part's feature, where the part was at the contact (a hinge's pose from
     // its last change of motion on).
     for (hit, k) in hits[first_hit..].iter_mut().zip(moving_hits) {

@@ -6,6 +6,7 @@
 //! later in the frame (in `PostUpdate`), so a wall spawned, moved or re-parented inside
 //! `FixedUpdate` would be swept one step late, or at the origin on its first step.
 
+use crate::events::{HitFeature, HitOther};
 use crate::query::ObstacleParts;
 use crate::shape::{Part, ShapePlacement, polygons_of};
 use crate::{
@@ -90,6 +91,17 @@ impl CcdWorld {
     #[must_use]
     pub fn entity(&self, id: ObstacleId) -> Option<Entity> {
         self.part(id).map(|p| p.entity)
+    }
+
+    /// What a hit names of static obstacle `id`, touched at `point` with `normal`: its
+    /// entity, part and feature (`None` for an id this world does not hold).
+    pub(crate) fn hit_other(&self, id: ObstacleId, point: Vec2, normal: Vec2) -> Option<HitOther> {
+        let (p, o) = (self.part(id)?, self.grid.get(id)?);
+        Some(HitOther {
+            entity: p.entity,
+            part: p.part,
+            feature: HitFeature::of(&o.shape, p.ends, point, normal),
+        })
     }
 
     /// The entity and part of an obstacle.
