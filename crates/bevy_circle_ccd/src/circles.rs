@@ -3,10 +3,13 @@
 //!
 //! The write-back spreads over Bevy's compute pool when the step does
 //! ([`CcdSettings::threads`]): `par_iter_mut`, each circle finding its ball through its
-//! entity's index ([`CircleBuffers::slots`]). The gather stays on one thread: the balls'
-//! order is the query's, which the step's results follow. (Gathering two halves of the
-//! query on two threads was tried: on a two-core machine waking the second thread cost
-//! more than its half, 190 µs against 150 for 10,000 circles.)
+//! entity's index ([`CircleBuffers::slots`]). (Bevy runs `par_iter_mut` on the calling
+//! thread alone when its pool has one thread, its default on two cores.) The gather stays
+//! on one thread: the balls' order is the query's, which the step's results follow.
+//! (Gathering two halves of the query on two threads was tried: on a two-core machine
+//! waking the second thread cost more than its half, 190 µs against 150 for 10,000
+//! circles.) When nothing but walls can meet a circle there is no gather at all: each is
+//! stepped as it is read (`alone.rs`), with the helpers here.
 //!
 //! [`CcdSettings::threads`]: crate::CcdSettings::threads
 
@@ -110,8 +113,10 @@ pub(crate) fn write_back(circles: &mut Query<CircleParts>, buffers: &CircleBuffe
 pub(crate) fn write(parts: &mut CirclePartsItem, center: Vec2, velocity: Vec2) {
     parts.transform.translation.x = center.x;
     parts.transform.translation.y = center.y;
-    // A circle in free flight keeps its velocity: not marked changed then.
-    if parts.circle.velocity != velocity {
+    // A circle in free flight keeps its velocity: not marked changed then. (Compared as
+    // bits: a zero's sign is kept as the step left it.)
+    let bits = |v: Vec2| v.to_array().map(f32::to_bits);
+    if bits(parts.circle.velocity) != bits(velocity) {
         parts.circle.velocity = velocity;
     }
 }

@@ -46,8 +46,9 @@
 //! | capsules, exact arcs, chains, polygons and boxes, one body per entity | [`CcdShape`] (`shape.rs`) |
 //! | global settings and per-step statistics | [`CcdSettings`], [`CcdStats`] (`settings.rs`) |
 //! | the broadphase, kept in sync incrementally | [`CcdWorld`] (`world.rs`) |
-//! | the fixed step (one path for every circle) and its report | `step.rs` |
+//! | the fixed step and its report | `step.rs` |
 //! | the circles in and out of the step: gathered and checked, written back | `circles.rs` |
+//! | the step when nothing but walls can meet a circle: each stepped alone as it is read | `alone.rs` |
 //! | the audit: did any circle end inside a surface? | [`CcdFaults`] (`audit.rs`) |
 //! | what is read of a circle or an obstacle, and the one obstacle builder | `query.rs` |
 //! | kinematic obstacles (flippers) | [`Kinematic`] (`kinematic.rs`) |
@@ -86,10 +87,12 @@
 //! own ("free flight", `ccd_core`'s `multiball/lone.rs`), with or without gravity, and the
 //! sweep's machinery runs only for the circles near something. Beyond the step, three
 //! things decide what a frame of many moving circles costs:
-//! - [`CcdSettings::threads`] spreads the circles' own sweeps, and the writing of their
-//!   ends back to the transforms, over Bevy's compute pool (the results are the same on
-//!   any number of threads, bit for bit). The gathering of the circles before the step
-//!   stays on one thread: the step's order is the query's.
+//! - [`CcdSettings::threads`] spreads the circles' own sweeps over Bevy's compute pool
+//!   (the results are the same on any number of threads, bit for bit). When nothing but
+//!   walls can meet a circle ([`CcdSettings::ball_ball`] off, no [`Kinematic`] or
+//!   [`Hinge`]) each thread reads, checks and steps its own run of the circles in one pass
+//!   (`alone.rs`); otherwise the circles are first gathered on one thread (the step's
+//!   order is the query's) and stepped together by the core.
 //! - [`CcdSettings::audit`] checks every circle after every step, about one broadphase
 //!   query more per circle: for tests and soak runs, off in a shipped game (its default).
 //! - Bevy's `StaticTransformOptimizations` marks, every frame, which transform trees

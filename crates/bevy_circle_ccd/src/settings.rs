@@ -44,8 +44,8 @@ pub struct CcdSettings {
     /// so). Default 0: `64` per circle plus `1024`.
     pub max_events: u32,
     /// Threads the step may use for its independent work (each circle swept on its own,
-    /// the first prediction of every circle that can meet another, and the circles'
-    /// ends written back): the calling
+    /// read and checked too when nothing but walls can meet one, and the first prediction
+    /// of every circle that can meet another): the calling
     /// thread and tasks on Bevy's `ComputeTaskPool`. The results are the same with any
     /// number, bit for bit. Default 0: the pool's threads plus the calling one (on two
     /// cores Bevy's default pool has one compute thread, so 2). 1 keeps the step on the

@@ -1,7 +1,9 @@
-//! The fixed step, one path for every circle: gather (`circles.rs`), step them all with
+//! The fixed step: gather (`circles.rs`), step them all with
 //! `ccd_core::step_balls_parallel` (which sweeps each circle on its own unless it can meet
 //! another or a moving obstacle, and applies gravity inside the sweep, see its docs),
-//! write back (`circles.rs`), and report the contacts.
+//! write back (`circles.rs`), and report the contacts. When nothing but walls can meet a
+//! circle, the core would sweep each on its own: then each is stepped alone as it is
+//! read, with no gather (`alone.rs`), to the same results.
 
 use crate::alone::{AloneBuffers, AloneInput, step_alone};
 use crate::circles::{CircleBuffers, Stepped, gather_circles, write_back};
@@ -104,15 +106,15 @@ impl TaskPool<'_> {
             return;
         }
         let chunk = items.len().div_ceil(threads);
-        let (first, rest) = items.split_at_mut(chunk.min(items.len()));
         self.pool.scope(|scope| {
-            for part in rest.chunks_mut(chunk) {
+            let mut parts = items.chunks_mut(chunk);
+            // The first chunk on the calling thread, which would otherwise only wait.
+            if let Some(part) = parts.next() {
+                scope.spawn_on_scope(async move { f(part) });
+            }
+            for part in parts {
                 scope.spawn(async move { f(part) });
             }
-            // The first chunk on the calling thread, which would otherwise only wait: at
-            // once, while the pool's threads wake up (as a task of the scope it started
-            // some 20 µs later).
-            f(first);
         });
     }
 }

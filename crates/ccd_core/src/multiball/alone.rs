@@ -132,18 +132,9 @@ mod tests {
     }
 
     /// A box of half side 200 with a sensor line across it, a narrow wedge in a corner
-    /// and a pillar.
+    /// (the lone runs' scene) and a pillar.
     fn walls() -> Grid {
-        let mut grid = Grid::default();
-        let corners = [(-200.0, -200.0), (200.0, -200.0), (200.0, 200.0), (-200.0, 200.0)].map(Vec2::from);
-        for k in 0..4 {
-            grid.insert(Obstacle::segment(Segment::new(corners[k], corners[(k + 1) % 4])))
-                .unwrap();
-        }
-        let line = Segment::new(Vec2::new(-200.0, 10.0), Vec2::new(200.0, 10.0));
-        grid.insert(Obstacle::segment(line).with_sensor(true)).unwrap();
-        let wedge = Segment::new(Vec2::new(200.0, -200.0), Vec2::new(100.0, -195.0));
-        grid.insert(Obstacle::segment(wedge)).unwrap();
+        let mut grid = super::super::lone_runs::tests::walls();
         grid.insert(Obstacle::pillar(Circle::new(Vec2::new(-60.0, 40.0), 25.0)))
             .unwrap();
         grid

@@ -199,7 +199,7 @@ fn write_ends(run: &mut Run<'_>, in_events: &[bool]) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use crate::bounce::{SweepSettings, sweep_bounces};
     use crate::broadphase::Grid;
     use crate::multiball::{Ball, ContactWith, MultiballReport, MultiballScratch, MultiballSettings};
@@ -233,7 +233,7 @@ mod tests {
     }
 
     /// A box with a sensor line across it and a narrow wedge in a corner.
-    fn walls() -> Grid {
+    pub(in crate::multiball) fn walls() -> Grid {
         let mut grid = Grid::default();
         let corners = [(-200.0, -200.0), (200.0, -200.0), (200.0, 200.0), (-200.0, 200.0)].map(Vec2::from);
         for k in 0..4 {

@@ -48,6 +48,9 @@
 //!    balls: `lone_runs.rs`), most in free flight; a ball whose path's box meets another
 //!    ball's or a moving obstacle's becomes an event ball. When nothing but walls can
 //!    meet a ball, each run writes its balls' ends at once, and the step is done.
+//!    (A caller that walks its balls itself can make that step ball by ball with
+//!    [`step_ball_alone`], `alone.rs`: the plugin does, stepping each circle as it reads
+//!    it.)
 //! 3. `order.rs`: the event balls are sorted along a Morton curve; `sim.rs` gives each a
 //!    clock (`Sim::prepare`) and the pair grid its box (`ball_grid.rs`).
 //! 4. `settle.rs`, under gravity: the resting solve (`resting.rs`, its contacts in
@@ -93,6 +96,7 @@
 //! | What the step keeps, by lifetime | `state.rs` |
 //! | Lone balls: which balls need events at all | `lone.rs` |
 //! | The lone sweeps and the lone balls' ends, run by run of balls over the threads | `lone_runs.rs` |
+//! | One ball stepped alone, for a caller that walks its balls itself ([`step_ball_alone`]) | `alone.rs` |
 //! | Spreading the independent work over threads ([`Parallel`]) | `parallel.rs` |
 //! | The event queue (per-ball next event, a tournament tree over the balls) | `queue.rs` |
 //! | Spatial order: the machinery works on the balls sorted along a Morton curve | `order.rs` |
