@@ -9,7 +9,7 @@
 //! (Gathering two halves of the query on two threads was tried: on a two-core machine
 //! waking the second thread cost more than its half, 190 µs against 150 for 10,000
 //! circles.) When nothing but walls can meet a circle there is no gather at all: each is
-//! stepped as it is read (`alone.rs`), with the helpers here.
+//! stepped as it is read (`lone.rs`), with the helpers here.
 //!
 //! [`CcdSettings::threads`]: crate::CcdSettings::threads
 

@@ -48,7 +48,7 @@
 //! | the broadphase, kept in sync incrementally | [`CcdWorld`] (`world.rs`) |
 //! | the fixed step and its report | `step.rs` |
 //! | the circles in and out of the step: gathered and checked, written back | `circles.rs` |
-//! | the step when nothing but walls can meet a circle: each stepped alone as it is read | `alone.rs` |
+//! | the step when nothing but walls can meet a circle: each stepped on its own as it is read | `lone.rs` |
 //! | the audit: did any circle end inside a surface? | [`CcdFaults`] (`audit.rs`) |
 //! | what is read of a circle or an obstacle, and the one obstacle builder | `query.rs` |
 //! | kinematic obstacles (flippers) | [`Kinematic`] (`kinematic.rs`) |
@@ -91,7 +91,7 @@
 //!   (the results are the same on any number of threads, bit for bit). When nothing but
 //!   walls can meet a circle ([`CcdSettings::ball_ball`] off, no [`Kinematic`] or
 //!   [`Hinge`]) each thread reads, checks and steps its own run of the circles in one pass
-//!   (`alone.rs`); otherwise the circles are first gathered on one thread (the step's
+//!   (`lone.rs`); otherwise the circles are first gathered on one thread (the step's
 //!   order is the query's) and stepped together by the core.
 //! - [`CcdSettings::audit`] checks every circle after every step, about one broadphase
 //!   query more per circle: for tests and soak runs, off in a shipped game (its default).
@@ -112,7 +112,6 @@
 //! in `remote.rs`.
 #![warn(missing_docs)]
 
-mod alone;
 mod audit;
 mod circles;
 mod components;
@@ -121,6 +120,7 @@ mod debug;
 mod events;
 mod hinge;
 mod kinematic;
+mod lone;
 mod plugin;
 mod query;
 mod remote;

@@ -2,13 +2,13 @@
 //! `ccd_core::step_balls_parallel` (which sweeps each circle on its own unless it can meet
 //! another or a moving obstacle, and applies gravity inside the sweep, see its docs),
 //! write back (`circles.rs`), and report the contacts. When nothing but walls can meet a
-//! circle, the core would sweep each on its own: then each is stepped alone as it is
-//! read, with no gather (`alone.rs`), to the same results.
+//! circle, the core would sweep each on its own: then each is stepped on its own as it is
+//! read, with no gather (`lone.rs`), to the same results.
 
-use crate::alone::{AloneBuffers, AloneInput, step_alone};
 use crate::circles::{CircleBuffers, Stepped, gather_circles, write_back};
 use crate::events::HitOther;
 use crate::kinematic::Kinematics;
+use crate::lone::{LoneBuffers, LoneInput, step_lone};
 use crate::query::CircleParts;
 use crate::{CcdSettings, CcdStats, CcdWorld, CircleHit, CircleHitEvent, HitFeature};
 use bevy::ecs::message::Messages;
@@ -30,7 +30,7 @@ pub(crate) struct StepHits(pub(crate) Vec<CircleHit>);
 pub(crate) struct StepBuffers {
     scratch: MultiballScratch,
     circles: CircleBuffers,
-    alone: AloneBuffers,
+    lone: LoneBuffers,
 }
 
 /// The pool the step's threads come from: Bevy's compute pool, or the calling thread alone
@@ -161,20 +161,7 @@ pub(crate) fn step_circles(
         return;
     }
     let started = Instant::now();
-    let gravity = if settings.gravity.is_finite() {
-        settings.gravity
-    } else {
-        // Refused, and said once per bad value (NaN never equals itself: compare bits).
-        let bits = |v: Option<Vec2>| v.map(|v| (v.x.to_bits(), v.y.to_bits()));
-        if bits(*warned) != bits(Some(settings.gravity)) {
-            *warned = Some(settings.gravity);
-            tracing::warn!(
-                "bevy_circle_ccd: `CcdSettings.gravity` is {} (not finite): refused, the step runs without gravity until it is fixed",
-                settings.gravity
-            );
-        }
-        Vec2::ZERO
-    };
+    let gravity = checked_gravity(&settings, &mut warned);
     let mut step = CcdStats {
         steps: stats.steps + 1,
         obstacles: world.len() as u32,
@@ -193,16 +180,16 @@ pub(crate) fn step_circles(
         resting_speed: settings.resting_speed_for(dt),
     };
     let (pool, threads) = StepPool::new(&settings);
-    let stepped = if buffers.scratch.steps_each_alone(&multiball, &kinematics.moving) {
-        // Nothing but walls can meet a circle: each is stepped as it is read (`alone.rs`).
-        let input = AloneInput {
+    let stepped = if buffers.scratch.steps_all_lone(&multiball, &kinematics.moving) {
+        // Nothing but walls can meet a circle: each is stepped as it is read (`lone.rs`).
+        let input = LoneInput {
             dt,
             world: &world,
             settings: &multiball,
         };
-        let StepBuffers { scratch, alone, .. } = &mut *buffers;
+        let StepBuffers { scratch, lone, .. } = &mut *buffers;
         let out = (&mut hits.0, &mut commands);
-        step_alone(&mut circles, input, (&pool, threads), alone, scratch, out)
+        step_lone(&mut circles, input, (&pool, threads), lone, scratch, out)
     } else {
         // The write-back goes to the pool's threads too, when the step does (the gather
         // notes where each circle's ball is, for it).
@@ -225,6 +212,34 @@ pub(crate) fn step_circles(
             skipped,
         }
     };
+    let report = note_stepped(&mut step, stepped);
+    step.event_circles = report.event_balls;
+    step.sensor_hits = hits.0.iter().filter(|h| h.sensor).count() as u32;
+    step.total_hits += hits.0.len() as u64;
+    step.step_micros = started.elapsed().as_secs_f32() * 1e6;
+    *stats = step;
+}
+
+/// The settings' gravity, or none (said once per bad value) when it is not finite.
+fn checked_gravity(settings: &CcdSettings, warned: &mut Option<Vec2>) -> Vec2 {
+    if settings.gravity.is_finite() {
+        return settings.gravity;
+    }
+    // Refused, and said once per bad value (NaN never equals itself: compare bits).
+    let bits = |v: Option<Vec2>| v.map(|v| (v.x.to_bits(), v.y.to_bits()));
+    if bits(*warned) != bits(Some(settings.gravity)) {
+        *warned = Some(settings.gravity);
+        tracing::warn!(
+            "bevy_circle_ccd: `CcdSettings.gravity` is {} (not finite): refused, the step runs without gravity until it is fixed",
+            settings.gravity
+        );
+    }
+    Vec2::ZERO
+}
+
+/// Put what the step did into its statistics (saying when it reached a cap, at every
+/// power of two of such steps); returns the core's report.
+fn note_stepped(step: &mut CcdStats, stepped: Stepped) -> MultiballReport {
     let Stepped {
         report,
         circles,
@@ -257,11 +272,7 @@ pub(crate) fn step_circles(
             );
         }
     }
-    step.event_circles = report.event_balls;
-    step.sensor_hits = hits.0.iter().filter(|h| h.sensor).count() as u32;
-    step.total_hits += hits.0.len() as u64;
-    step.step_micros = started.elapsed().as_secs_f32() * 1e6;
-    *stats = step;
+    report
 }
 
 /// Step the gathered balls with `ccd_core` on `pool`, collecting the contacts as

@@ -77,9 +77,9 @@ pub use hit::Hit;
 pub use kick::Kick;
 pub use material::{CombineRule, Material};
 pub use multiball::{
-    AloneStep, Ball, Contact, ContactWith, MovingObstacle, MultiballReport, MultiballScratch,
-    MultiballSettings, MultiballStep, OneThread, Parallel, Threads, step_ball_alone, step_balls,
-    step_balls_parallel,
+    Ball, Contact, ContactWith, LoneStep, MovingObstacle, MultiballReport, MultiballScratch,
+    MultiballSettings, MultiballStep, OneThread, Parallel, Threads, step_balls, step_balls_parallel,
+    step_lone_ball,
 };
 pub use obstacle::{Layers, Obstacle, ObstacleId, ObstacleShape, Obstacles};
 pub use outline::OUTLINE_PIECES_PER_TURN;

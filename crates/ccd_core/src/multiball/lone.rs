@@ -66,7 +66,7 @@ pub(super) fn sweep_lone<O: Obstacles + ?Sized>(
         return;
     };
     let contacts = &mut lone.contacts;
-    if let Some(swept) = sweep_alone(&ball, lone.index, dt, obstacles, settings, |c| contacts.push(c)) {
+    if let Some(swept) = sweep_ball(&ball, lone.index, dt, obstacles, settings, |c| contacts.push(c)) {
         lone.end = Some(swept.end);
         lone.bounds = Some(swept.bounds);
         lone.solid_contacts = swept.solid_contacts;
@@ -85,7 +85,7 @@ pub(super) struct Swept {
 /// Sweep `ball` (ball `k`, for its contacts) on its own through `dt`, passing its contacts
 /// to `on_contact` in time order: in free flight, or by the sweep's machinery, leg by leg.
 /// `None` when the sweep refuses it.
-pub(super) fn sweep_alone<O: Obstacles + ?Sized>(
+pub(super) fn sweep_ball<O: Obstacles + ?Sized>(
     ball: &Ball,
     k: usize,
     dt: f32,
@@ -99,12 +99,12 @@ pub(super) fn sweep_alone<O: Obstacles + ?Sized>(
             bounds: flight.bounds,
             solid_contacts: 0,
         }),
-        None => sweep_legs_alone(ball, k, dt, obstacles, settings, on_contact),
+        None => sweep_ball_legs(ball, k, dt, obstacles, settings, on_contact),
     }
 }
 
-/// [`sweep_alone`] by the sweep's machinery, leg by leg (what free flight skips).
-fn sweep_legs_alone<O: Obstacles + ?Sized>(
+/// [`sweep_ball`] by the sweep's machinery, leg by leg (what free flight skips).
+fn sweep_ball_legs<O: Obstacles + ?Sized>(
     ball: &Ball,
     k: usize,
     dt: f32,
@@ -344,7 +344,7 @@ mod tests {
             let settings = if k % 4 < 2 { level } else { falling };
             sweep_lone(&mut fast, dt, &grid, &settings);
             let contacts = &mut legs.contacts;
-            let swept = sweep_legs_alone(&ball, k, dt, &grid, &settings, |c| contacts.push(c)).unwrap();
+            let swept = sweep_ball_legs(&ball, k, dt, &grid, &settings, |c| contacts.push(c)).unwrap();
             legs.end = Some(swept.end);
             legs.bounds = Some(swept.bounds);
             legs.solid_contacts = swept.solid_contacts;

@@ -22,7 +22,7 @@
 //! | step | one call, `dt` seconds; times are seconds since its start, a *fraction* is a time over `dt` |
 //! | clock, leg | a ball's own time within the step; its leg is its path from its clock to the end of the step |
 //! | flight, settled, sliding | under gravity, a ball in flight has a parabola for a leg; a settled one rests on something: on the face of one still wall it is *sliding*, its leg the parabola of gravity's part along the face; otherwise it took the rest of the step's gravity at once and moves straight (`settle.rs`) |
-//! | lone ball | a ball swept on its own ([`sweep_bounces`](crate::sweep_bounces)), because nothing can meet it |
+//! | lone ball | a ball swept on its own ([`sweep_bounces`](crate::sweep_bounces)), because nothing can meet it; [`step_lone_ball`] steps one for a caller that walks its balls itself |
 //! | free flight | a lone ball whose step's box meets no obstacle: its step ends where its path takes it, without the sweep's machinery (same result, bit for bit) |
 //! | event ball | a ball stepped by the event machinery; a lone ball *joins* when an event ball's leg may reach its path |
 //! | contact | a ball touching something at an instant, and the change of velocity there ([`Contact`]) |
@@ -49,7 +49,7 @@
 //!    ball's or a moving obstacle's becomes an event ball. When nothing but walls can
 //!    meet a ball, each run writes its balls' ends at once, and the step is done.
 //!    (A caller that walks its balls itself can make that step ball by ball with
-//!    [`step_ball_alone`], `alone.rs`: the plugin does, stepping each circle as it reads
+//!    [`step_lone_ball`], `lone_step.rs`: the plugin does, stepping each circle as it reads
 //!    it.)
 //! 3. `order.rs`: the event balls are sorted along a Morton curve; `sim.rs` gives each a
 //!    clock (`Sim::prepare`) and the pair grid its box (`ball_grid.rs`).
@@ -96,7 +96,7 @@
 //! | What the step keeps, by lifetime | `state.rs` |
 //! | Lone balls: which balls need events at all | `lone.rs` |
 //! | The lone sweeps and the lone balls' ends, run by run of balls over the threads | `lone_runs.rs` |
-//! | One ball stepped alone, for a caller that walks its balls itself ([`step_ball_alone`]) | `alone.rs` |
+//! | One lone ball's step, for a caller that walks its balls itself ([`step_lone_ball`]) | `lone_step.rs` |
 //! | Spreading the independent work over threads ([`Parallel`]) | `parallel.rs` |
 //! | The event queue (per-ball next event, a tournament tree over the balls) | `queue.rs` |
 //! | Spatial order: the machinery works on the balls sorted along a Morton curve | `order.rs` |
@@ -113,7 +113,6 @@
 //! | Gravity: which balls fly on parabolas, which are settled | `settle.rs` |
 //! | Overlap correction, by position only | `overlap.rs` |
 
-mod alone;
 mod ball;
 mod ball_grid;
 mod first_predictions;
@@ -123,6 +122,7 @@ mod hinges;
 mod lcp;
 mod lone;
 mod lone_runs;
+mod lone_step;
 mod moving_sweep;
 mod next_event;
 mod obstacle_contact;
@@ -143,8 +143,8 @@ mod sim;
 mod state;
 mod step;
 
-pub use alone::{AloneStep, step_ball_alone};
 pub use ball::{Ball, MovingObstacle};
+pub use lone_step::{LoneStep, step_lone_ball};
 pub use parallel::{OneThread, Parallel, Threads};
 pub use report::{Contact, ContactWith, MultiballReport};
 pub use settings::MultiballSettings;

@@ -1,5 +1,5 @@
 //! The step when nothing but walls can meet a circle (ball–ball off, no moving obstacle):
-//! each circle stepped alone as it is read, against the gathered path it replaces.
+//! each circle stepped on its own as it is read, against the gathered path it replaces.
 #![allow(clippy::unwrap_used, reason = "tests: a missing component is a failed test")]
 
 mod common;
@@ -110,7 +110,7 @@ fn run(threads: usize, moving: bool) -> Run {
 }
 
 #[test]
-fn circles_alone_step_as_the_gathered_step_does() {
+fn lone_circles_step_as_the_gathered_step_does() {
     let gathered = run(1, true);
     // A busy scene: bounces, caps, sensor hits; the refused circles marked, the fixed one
     // unmarked.
@@ -122,19 +122,19 @@ fn circles_alone_step_as_the_gathered_step_does() {
     assert!(gathered.invalid[7] && gathered.invalid[500] && !gathered.invalid[11]);
     assert_eq!(gathered.invalid.iter().filter(|&&i| i).count(), 2);
     for threads in [1, 2, 3] {
-        let alone = run(threads, false);
-        let first = alone
+        let lone = run(threads, false);
+        let first = lone
             .circles
             .iter()
             .zip(&gathered.circles)
             .position(|(a, b)| a != b);
         assert_eq!(first, None, "{threads} threads: a circle ends elsewhere");
-        for (step, (a, g)) in alone.hits.iter().zip(&gathered.hits).enumerate() {
+        for (step, (a, g)) in lone.hits.iter().zip(&gathered.hits).enumerate() {
             assert_eq!(a.len(), g.len(), "{threads} threads, step {step}: hits");
             let hit = a.iter().zip(g).position(|(x, y)| x != y);
             assert_eq!(hit, None, "{threads} threads, step {step}: a hit differs");
         }
-        assert_eq!(alone.figures, gathered.figures, "{threads} threads: the figures");
-        assert_eq!(alone.invalid, gathered.invalid, "{threads} threads: the marks");
+        assert_eq!(lone.figures, gathered.figures, "{threads} threads: the figures");
+        assert_eq!(lone.invalid, gathered.invalid, "{threads} threads: the marks");
     }
 }

@@ -1,4 +1,4 @@
-//! A ball stepped alone: [`step_ball_alone`] does for one ball what [`step_balls`] does
+//! One lone ball's step: [`step_lone_ball`] does for one ball what [`step_balls`] does
 //! for each when nothing but walls can meet a ball (no ball–ball contacts, no moving
 //! obstacle), for a caller that walks its balls itself: a game engine steps them where it
 //! stores them, on its own threads, with no list of balls gathered first and written back
@@ -6,14 +6,14 @@
 //!
 //! Such a step is each ball's own lone sweep (`lone.rs`), the same bit for bit. What one
 //! step leaves for the next (which balls met a wall, whether the step was crowded) the
-//! caller hands back with [`MultiballScratch::carry_alone_step`], so that a later call of
+//! caller hands back with [`MultiballScratch::carry_lone_step`], so that a later call of
 //! [`step_balls`] (ball–ball contacts turned on, a moving obstacle added) goes on exactly
 //! as if it had made every step.
 //!
 //! [`step_balls`]: super::step_balls
 
 use super::ball::{Ball, MovingObstacle};
-use super::lone::sweep_alone;
+use super::lone::sweep_ball;
 use super::report::Contact;
 use super::settings::MultiballSettings;
 use super::sim::usable;
@@ -22,9 +22,9 @@ use super::step::can_meet;
 use crate::bounce::SweepOutcome;
 use crate::obstacle::Obstacles;
 
-/// What [`step_ball_alone`] did with a ball.
+/// What [`step_lone_ball`] did with a ball.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct AloneStep {
+pub struct LoneStep {
     /// Where the step left it (its centre and velocity at the end), its bounces, whether
     /// it reached the bounce cap, and the time it lost there (as
     /// [`MultiballReport`](super::MultiballReport) counts them).
@@ -34,7 +34,7 @@ pub struct AloneStep {
 }
 
 /// Step `ball` through `dt` against the walls alone, exactly as [`step_balls`] steps each
-/// ball when nothing but walls can meet one (see [`MultiballScratch::steps_each_alone`]):
+/// ball when nothing but walls can meet one (see [`MultiballScratch::steps_all_lone`]):
 /// the same end, bit for bit, and the same contacts in the same order, passed to
 /// `on_contact` naming ball `index`. The ball's end is the outcome's centre and velocity.
 ///
@@ -42,13 +42,13 @@ pub struct AloneStep {
 /// radius or inverse mass), or a `dt` that is not finite and positive.
 ///
 /// ```
-/// use ccd_core::{Ball, MultiballSettings, Obstacle, Segment, Vec2, step_ball_alone};
+/// use ccd_core::{Ball, MultiballSettings, Obstacle, Segment, Vec2, step_lone_ball};
 /// // A floor at y = 0; a ball of radius 1 at (0, 3) falls at 10 units/s for 0.5 s: it
 /// // touches the floor at t = 0.2 s (centre height 1) and rises for the last 0.3 s, to 4.
 /// let floor = [Obstacle::segment(Segment::new(Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0)))];
 /// let ball = Ball::new(Vec2::new(0.0, 3.0), Vec2::new(0.0, -10.0), 1.0);
 /// let mut times = Vec::new();
-/// let step = step_ball_alone(&ball, 0, 0.5, &floor, &MultiballSettings::default(), |c| {
+/// let step = step_lone_ball(&ball, 0, 0.5, &floor, &MultiballSettings::default(), |c| {
 ///     times.push(c.time)
 /// })
 /// .unwrap();
@@ -60,43 +60,43 @@ pub struct AloneStep {
 ///
 /// [`step_balls`]: super::step_balls
 #[must_use]
-pub fn step_ball_alone<O: Obstacles + ?Sized>(
+pub fn step_lone_ball<O: Obstacles + ?Sized>(
     ball: &Ball,
     index: usize,
     dt: f32,
     obstacles: &O,
     settings: &MultiballSettings,
     mut on_contact: impl FnMut(&Contact),
-) -> Option<AloneStep> {
+) -> Option<LoneStep> {
     if !(dt > 0.0) || !dt.is_finite() || !usable(ball) {
         return None;
     }
-    let swept = sweep_alone(ball, index, dt, obstacles, settings, |c| on_contact(&c))?;
-    Some(AloneStep {
+    let swept = sweep_ball(ball, index, dt, obstacles, settings, |c| on_contact(&c))?;
+    Some(LoneStep {
         outcome: swept.end,
         solid_contacts: swept.solid_contacts,
     })
 }
 
 impl MultiballScratch {
-    /// Whether [`step_balls`] would step every ball alone now, as [`step_ball_alone`]
+    /// Whether [`step_balls`] would step every ball as a lone ball now, as [`step_lone_ball`]
     /// does: when nothing but walls can meet a ball (`settings.ball_ball` off, no moving
     /// obstacle).
     ///
     /// [`step_balls`]: super::step_balls
     #[must_use]
-    pub fn steps_each_alone(&self, settings: &MultiballSettings, moving: &[MovingObstacle]) -> bool {
+    pub fn steps_all_lone(&self, settings: &MultiballSettings, moving: &[MovingObstacle]) -> bool {
         !can_meet(moving, settings.ball_ball)
     }
 
-    /// Carry a step made ball by ball with [`step_ball_alone`] (when
-    /// [`steps_each_alone`](Self::steps_each_alone) said so) to the next one, as
+    /// Carry a step made ball by ball with [`step_lone_ball`] (when
+    /// [`steps_all_lone`](Self::steps_all_lone) said so) to the next one, as
     /// [`step_balls`] carries its own: of `balls` balls, those of `met` (by index) met a
     /// wall (a contact that is not a sensor's). A step of no balls carries nothing, as
     /// [`step_balls`] does.
     ///
     /// [`step_balls`]: super::step_balls
-    pub fn carry_alone_step(&mut self, balls: usize, met: impl IntoIterator<Item = usize>) {
+    pub fn carry_lone_step(&mut self, balls: usize, met: impl IntoIterator<Item = usize>) {
         if balls == 0 {
             return;
         }
@@ -194,13 +194,13 @@ mod tests {
         }
     }
 
-    /// One step of `start` ball by ball with `step_ball_alone`; returns the balls that met
+    /// One step of `start` ball by ball with `step_lone_ball`; returns the balls that met
     /// a wall too.
     fn by_ball(start: &mut [Ball], grid: &Grid, settings: &MultiballSettings) -> (Outcome, Vec<usize>) {
         let mut contacts = Vec::new();
         let (mut figures, mut lost, mut met) = ([0; 5], 0.0_f32, Vec::new());
         for (k, ball) in start.iter_mut().enumerate() {
-            let Some(step) = step_ball_alone(ball, k, DT, grid, settings, |c| contacts.push(*c)) else {
+            let Some(step) = step_lone_ball(ball, k, DT, grid, settings, |c| contacts.push(*c)) else {
                 continue;
             };
             ball.center = step.outcome.center;
@@ -227,7 +227,7 @@ mod tests {
     }
 
     #[test]
-    fn each_ball_alone_ends_as_the_step_ends_it() {
+    fn each_lone_ball_ends_as_the_step_ends_it() {
         let grid = walls();
         let mut order_shows = false;
         for gravity in [Vec2::ZERO, Vec2::new(0.0, -3.0e5)] {
@@ -244,7 +244,7 @@ mod tests {
                 &settings,
                 &mut MultiballScratch::default(),
             );
-            let (alone, _) = by_ball(&mut start.clone(), &grid, &settings);
+            let (lone, _) = by_ball(&mut start.clone(), &grid, &settings);
             // A busy scene: capped balls, sensor crossings, bad balls left alone.
             let sensed = step.contacts.iter().filter(|c| c.sensor).count();
             assert!(step.figures[3] > 20, "{gravity}: capped {}", step.figures[3]);
@@ -259,23 +259,19 @@ mod tests {
             }
             let first = |a: &[[u32; 4]], b: &[[u32; 4]]| a.iter().zip(b).position(|(x, y)| x != y);
             assert_eq!(
-                first(&alone.balls, &step.balls),
+                first(&lone.balls, &step.balls),
                 None,
                 "{gravity}: a ball ends elsewhere"
             );
-            assert_eq!(alone.contacts.len(), step.contacts.len(), "{gravity}: contacts");
-            let contact = alone
-                .contacts
-                .iter()
-                .zip(&step.contacts)
-                .position(|(a, b)| a != b);
+            assert_eq!(lone.contacts.len(), step.contacts.len(), "{gravity}: contacts");
+            let contact = lone.contacts.iter().zip(&step.contacts).position(|(a, b)| a != b);
             assert_eq!(contact, None, "{gravity}: a contact differs");
-            assert_eq!(alone.figures, step.figures, "{gravity}: the report's figures");
+            assert_eq!(lone.figures, step.figures, "{gravity}: the report's figures");
             // The lost time is an f32 sum: a different order would show in its bits.
             let lost: Vec<f32> = start
                 .iter()
                 .enumerate()
-                .filter_map(|(k, ball)| step_ball_alone(ball, k, DT, &grid, &settings, |_| {}))
+                .filter_map(|(k, ball)| step_lone_ball(ball, k, DT, &grid, &settings, |_| {}))
                 .map(|s| s.outcome.lost_time)
                 .collect();
             let backwards = lost.iter().rev().fold(0.0_f32, |s, t| s + t);
@@ -300,23 +296,23 @@ mod tests {
         ];
         for ball in bad {
             let called = std::cell::Cell::new(false);
-            assert!(step_ball_alone(&ball, 0, DT, &grid, &settings, |_| called.set(true)).is_none());
+            assert!(step_lone_ball(&ball, 0, DT, &grid, &settings, |_| called.set(true)).is_none());
             assert!(!called.get());
         }
         for dt in [0.0, -DT, f32::NAN, f32::INFINITY] {
             assert!(
-                step_ball_alone(&good, 0, dt, &grid, &settings, |_| {}).is_none(),
+                step_lone_ball(&good, 0, dt, &grid, &settings, |_| {}).is_none(),
                 "dt {dt}"
             );
         }
         // By hand: 100 units/s for 1/60 s in open space.
-        let end = step_ball_alone(&good, 0, DT, &grid, &settings, |_| {}).unwrap();
+        let end = step_lone_ball(&good, 0, DT, &grid, &settings, |_| {}).unwrap();
         assert_eq!(end.outcome.center, Vec2::new(100.0 * DT, 0.0));
         assert_eq!(end.solid_contacts, 0);
     }
 
     #[test]
-    fn a_step_carried_from_alone_goes_on_as_the_steps_own() {
+    fn a_lone_step_carried_goes_on_as_the_steps_own() {
         // Under gravity, balls drop onto the floor and rest there: which met a wall last
         // step decides where the next step's resting solve looks. A step made ball by ball
         // and carried on must leave the next step (ball–ball contacts on) exactly as a
@@ -344,12 +340,12 @@ mod tests {
         // The first step: by `step_balls`, or ball by ball and carried.
         let mut own = MultiballScratch::default();
         let mut by_steps = start.clone();
-        assert!(own.steps_each_alone(&walls_only, &[]));
+        assert!(own.steps_all_lone(&walls_only, &[]));
         by_step(&mut by_steps, &grid, &walls_only, &mut own);
         let mut carried = MultiballScratch::default();
         let mut by_balls = start.clone();
         let (_, met) = by_ball(&mut by_balls, &grid, &walls_only);
-        carried.carry_alone_step(by_balls.len(), met.iter().copied());
+        carried.carry_lone_step(by_balls.len(), met.iter().copied());
         // Some met the floor, some did not: a carry of all or none would differ.
         assert!(met.len() >= 50 && met.len() <= 70, "{} met the floor", met.len());
         assert_eq!(carried.carried.met, own.carried.met, "which balls met a wall");
@@ -363,7 +359,7 @@ mod tests {
     }
 
     #[test]
-    fn steps_each_alone_only_while_nothing_but_walls_can_meet() {
+    fn steps_all_lone_only_while_nothing_but_walls_can_meet() {
         let grid = walls();
         let walls_only = MultiballSettings {
             ball_ball: false,
@@ -374,8 +370,8 @@ mod tests {
             ..walls_only
         };
         let mut scratch = MultiballScratch::default();
-        assert!(scratch.steps_each_alone(&walls_only, &[]));
-        assert!(!scratch.steps_each_alone(&with_balls, &[]));
+        assert!(scratch.steps_all_lone(&walls_only, &[]));
+        assert!(!scratch.steps_all_lone(&with_balls, &[]));
         let gate = MovingObstacle::new(
             Obstacle::segment(Segment::new(Vec2::new(300.0, 0.0), Vec2::new(310.0, 0.0))),
             SegmentMotion {
@@ -384,7 +380,7 @@ mod tests {
                 pivot_motion: Vec2::ZERO,
             },
         );
-        assert!(!scratch.steps_each_alone(&walls_only, &[gate]));
+        assert!(!scratch.steps_all_lone(&walls_only, &[gate]));
         // A packed crowd, ball–ball on: most balls go through the event machinery, so the
         // next step sends them all there again, even with ball–ball contacts off.
         let mut crowd: Vec<Ball> = (0..400)
@@ -401,11 +397,11 @@ mod tests {
         assert!(packed.balls.len() == 400);
         by_step(&mut crowd, &grid, &walls_only, &mut scratch);
         assert!(
-            scratch.steps_each_alone(&walls_only, &[]),
+            scratch.steps_all_lone(&walls_only, &[]),
             "after a step with no ball–ball"
         );
         // A step of no balls carries nothing.
-        scratch.carry_alone_step(0, [0]);
+        scratch.carry_lone_step(0, [0]);
         assert!(scratch.carried.met.len() == 400);
     }
 }

@@ -1,7 +1,7 @@
 //! The step when nothing but walls can meet a circle: ball–ball contacts off and no
-//! moving obstacle (`ccd_core`'s [`MultiballScratch::steps_each_alone`]). Then `ccd_core`
-//! would sweep each circle on its own, and here each is stepped alone
-//! ([`step_ball_alone`]) as it is read: checked, swept and its hits made in one pass, on
+//! moving obstacle (`ccd_core`'s [`MultiballScratch::steps_all_lone`]). Then `ccd_core`
+//! would sweep each circle on its own, and here each is stepped as a lone ball
+//! ([`step_lone_ball`]) as it is read: checked, swept and its hits made in one pass, on
 //! the pool's threads, with no list of balls gathered first. Only the write-back of the
 //! ends is a second pass.
 //!
@@ -11,7 +11,7 @@
 //! met a wall) in its own lists, which are joined run by run. So the hits come circle by
 //! circle in the query's order, each circle's in time order; the lost time is summed in
 //! that order; and the core's scratch carries the step on as its own step would
-//! ([`MultiballScratch::carry_alone_step`]).
+//! ([`MultiballScratch::carry_lone_step`]).
 //!
 //! (The gathered path spends a serial pass on the gather, 140 µs for 10,000 circles on
 //! this project's machine, which a second thread cannot share; here the reading is part
@@ -21,20 +21,18 @@ use crate::circles::{Defaults, Stepped, checked_ball, write};
 use crate::query::CircleParts;
 use crate::{CcdWorld, CircleHit};
 use bevy::prelude::*;
-use ccd_core::{
-    ContactWith, MultiballReport, MultiballScratch, MultiballSettings, Parallel, step_ball_alone,
-};
+use ccd_core::{ContactWith, MultiballReport, MultiballScratch, MultiballSettings, Parallel, step_lone_ball};
 
 /// At most this many runs (one a thread): each run skips the circles before its own in
 /// the query, so more runs than threads would only add skipping.
-const MAX_ALONE_RUNS: usize = 64;
+const MAX_RUNS: usize = 64;
 
 /// A circle's end: its centre and velocity (`None`: refused, not written).
 type End = Option<(Vec2, Vec2)>;
 
-/// What the alone step keeps between steps, so that a warm step allocates nothing.
+/// What the lone step keeps between steps, so that a warm step allocates nothing.
 #[derive(Default)]
-pub(crate) struct AloneBuffers {
+pub(crate) struct LoneBuffers {
     /// Per circle, in the query's order: its end.
     ends: Vec<End>,
     /// Per run: what it found.
@@ -79,7 +77,7 @@ struct Tally {
 
 /// What every run reads.
 #[derive(Clone, Copy)]
-pub(crate) struct AloneInput<'a> {
+pub(crate) struct LoneInput<'a> {
     pub(crate) dt: f32,
     pub(crate) world: &'a CcdWorld,
     pub(crate) settings: &'a MultiballSettings,
@@ -92,32 +90,32 @@ struct Run<'a> {
     found: &'a mut Found,
 }
 
-/// Step every circle alone, `pool` taking the runs; write the ends back. Returns the
+/// Step every circle as a lone ball, `pool` taking the runs; write the ends back. Returns the
 /// report the core's step would, and how many circles were refused; pushes the hits to
 /// `hits` and the marks to `commands`, in the query's order.
-pub(crate) fn step_alone(
+pub(crate) fn step_lone(
     circles: &mut Query<CircleParts>,
-    input: AloneInput,
+    input: LoneInput,
     (pool, threads): (&impl Parallel, usize),
-    buffers: &mut AloneBuffers,
+    buffers: &mut LoneBuffers,
     scratch: &mut MultiballScratch,
     out: (&mut Vec<CircleHit>, &mut Commands),
 ) -> Stepped {
     let (hits, commands) = out;
     let n = circles.iter().len();
-    let AloneBuffers { ends, found } = buffers;
+    let LoneBuffers { ends, found } = buffers;
     ends.clear();
     ends.resize(n, None);
     let runs = threads
         .min(n / ccd_core::tolerance::MIN_ITEMS_PER_THREAD)
-        .clamp(1, MAX_ALONE_RUNS);
+        .clamp(1, MAX_RUNS);
     let length = n.div_ceil(runs).max(1);
     if found.len() < runs {
         found.resize_with(runs, Found::default);
     }
     let mut cut = ends.chunks_mut(length).zip(found.iter_mut()).enumerate();
     // On the stack: a warm step allocates nothing.
-    let mut tasks: [Option<Run>; MAX_ALONE_RUNS] = std::array::from_fn(|_| {
+    let mut tasks: [Option<Run>; MAX_RUNS] = std::array::from_fn(|_| {
         cut.next().map(|(r, (ends, found))| Run {
             first: r * length,
             ends,
@@ -134,7 +132,7 @@ pub(crate) fn step_alone(
             step_run(query, input, run);
         }
     });
-    // A run of no circles (none at all) found nothing.
+    // With no circles at all there is no run.
     let runs = runs.min(n.div_ceil(length));
     for (mut parts, end) in circles.iter_mut().zip(ends.iter()) {
         if let Some((center, velocity)) = *end {
@@ -145,7 +143,7 @@ pub(crate) fn step_alone(
 }
 
 /// Read, check and step each circle of `run`, in the query's order.
-fn step_run(circles: &Query<CircleParts>, input: AloneInput, run: &mut Run) {
+fn step_run(circles: &Query<CircleParts>, input: LoneInput, run: &mut Run) {
     let found = &mut *run.found;
     found.hits.clear();
     found.marks.clear();
@@ -183,7 +181,7 @@ fn step_run(circles: &Query<CircleParts>, input: AloneInput, run: &mut Run) {
         }
         let hits = &mut found.hits;
         let on_contact = |c: &ccd_core::Contact| {
-            // Only walls meet a circle alone.
+            // Only walls meet a lone ball.
             if let ContactWith::Obstacle(id) = c.with
                 && let Some(other) = input.world.hit_other(id, c.hit.point, c.hit.normal)
             {
@@ -191,7 +189,7 @@ fn step_run(circles: &Query<CircleParts>, input: AloneInput, run: &mut Run) {
             }
         };
         let mut ends_at = (ball.center, ball.velocity);
-        if let Some(step) = step_ball_alone(&ball, 0, input.dt, grid, input.settings, on_contact) {
+        if let Some(step) = step_lone_ball(&ball, 0, input.dt, grid, input.settings, on_contact) {
             ends_at = (step.outcome.center, step.outcome.velocity);
             tally.stepped += 1;
             tally.bounces += step.solid_contacts;
@@ -254,7 +252,7 @@ fn join_runs(
         first += found.tally.valid as usize;
         found.met.iter().map(move |&k| offset + k as usize)
     });
-    scratch.carry_alone_step(valid, met);
+    scratch.carry_lone_step(valid, met);
     Stepped {
         report,
         circles: valid as u32,
