@@ -381,8 +381,9 @@ mod tests {
             },
         );
         assert!(!scratch.steps_all_lone(&walls_only, &[gate]));
-        // A packed crowd, ball–ball on: most balls go through the event machinery, so the
-        // next step sends them all there again, even with ball–ball contacts off.
+        // A packed crowd, ball–ball on: most balls go through the event machinery, and the
+        // step is crowded. With ball–ball contacts then off, nothing but walls can meet a
+        // ball: the next step is every ball's own sweep all the same.
         let mut crowd: Vec<Ball> = (0..400)
             .map(|k| {
                 let at = Vec2::new((k % 20) as f32 * 4.1 - 40.0, (k / 20) as f32 * 4.1 - 40.0);
@@ -393,13 +394,21 @@ mod tests {
                 )
             })
             .collect();
-        let packed = by_step(&mut crowd, &grid, &with_balls, &mut scratch);
-        assert!(packed.balls.len() == 400);
-        by_step(&mut crowd, &grid, &walls_only, &mut scratch);
+        by_step(&mut crowd, &grid, &with_balls, &mut scratch);
+        assert!(scratch.carried.crowded, "a crowded step");
         assert!(
             scratch.steps_all_lone(&walls_only, &[]),
-            "after a step with no ball–ball"
+            "crowded, and ball–ball off: every ball on its own"
         );
+        let (expected, _) = by_ball(&mut crowd.clone(), &grid, &walls_only);
+        let got = by_step(&mut crowd, &grid, &walls_only, &mut scratch);
+        assert_eq!(
+            got.balls, expected.balls,
+            "each ball ends where its own step takes it"
+        );
+        assert_eq!(got.contacts, expected.contacts);
+        assert_eq!(got.figures, expected.figures);
+        assert!(!scratch.carried.crowded);
         // A step of no balls carries nothing.
         scratch.carry_lone_step(0, [0]);
         assert!(scratch.carried.met.len() == 400);
