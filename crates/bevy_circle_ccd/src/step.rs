@@ -16,7 +16,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
 use ccd_core::{
-    ContactWith, MultiballReport, MultiballScratch, MultiballSettings, MultiballStep, Parallel,
+    ContactWith, MultiballReport, MultiballScratch, MultiballSettings, MultiballStep, OneThread, Parallel,
     step_balls_parallel,
 };
 use std::time::Instant;
@@ -37,7 +37,7 @@ pub(crate) struct StepBuffers {
 /// when there is none.
 enum StepPool<'a> {
     Bevy(TaskPool<'a>),
-    Calling,
+    Calling(OneThread),
 }
 
 impl StepPool<'_> {
@@ -54,7 +54,7 @@ impl StepPool<'_> {
                 };
                 (StepPool::Bevy(TaskPool { pool, threads }), threads)
             }
-            None => (StepPool::Calling, 1),
+            None => (StepPool::Calling(OneThread), 1),
         }
     }
 }
@@ -63,14 +63,14 @@ impl Parallel for StepPool<'_> {
     fn for_each_chunk<T: Send>(&self, items: &mut [T], f: &(dyn Fn(&mut [T]) + Sync)) {
         match self {
             StepPool::Bevy(pool) => pool.for_each_chunk(items, f),
-            StepPool::Calling => f(items),
+            StepPool::Calling(one) => one.for_each_chunk(items, f),
         }
     }
 
     fn for_each_task<T: Send>(&self, tasks: &mut [T], f: &(dyn Fn(&mut T) + Sync)) {
         match self {
             StepPool::Bevy(pool) => pool.for_each_task(tasks, f),
-            StepPool::Calling => tasks.iter_mut().for_each(f),
+            StepPool::Calling(one) => one.for_each_task(tasks, f),
         }
     }
 }
