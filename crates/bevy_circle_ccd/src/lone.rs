@@ -27,14 +27,18 @@ use ccd_core::{ContactWith, MultiballReport, MultiballScratch, MultiballSettings
 /// the query, so more runs than threads would only add skipping.
 const MAX_RUNS: usize = 64;
 
-/// A circle's end: its centre and velocity (`None`: refused, not written).
-type End = Option<(Vec2, Vec2)>;
+/// Where a circle's step ends.
+#[derive(Clone, Copy, Debug)]
+struct End {
+    center: Vec2,
+    velocity: Vec2,
+}
 
 /// What the lone step keeps between steps, so that a warm step allocates nothing.
 #[derive(Default)]
 pub(crate) struct LoneBuffers {
-    /// Per circle, in the query's order: its end.
-    ends: Vec<End>,
+    /// Per circle, in the query's order: its end (`None`: refused, not written).
+    ends: Vec<Option<End>>,
     /// Per run: what it found.
     found: Vec<Found>,
 }
@@ -81,12 +85,14 @@ pub(crate) struct LoneInput<'a> {
     pub(crate) dt: f32,
     pub(crate) world: &'a CcdWorld,
     pub(crate) settings: &'a MultiballSettings,
+    /// Threads the pool offers: a run each.
+    pub(crate) threads: usize,
 }
 
 /// One task: a run of the query's circles, from `first`.
 struct Run<'a> {
     first: usize,
-    ends: &'a mut [End],
+    ends: &'a mut [Option<End>],
     found: &'a mut Found,
 }
 
@@ -96,17 +102,18 @@ struct Run<'a> {
 pub(crate) fn step_lone(
     circles: &mut Query<CircleParts>,
     input: LoneInput,
-    (pool, threads): (&impl Parallel, usize),
+    pool: &impl Parallel,
     buffers: &mut LoneBuffers,
     scratch: &mut MultiballScratch,
-    out: (&mut Vec<CircleHit>, &mut Commands),
+    hits: &mut Vec<CircleHit>,
+    commands: &mut Commands,
 ) -> Stepped {
-    let (hits, commands) = out;
     let n = circles.iter().len();
     let LoneBuffers { ends, found } = buffers;
     ends.clear();
     ends.resize(n, None);
-    let runs = threads
+    let runs = input
+        .threads
         .min(n / ccd_core::tolerance::MIN_ITEMS_PER_THREAD)
         .clamp(1, MAX_RUNS);
     let length = n.div_ceil(runs).max(1);
@@ -135,8 +142,8 @@ pub(crate) fn step_lone(
     // With no circles at all there is no run.
     let runs = runs.min(n.div_ceil(length));
     for (mut parts, end) in circles.iter_mut().zip(ends.iter()) {
-        if let Some((center, velocity)) = *end {
-            write(&mut parts, center, velocity);
+        if let Some(end) = *end {
+            write(&mut parts, end.center, end.velocity);
         }
     }
     join_runs(&mut found[..runs], scratch, hits, commands)
@@ -188,9 +195,15 @@ fn step_run(circles: &Query<CircleParts>, input: LoneInput, run: &mut Run) {
                 hits.push(CircleHit::of_contact(c, entity, other));
             }
         };
-        let mut ends_at = (ball.center, ball.velocity);
+        let mut ends_at = End {
+            center: ball.center,
+            velocity: ball.velocity,
+        };
         if let Some(step) = step_lone_ball(&ball, 0, input.dt, grid, input.settings, on_contact) {
-            ends_at = (step.outcome.center, step.outcome.velocity);
+            ends_at = End {
+                center: step.outcome.center,
+                velocity: step.outcome.velocity,
+            };
             tally.stepped += 1;
             tally.bounces += step.solid_contacts;
             tally.max_bounces = tally.max_bounces.max(step.outcome.bounces);

@@ -41,8 +41,8 @@ enum StepPool<'a> {
 }
 
 impl StepPool<'_> {
-    /// The pool for `settings`, and how many threads it offers.
-    fn new(settings: &CcdSettings) -> (Self, usize) {
+    /// The pool for `settings`.
+    fn new(settings: &CcdSettings) -> Self {
         match ComputeTaskPool::try_get() {
             Some(pool) => {
                 // The calling thread takes a chunk too (see `TaskPool`): by Bevy's defaults
@@ -52,9 +52,17 @@ impl StepPool<'_> {
                 } else {
                     settings.threads
                 };
-                (StepPool::Bevy(TaskPool { pool, threads }), threads)
+                StepPool::Bevy(TaskPool { pool, threads })
             }
-            None => (StepPool::Calling(OneThread), 1),
+            None => StepPool::Calling(OneThread),
+        }
+    }
+
+    /// How many threads it offers.
+    fn threads(&self) -> usize {
+        match self {
+            StepPool::Bevy(pool) => pool.threads,
+            StepPool::Calling(_) => 1,
         }
     }
 }
@@ -179,17 +187,25 @@ pub(crate) fn step_circles(
         max_events: settings.max_events,
         resting_speed: settings.resting_speed_for(dt),
     };
-    let (pool, threads) = StepPool::new(&settings);
+    let pool = StepPool::new(&settings);
     let stepped = if buffers.scratch.steps_all_lone(&multiball, &kinematics.moving) {
         // Nothing but walls can meet a circle: each is stepped as it is read (`lone.rs`).
         let input = LoneInput {
             dt,
             world: &world,
             settings: &multiball,
+            threads: pool.threads(),
         };
         let StepBuffers { scratch, lone, .. } = &mut *buffers;
-        let out = (&mut hits.0, &mut commands);
-        step_lone(&mut circles, input, (&pool, threads), lone, scratch, out)
+        step_lone(
+            &mut circles,
+            input,
+            &pool,
+            lone,
+            scratch,
+            &mut hits.0,
+            &mut commands,
+        )
     } else {
         // The write-back goes to the pool's threads too, when the step does (the gather
         // notes where each circle's ball is, for it).

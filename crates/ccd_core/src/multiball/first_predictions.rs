@@ -1,7 +1,8 @@
 //! The step's first predictions: every ball's walls (in parallel), then every pair of balls
-//! whose boxes meet, found once from the pair grid itself (its rows in bands, in parallel),
-//! then each ball's prediction completed and scheduled in order. (When most balls are swept on their own, the first predictions are
-//! made one grid query per ball, a batch at a time, instead.)
+//! whose boxes meet, found once from the pair grid itself (its rows in bands, in
+//! parallel), then each ball's prediction completed and scheduled in order. (When most
+//! balls are swept on their own, the first predictions are made one grid query per ball,
+//! a batch at a time, instead.)
 //!
 //! Prediction one ball at a time, every pair would be tested twice (once from each ball's
 //! query), and each ball would walk the grid cells around it on its own; in a crowded
@@ -13,7 +14,7 @@
 use super::parallel::Parallel;
 use super::prediction::{FirstPrediction, Prediction};
 use super::sim::Sim;
-use super::state::{BallContact, PairBand, PairContact};
+use super::state::{BallContact, BandJoin, PairBand, PairContact};
 use crate::obstacle::Obstacles;
 use crate::tolerance::CROWDED_FRACTION;
 
@@ -121,8 +122,9 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
 
     /// Sweep every pair of balls whose boxes meet, once (the grid's rows in bands, in
     /// parallel), and list each contact under both balls (`contact_list`, ball `k`'s from
-    /// `contact_starts[k]` to `contact_starts[k + 1]`, in the order found). A ball swept on its own whose box a predicted ball's meets
-    /// must join before that prediction holds, as its query would find.
+    /// `contact_starts[k]` to `contact_starts[k + 1]`, in the order found). A ball swept
+    /// on its own whose box a predicted ball's meets must join before that prediction
+    /// holds, as its query would find.
     fn find_pair_contacts<P: Parallel>(&mut self, pool: &P, predictions: &mut [FirstPrediction]) {
         let mut found = std::mem::take(&mut self.start.pair_contacts);
         found.clear();
@@ -150,12 +152,11 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
         pool.for_each_task(&mut bands[..count], &|band: &mut PairBand| {
             sim.pairs_in_band(band, first_limits);
         });
-        found.clear();
         for band in &bands[..count] {
             found.extend_from_slice(&band.found);
-            for &(predicted, other) in &band.joins {
-                if let Some(p) = predictions[predicted as usize].prediction.as_mut() {
-                    p.must_join(other as usize);
+            for join in &band.joins {
+                if let Some(p) = predictions[join.predicted as usize].prediction.as_mut() {
+                    p.must_join(join.lone as usize);
                 }
             }
         }
@@ -214,7 +215,10 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
                 (true, false) | (false, true) => {
                     let (predicted, other) = if clocks[a].valid { (a, b) } else { (b, a) };
                     if !in_events[other] && lone[order.caller(other)].ball.is_some() {
-                        band.joins.push((predicted as u32, other as u32));
+                        band.joins.push(BandJoin {
+                            predicted: predicted as u32,
+                            lone: other as u32,
+                        });
                     }
                 }
                 (false, false) => {}

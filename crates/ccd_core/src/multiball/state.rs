@@ -168,13 +168,19 @@ pub(super) struct Retry {
 }
 
 /// A band of the pair grid's rows in the step's first predictions: the pair contacts found
-/// in its cells, and the lone balls a predicted ball's box met there (predicted, lone), in
-/// the order found.
+/// in its cells, and the lone balls a predicted ball's box met there, in the order found.
 #[derive(Clone, Debug, Default)]
 pub(super) struct PairBand {
     pub(super) rows: std::ops::Range<usize>,
     pub(super) found: Vec<PairContact>,
-    pub(super) joins: Vec<(u32, u32)>,
+    pub(super) joins: Vec<BandJoin>,
+}
+
+/// A lone ball whose box a predicted ball's met: it must join before that prediction holds.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct BandJoin {
+    pub(super) predicted: u32,
+    pub(super) lone: u32,
 }
 
 /// Two balls that first touch at `time` (a first prediction's pair contact).
