@@ -4,6 +4,7 @@
 //! ```text
 //! cargo bench -p ccd_core --bench multiball_pit -- --balls 10000 --steps 600 --threads 2
 //! cargo bench -p ccd_core --bench multiball_pit -- --ball-ball false
+//! cargo bench -p ccd_core --bench multiball_pit -- --balls 10000 --steps 120 --split-study
 //! ```
 //!
 //! Prints µs per step, events per step, µs per event, escapes, the audit's faults (a ball
@@ -16,6 +17,8 @@
 
 #[path = "common/pit.rs"]
 mod pit;
+#[path = "common/split_study.rs"]
+mod split_study;
 
 use ccd_core::{Ball, MultiballScratch, MultiballSettings, MultiballStep, Threads, step_balls_parallel};
 use clap::Parser;
@@ -36,6 +39,10 @@ struct Args {
     /// Ball–ball contacts.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     ball_ball: bool,
+    /// Instead of the timing, what stepping the two halves of the pit apart would give
+    /// and cost (with ball–ball; see `common/split_study.rs`).
+    #[arg(long)]
+    split_study: bool,
     /// Passed by `cargo bench`; ignored.
     #[arg(long, hide = true)]
     bench: bool,
@@ -47,16 +54,21 @@ fn main() {
         steps,
         threads,
         ball_ball,
+        split_study,
         ..
     } = Args::parse();
     let (grid, mut state) = pit::build(balls, 7);
+    let dt = (1.0 / pit::HZ) as f32;
+    if split_study {
+        split_study::run(&grid, state, steps, dt);
+        return;
+    }
     let energy = |bs: &[Ball]| -> f64 {
         bs.iter()
             .map(|b| b.velocity.as_dvec2().length_squared() / f64::from(b.inverse_mass))
             .sum()
     };
     let e0 = energy(&state);
-    let dt = (1.0 / pit::HZ) as f32;
     let mut scratch = MultiballScratch::default();
     let settings = MultiballSettings {
         ball_ball,

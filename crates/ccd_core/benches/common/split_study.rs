@@ -1,0 +1,179 @@
+//! `multiball_pit --split-study`: what stepping the pit's two halves apart, on two threads,
+//! would give and cost (the measurement behind the README's "Two threads with ball–ball").
+//!
+//! Every step is taken whole, as `step_balls` takes it, and the run goes on from the whole
+//! step's result. From the same start, the balls left and right of the median x are also
+//! stepped as two separate calls: one after the other on one thread, then at once on two.
+//! The study prints, as medians or means over the steps:
+//! - the whole step's time, and the two halves' one after the other and at once;
+//! - the whole step's ball–ball contacts, and its *clusters*: balls joined by ball–ball
+//!   contacts in the step. A cluster with balls on both sides *straddles* the split: the
+//!   halves alone cannot step it right, and a split step would have to step it again;
+//! - how many balls the halves end otherwise than the whole step, bit for bit, and how
+//!   many of those lie outside every straddling cluster (the halves take other paths
+//!   through the stepper, lone sweeps or events, whose rounding differs).
+
+use ccd_core::{Ball, ContactWith, Grid, MultiballScratch, MultiballSettings, step_balls};
+use std::time::Instant;
+
+/// Units. A ball that the halves end farther than this from where the whole step ends
+/// it counts as moved, not merely rounded otherwise.
+const MOVED: f32 = 1e-3;
+
+/// Sums over the steps.
+#[derive(Default)]
+struct Tally {
+    whole: Vec<f64>,
+    serial: Vec<f64>,
+    parallel: Vec<f64>,
+    ball_contacts: usize,
+    clustered: usize,
+    largest: usize,
+    straddling_balls: usize,
+    straddling_contacts: usize,
+    differ: usize,
+    differ_outside: usize,
+    moved_outside: usize,
+}
+
+/// The root of `i` in the union-find forest `up`, halving paths on the way.
+fn root(up: &mut [usize], mut i: usize) -> usize {
+    while up[i] != i {
+        up[i] = up[up[i]];
+        i = up[i];
+    }
+    i
+}
+
+/// Step `balls` (the subset `idx` of `all`) alone; its end states.
+fn step_subset(
+    all: &[Ball],
+    idx: &[usize],
+    dt: f32,
+    grid: &Grid,
+    scratch: &mut MultiballScratch,
+) -> Vec<Ball> {
+    let settings = MultiballSettings::default();
+    let mut sub: Vec<Ball> = idx.iter().map(|&i| all[i]).collect();
+    step_balls(&mut sub, dt, grid, &mut [], &settings, scratch, |_| {});
+    sub
+}
+
+/// Run the study over `steps` steps from `balls`, and print it.
+pub fn run(grid: &Grid, mut balls: Vec<Ball>, steps: usize, dt: f32) {
+    let n = balls.len();
+    let settings = MultiballSettings::default();
+    let mut scratch = [(); 3].map(|()| MultiballScratch::default());
+    let mut t = Tally::default();
+    for _ in 0..steps {
+        // The halves: by x, ties by index, so the split is the same every run.
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| balls[a].center.x.total_cmp(&balls[b].center.x).then(a.cmp(&b)));
+        let (mut left, mut right) = (order[..n / 2].to_vec(), order[n / 2..].to_vec());
+        left.sort_unstable();
+        right.sort_unstable();
+        let [whole_scratch, left_scratch, right_scratch] = &mut scratch;
+        let clock = Instant::now();
+        step_subset(&balls, &left, dt, grid, left_scratch);
+        step_subset(&balls, &right, dt, grid, right_scratch);
+        t.serial.push(clock.elapsed().as_secs_f64() * 1e6);
+        let clock = Instant::now();
+        let (left_end, right_end) = std::thread::scope(|scope| {
+            let other = scope.spawn(|| step_subset(&balls, &right, dt, grid, right_scratch));
+            let mine = step_subset(&balls, &left, dt, grid, left_scratch);
+            (mine, other.join().unwrap())
+        });
+        t.parallel.push(clock.elapsed().as_secs_f64() * 1e6);
+        let mut halves = balls.clone();
+        for (idx, end) in [(&left, &left_end), (&right, &right_end)] {
+            for (&i, b) in idx.iter().zip(end) {
+                halves[i] = *b;
+            }
+        }
+        let mut pairs = Vec::new();
+        let clock = Instant::now();
+        step_balls(&mut balls, dt, grid, &mut [], &settings, whole_scratch, |c| {
+            if let ContactWith::Ball(j) = c.with {
+                pairs.push((c.ball, j));
+            }
+        });
+        t.whole.push(clock.elapsed().as_secs_f64() * 1e6);
+        tally_clusters(&mut t, &pairs, &right, &halves, &balls);
+    }
+    print(&mut t, steps);
+}
+
+/// Add one step's clusters, straddling ones and differing balls to `t`.
+fn tally_clusters(t: &mut Tally, pairs: &[(usize, usize)], right: &[usize], halves: &[Ball], whole: &[Ball]) {
+    let n = whole.len();
+    let mut up: Vec<usize> = (0..n).collect();
+    for &(a, b) in pairs {
+        let (ra, rb) = (root(&mut up, a), root(&mut up, b));
+        up[ra] = rb;
+    }
+    let mut on_right = vec![false; n];
+    for &i in right {
+        on_right[i] = true;
+    }
+    // Per root: its size, and which sides its balls are on (bit 0 left, bit 1 right).
+    let (mut size, mut sides) = (vec![0_usize; n], vec![0_u8; n]);
+    for (i, &right) in on_right.iter().enumerate() {
+        let r = root(&mut up, i);
+        size[r] += 1;
+        sides[r] |= if right { 2 } else { 1 };
+    }
+    t.ball_contacts += pairs.len();
+    t.straddling_contacts += pairs
+        .iter()
+        .filter(|&&(a, _)| sides[root(&mut up, a)] == 3)
+        .count();
+    let bits = |b: &Ball| [b.center.x, b.center.y, b.velocity.x, b.velocity.y].map(f32::to_bits);
+    for i in 0..n {
+        let r = root(&mut up, i);
+        t.largest = t.largest.max(size[r]);
+        t.clustered += usize::from(size[r] > 1);
+        let straddles = sides[r] == 3;
+        t.straddling_balls += usize::from(straddles);
+        if bits(&halves[i]) != bits(&whole[i]) {
+            t.differ += 1;
+            if !straddles {
+                t.differ_outside += 1;
+                t.moved_outside += usize::from((halves[i].center - whole[i].center).length() > MOVED);
+            }
+        }
+    }
+}
+
+fn print(t: &mut Tally, steps: usize) {
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let per = |x: usize| x as f64 / steps as f64;
+    let (whole, serial, parallel) = (
+        median(&mut t.whole),
+        median(&mut t.serial),
+        median(&mut t.parallel),
+    );
+    println!(
+        "split study, {steps} steps (medians): whole step {whole:.0} µs; the halves one after the other {serial:.0} µs, \
+         at once on two threads {parallel:.0} µs ({:.2}× the whole step)",
+        whole / parallel
+    );
+    println!(
+        "per step: {:.0} ball-ball contacts; {:.0} balls in clusters of two or more, the largest {}; clusters straddling \
+         the split hold {:.0} balls and {:.1}% of the ball-ball contacts",
+        per(t.ball_contacts),
+        per(t.clustered),
+        t.largest,
+        per(t.straddling_balls),
+        100.0 * t.straddling_contacts as f64 / t.ball_contacts.max(1) as f64,
+    );
+    println!(
+        "per step: the halves end {:.0} balls otherwise than the whole step; {:.0} of them outside every straddling \
+         cluster, {:.1} of those farther than {MOVED} units",
+        per(t.differ),
+        per(t.differ_outside),
+        per(t.moved_outside),
+    );
+}
