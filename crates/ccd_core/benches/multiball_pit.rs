@@ -40,7 +40,7 @@ struct Args {
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     ball_ball: bool,
     /// Instead of the timing, what stepping the two halves of the pit apart would give
-    /// and cost (with ball–ball; see `common/split_study.rs`).
+    /// and cost (on two threads, whatever `--threads` says; see `common/split_study.rs`).
     #[arg(long)]
     split_study: bool,
     /// Passed by `cargo bench`; ignored.
@@ -59,8 +59,12 @@ fn main() {
     } = Args::parse();
     let (grid, mut state) = pit::build(balls, 7);
     let dt = (1.0 / pit::HZ) as f32;
+    let settings = MultiballSettings {
+        ball_ball,
+        ..MultiballSettings::default()
+    };
     if split_study {
-        split_study::run(&grid, state, steps, dt);
+        split_study::run(&grid, state, steps, dt, &settings);
         return;
     }
     let energy = |bs: &[Ball]| -> f64 {
@@ -70,10 +74,6 @@ fn main() {
     };
     let e0 = energy(&state);
     let mut scratch = MultiballScratch::default();
-    let settings = MultiballSettings {
-        ball_ball,
-        ..MultiballSettings::default()
-    };
     let (mut events, mut escapes, mut rounds) = (0_u64, 0_usize, 0_u64);
     let (mut faults, mut deepest) = (0_usize, 0.0_f32);
     let mut times = Vec::with_capacity(steps);

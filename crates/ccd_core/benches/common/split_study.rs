@@ -45,24 +45,34 @@ fn root(up: &mut [usize], mut i: usize) -> usize {
     i
 }
 
-/// Step `balls` (the subset `idx` of `all`) alone; its end states.
-fn step_subset(
-    all: &[Ball],
-    idx: &[usize],
+/// Steps subsets of `all` alone.
+struct Subset<'a> {
+    all: &'a [Ball],
     dt: f32,
-    grid: &Grid,
-    scratch: &mut MultiballScratch,
-) -> Vec<Ball> {
-    let settings = MultiballSettings::default();
-    let mut sub: Vec<Ball> = idx.iter().map(|&i| all[i]).collect();
-    step_balls(&mut sub, dt, grid, &mut [], &settings, scratch, |_| {});
-    sub
+    grid: &'a Grid,
+    settings: &'a MultiballSettings,
 }
 
-/// Run the study over `steps` steps from `balls`, and print it.
-pub fn run(grid: &Grid, mut balls: Vec<Ball>, steps: usize, dt: f32) {
+impl Subset<'_> {
+    /// The end states of the balls `idx` of `all`, stepped without the others.
+    fn step(&self, idx: &[usize], scratch: &mut MultiballScratch) -> Vec<Ball> {
+        let mut sub: Vec<Ball> = idx.iter().map(|&i| self.all[i]).collect();
+        step_balls(
+            &mut sub,
+            self.dt,
+            self.grid,
+            &mut [],
+            self.settings,
+            scratch,
+            |_| {},
+        );
+        sub
+    }
+}
+
+/// Run the study over `steps` steps from `balls` with `settings`, and print it.
+pub fn run(grid: &Grid, mut balls: Vec<Ball>, steps: usize, dt: f32, settings: &MultiballSettings) {
     let n = balls.len();
-    let settings = MultiballSettings::default();
     let mut scratch = [(); 3].map(|()| MultiballScratch::default());
     let mut t = Tally::default();
     for _ in 0..steps {
@@ -73,14 +83,20 @@ pub fn run(grid: &Grid, mut balls: Vec<Ball>, steps: usize, dt: f32) {
         left.sort_unstable();
         right.sort_unstable();
         let [whole_scratch, left_scratch, right_scratch] = &mut scratch;
+        let subset = Subset {
+            all: &balls,
+            dt,
+            grid,
+            settings,
+        };
         let clock = Instant::now();
-        step_subset(&balls, &left, dt, grid, left_scratch);
-        step_subset(&balls, &right, dt, grid, right_scratch);
+        subset.step(&left, left_scratch);
+        subset.step(&right, right_scratch);
         t.serial.push(clock.elapsed().as_secs_f64() * 1e6);
         let clock = Instant::now();
         let (left_end, right_end) = std::thread::scope(|scope| {
-            let other = scope.spawn(|| step_subset(&balls, &right, dt, grid, right_scratch));
-            let mine = step_subset(&balls, &left, dt, grid, left_scratch);
+            let other = scope.spawn(|| subset.step(&right, right_scratch));
+            let mine = subset.step(&left, left_scratch);
             (mine, other.join().unwrap())
         });
         t.parallel.push(clock.elapsed().as_secs_f64() * 1e6);
@@ -92,7 +108,7 @@ pub fn run(grid: &Grid, mut balls: Vec<Ball>, steps: usize, dt: f32) {
         }
         let mut pairs = Vec::new();
         let clock = Instant::now();
-        step_balls(&mut balls, dt, grid, &mut [], &settings, whole_scratch, |c| {
+        step_balls(&mut balls, dt, grid, &mut [], settings, whole_scratch, |c| {
             if let ContactWith::Ball(j) = c.with {
                 pairs.push((c.ball, j));
             }
