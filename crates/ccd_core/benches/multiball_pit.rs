@@ -17,6 +17,8 @@
 
 #[path = "common/pit.rs"]
 mod pit;
+#[path = "common/split_step.rs"]
+mod split_step;
 #[path = "common/split_study.rs"]
 mod split_study;
 

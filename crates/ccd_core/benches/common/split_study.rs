@@ -3,16 +3,20 @@
 //!
 //! Every step is taken whole, as `step_balls` takes it, and the run goes on from the whole
 //! step's result. From the same start, the balls left and right of the median x are also
-//! stepped as two separate calls: one after the other on one thread, then at once on two.
-//! The study prints, as medians or means over the steps:
+//! stepped as two separate calls: one after the other on one thread, then at once on two;
+//! and the prototype of an exact split step (`split_step.rs`) steps them too. The study
+//! prints, as medians or means over the steps:
 //! - the whole step's time, and the two halves' one after the other and at once;
 //! - the whole step's ball–ball contacts, and its *clusters*: balls joined by ball–ball
 //!   contacts in the step. A cluster with balls on both sides *straddles* the split: the
 //!   halves alone cannot step it right, and a split step would have to step it again;
 //! - how many balls the halves end otherwise than the whole step, bit for bit, and how
-//!   many of those lie outside every straddling cluster (the halves take other paths
-//!   through the stepper, lone sweeps or events, whose rounding differs).
+//!   many of those lie outside every straddling cluster;
+//! - the exact split's time (its halves, and its checks and re-stepping), the balls it
+//!   steps again and its rounds, how many balls it ends away from the whole step's ends,
+//!   and the overlapping pairs of balls at the ends of its steps and of the whole steps.
 
+use super::split_step::{SplitStep, root};
 use ccd_core::{Ball, ContactWith, Grid, MultiballScratch, MultiballSettings, step_balls};
 use std::time::Instant;
 
@@ -34,15 +38,18 @@ struct Tally {
     differ: usize,
     differ_outside: usize,
     moved_outside: usize,
-}
-
-/// The root of `i` in the union-find forest `up`, halving paths on the way.
-fn root(up: &mut [usize], mut i: usize) -> usize {
-    while up[i] != i {
-        up[i] = up[up[i]];
-        i = up[i];
-    }
-    i
+    /// The exact split prototype: its whole time, its halves' and its re-stepping's, the
+    /// balls it stepped again, its rounds, its fallbacks, the balls it ends farther than
+    /// [`MOVED`] from the whole step, and the pairs of balls it leaves overlapping.
+    split: Vec<f64>,
+    split_halves: Vec<f64>,
+    split_rest: Vec<f64>,
+    restepped: usize,
+    rounds: u64,
+    fell_back: usize,
+    split_moved: usize,
+    split_overlaps: usize,
+    whole_overlaps: usize,
 }
 
 /// Steps subsets of `all` alone.
@@ -74,6 +81,8 @@ impl Subset<'_> {
 pub fn run(grid: &Grid, mut balls: Vec<Ball>, steps: usize, dt: f32, settings: &MultiballSettings) {
     let n = balls.len();
     let mut scratch = [(); 3].map(|()| MultiballScratch::default());
+    let mut split_scratch = [(); 3].map(|()| MultiballScratch::default());
+    let split_step = SplitStep { grid, dt, settings };
     let mut t = Tally::default();
     for _ in 0..steps {
         // The halves: by x, ties by index, so the split is the same every run.
@@ -106,6 +115,13 @@ pub fn run(grid: &Grid, mut balls: Vec<Ball>, steps: usize, dt: f32, settings: &
                 halves[i] = *b;
             }
         }
+        let split = split_step.run(&balls, &mut split_scratch);
+        t.split.push(split.halves_us + split.rest_us);
+        t.split_halves.push(split.halves_us);
+        t.split_rest.push(split.rest_us);
+        t.restepped += split.restepped;
+        t.rounds += u64::from(split.rounds);
+        t.fell_back += usize::from(split.fell_back);
         let mut pairs = Vec::new();
         let clock = Instant::now();
         step_balls(&mut balls, dt, grid, &mut [], settings, whole_scratch, |c| {
@@ -115,6 +131,11 @@ pub fn run(grid: &Grid, mut balls: Vec<Ball>, steps: usize, dt: f32, settings: &
         });
         t.whole.push(clock.elapsed().as_secs_f64() * 1e6);
         tally_clusters(&mut t, &pairs, &right, &halves, &balls);
+        t.split_moved += (0..n)
+            .filter(|&i| (split.balls[i].center - balls[i].center).length() > MOVED)
+            .count();
+        t.split_overlaps += overlaps(&split.balls);
+        t.whole_overlaps += overlaps(&balls);
     }
     print(&mut t, steps);
 }
@@ -160,6 +181,27 @@ fn tally_clusters(t: &mut Tally, pairs: &[(usize, usize)], right: &[usize], halv
     }
 }
 
+/// Units. Two balls closer than their radii less this overlap (beyond the resting solve's
+/// allowed overlap, 0.004 at radius 4).
+const OVERLAP: f32 = 0.01;
+
+/// The pairs of `balls` that overlap by more than [`OVERLAP`] (by x order, near pairs only).
+fn overlaps(balls: &[Ball]) -> usize {
+    let mut by_x: Vec<&Ball> = balls.iter().collect();
+    by_x.sort_by(|a, b| a.center.x.total_cmp(&b.center.x));
+    let widest = balls.iter().map(|b| b.radius).fold(0.0, f32::max) * 2.0;
+    let mut count = 0;
+    for (k, a) in by_x.iter().enumerate() {
+        for b in by_x[k + 1..]
+            .iter()
+            .take_while(|b| b.center.x - a.center.x <= widest)
+        {
+            count += usize::from((a.center - b.center).length() < a.radius + b.radius - OVERLAP);
+        }
+    }
+    count
+}
+
 fn print(t: &mut Tally, steps: usize) {
     let median = |v: &mut Vec<f64>| {
         v.sort_by(f64::total_cmp);
@@ -170,6 +212,11 @@ fn print(t: &mut Tally, steps: usize) {
         median(&mut t.whole),
         median(&mut t.serial),
         median(&mut t.parallel),
+    );
+    let (split, split_halves, split_rest) = (
+        median(&mut t.split),
+        median(&mut t.split_halves),
+        median(&mut t.split_rest),
     );
     println!(
         "split study, {steps} steps (medians): whole step {whole:.0} µs; the halves one after the other {serial:.0} µs, \
@@ -191,5 +238,19 @@ fn print(t: &mut Tally, steps: usize) {
         per(t.differ),
         per(t.differ_outside),
         per(t.moved_outside),
+    );
+    println!(
+        "exact split (prototype, split_step.rs): {split:.0} µs a step on two threads ({:.2}× the whole step): the halves \
+         {split_halves:.0}, the checks and re-stepping {split_rest:.0}; {:.0} balls stepped again in {:.2} rounds a step, \
+         {} fallbacks; {:.1} balls a step end farther than {MOVED} units from the whole step's ends",
+        whole / split,
+        per(t.restepped),
+        t.rounds as f64 / steps as f64,
+        t.fell_back,
+        per(t.split_moved),
+    );
+    println!(
+        "overlapping pairs (deeper than {OVERLAP} units) at the steps' ends, in all: split {}, whole step {}",
+        t.split_overlaps, t.whole_overlaps
     );
 }

@@ -1,0 +1,384 @@
+//! A prototype of an exact split step for the split study (bench code, not the library):
+//! the pit's two halves stepped at once, then the clusters whose paths cross between them
+//! stepped again from the start, until no path of a re-stepped ball comes near a path of
+//! any other.
+//!
+//! Valid for what the pit holds, nothing else: no gravity and no moving obstacle, so a
+//! ball's centre runs straight between its contacts, and its path is the polyline through
+//! its contacts' centres.
+//!
+//! Why the result is exact: each half's step is exact for its own balls, and only a
+//! contact changes a ball's path. A ball whose path comes within reach of a ball on the
+//! other side is a *conflict*: the two balls' *clusters* (the balls their half's contacts
+//! link them to) join into one *group*, and each round steps again, from the start and
+//! together, every group that met a conflict, then checks the group's new paths against
+//! every ball outside it. A new conflict joins that ball's cluster (or group) to the group,
+//! until a round finds none (or [`MAX_ROUNDS`] pass: then the whole step is taken as it
+//! is). At the end no path of a group comes near a path outside it, and no two balls left
+//! in their halves come near across the split, so every path stands as its own step left
+//! it.
+
+use ccd_core::{Ball, Contact, ContactWith, Grid, MultiballScratch, MultiballSettings, Vec2, step_balls};
+use std::time::Instant;
+
+/// Rounds of re-stepping at most before the prototype takes the whole step instead.
+const MAX_ROUNDS: u32 = 8;
+
+/// Units. Paths closer than the radii plus this count as a conflict: above the resting
+/// solve's allowed overlap (`ALLOWED_OVERLAP_REL` of a radius of 4 is 0.004), which can
+/// move a ball off its polyline without a contact.
+const REACH_MARGIN: f32 = 0.05;
+
+/// Units. The side of the cells that find the pairs of paths to compare: about a ball's
+/// path box in the pit (a step of up to 33 units, plus twice the radius).
+const CELL: f32 = 64.0;
+
+/// What the split step did, and how long each part took (µs).
+pub struct SplitOutcome {
+    pub balls: Vec<Ball>,
+    /// Balls stepped again (each counted once), rounds, and whether it fell back to the
+    /// whole step.
+    pub restepped: usize,
+    pub rounds: u32,
+    pub fell_back: bool,
+    pub halves_us: f64,
+    pub rest_us: f64,
+}
+
+/// Each ball's path: knots of (time, centre), straight between.
+type Path = Vec<(f32, Vec2)>;
+
+/// The settings of the split step.
+pub struct SplitStep<'a> {
+    pub grid: &'a Grid,
+    pub dt: f32,
+    pub settings: &'a MultiballSettings,
+}
+
+impl SplitStep<'_> {
+    /// The balls `idx` of `start` stepped alone: their ends, and their contacts with
+    /// indices into `start`.
+    fn step(
+        &self,
+        start: &[Ball],
+        idx: &[usize],
+        scratch: &mut MultiballScratch,
+    ) -> (Vec<Ball>, Vec<Contact>) {
+        let mut sub: Vec<Ball> = idx.iter().map(|&i| start[i]).collect();
+        let mut contacts = Vec::new();
+        step_balls(
+            &mut sub,
+            self.dt,
+            self.grid,
+            &mut [],
+            self.settings,
+            scratch,
+            |c| {
+                let mut c = *c;
+                c.ball = idx[c.ball];
+                if let ContactWith::Ball(j) = c.with {
+                    c.with = ContactWith::Ball(idx[j]);
+                }
+                contacts.push(c);
+            },
+        );
+        (sub, contacts)
+    }
+
+    /// Step `start` split at its median x, as the module docs say.
+    pub fn run(&self, start: &[Ball], scratch: &mut [MultiballScratch; 3]) -> SplitOutcome {
+        let n = start.len();
+        let clock = Instant::now();
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| start[a].center.x.total_cmp(&start[b].center.x).then(a.cmp(&b)));
+        let (mut left, mut right) = (order[..n / 2].to_vec(), order[n / 2..].to_vec());
+        left.sort_unstable();
+        right.sort_unstable();
+        let [left_scratch, right_scratch, again_scratch] = scratch;
+        let ((left_end, left_contacts), (right_end, right_contacts)) = std::thread::scope(|scope| {
+            let other = scope.spawn(|| self.step(start, &right, right_scratch));
+            let mine = self.step(start, &left, left_scratch);
+            (mine, other.join().unwrap())
+        });
+        let halves_us = clock.elapsed().as_secs_f64() * 1e6;
+        let clock = Instant::now();
+        let mut end = start.to_vec();
+        for (idx, ends) in [(&left, &left_end), (&right, &right_end)] {
+            for (&i, b) in idx.iter().zip(ends) {
+                end[i] = *b;
+            }
+        }
+        let mut paths: Vec<Path> = vec![Vec::new(); n];
+        let mut cluster: Vec<usize> = (0..n).collect();
+        let all: Vec<usize> = (0..n).collect();
+        trace(
+            &mut paths,
+            start,
+            &end,
+            &all,
+            left_contacts.iter().chain(&right_contacts),
+            self.dt,
+        );
+        join(&mut cluster, left_contacts.iter().chain(&right_contacts));
+        let boxes: Vec<(Vec2, Vec2)> = (0..n).map(|i| path_box(&paths[i], start[i].radius)).collect();
+        let cells = Cells::new(&boxes);
+        let mut on_right = vec![false; n];
+        for &i in &right {
+            on_right[i] = true;
+        }
+        // Round 0: left against right, for the left balls whose box reaches past the
+        // lowest x of a right ball's box.
+        let reach_right = right.iter().map(|&j| boxes[j].0.x).fold(f32::MAX, f32::min);
+        let mut conflicts = Vec::new();
+        for &i in left.iter().filter(|&&i| boxes[i].1.x >= reach_right) {
+            cells.near(boxes[i], |j| {
+                if on_right[j]
+                    && touch(
+                        &paths[i],
+                        &paths[j],
+                        start[i].radius + start[j].radius + REACH_MARGIN,
+                    )
+                {
+                    conflicts.push((i, j));
+                }
+            });
+        }
+        // Each round steps again, together, the groups that met in a conflict (each
+        // conflict joins its two balls' clusters into one group), and checks their new
+        // paths against every ball outside them.
+        let mut cells = cells;
+        let (mut in_again, mut dirty, mut group) = (vec![false; n], vec![false; n], vec![false; n]);
+        let (mut again, mut restepped) = (Vec::new(), 0);
+        let mut rounds = 0;
+        while !conflicts.is_empty() {
+            if rounds == MAX_ROUNDS {
+                let (balls, _) = self.step(start, &all, again_scratch);
+                return SplitOutcome {
+                    balls,
+                    restepped: n,
+                    rounds,
+                    fell_back: true,
+                    halves_us,
+                    rest_us: clock.elapsed().as_secs_f64() * 1e6,
+                };
+            }
+            rounds += 1;
+            dirty.fill(false);
+            for &(i, j) in &conflicts {
+                let (a, b) = (root(&mut cluster, i), root(&mut cluster, j));
+                cluster[a] = b;
+            }
+            for &(i, _) in &conflicts {
+                let r = root(&mut cluster, i);
+                dirty[r] = true;
+            }
+            again.clear();
+            for i in 0..n {
+                group[i] = dirty[root(&mut cluster, i)];
+                if group[i] {
+                    again.push(i);
+                    restepped += usize::from(!in_again[i]);
+                    in_again[i] = true;
+                }
+            }
+            let (ends, contacts) = self.step(start, &again, again_scratch);
+            for (&i, b) in again.iter().zip(&ends) {
+                end[i] = *b;
+            }
+            trace(&mut paths, start, &end, &again, contacts.iter(), self.dt);
+            join(&mut cluster, contacts.iter());
+            for &i in &again {
+                cells.replace(i, path_box(&paths[i], start[i].radius));
+            }
+            conflicts.clear();
+            for &i in &again {
+                cells.near(cells.boxes[i], |j| {
+                    if !group[j]
+                        && touch(
+                            &paths[i],
+                            &paths[j],
+                            start[i].radius + start[j].radius + REACH_MARGIN,
+                        )
+                    {
+                        conflicts.push((i, j));
+                    }
+                });
+            }
+        }
+        SplitOutcome {
+            balls: end,
+            restepped,
+            rounds,
+            fell_back: false,
+            halves_us,
+            rest_us: clock.elapsed().as_secs_f64() * 1e6,
+        }
+    }
+}
+
+/// The paths of the balls `idx`: from `start` through their solid contacts to `end`.
+fn trace<'c>(
+    paths: &mut [Path],
+    start: &[Ball],
+    end: &[Ball],
+    idx: &[usize],
+    contacts: impl Iterator<Item = &'c Contact>,
+    dt: f32,
+) {
+    for &i in idx {
+        paths[i].clear();
+        paths[i].push((0.0, start[i].center));
+    }
+    for c in contacts.filter(|c| !c.sensor) {
+        paths[c.ball].push((c.time, c.hit.center));
+        if let ContactWith::Ball(j) = c.with {
+            // The other's centre: `hit.point` is on its surface, `hit.normal` points from it.
+            paths[j].push((c.time, c.hit.point - c.hit.normal * start[j].radius));
+        }
+    }
+    for &i in idx {
+        paths[i].push((dt, end[i].center));
+        paths[i].sort_by(|a, b| a.0.total_cmp(&b.0));
+    }
+}
+
+/// Join the clusters of every ball–ball contact's two balls.
+fn join<'c>(cluster: &mut [usize], contacts: impl Iterator<Item = &'c Contact>) {
+    for c in contacts {
+        if let ContactWith::Ball(j) = c.with {
+            let (a, b) = (root(cluster, c.ball), root(cluster, j));
+            cluster[a] = b;
+        }
+    }
+}
+
+/// The root of `i` in the union-find forest `up`, halving paths on the way.
+pub fn root(up: &mut [usize], mut i: usize) -> usize {
+    while up[i] != i {
+        up[i] = up[up[i]];
+        i = up[i];
+    }
+    i
+}
+
+/// A path's box, grown by `radius` and the margin.
+fn path_box(path: &Path, radius: f32) -> (Vec2, Vec2) {
+    let grow = Vec2::splat(radius + REACH_MARGIN);
+    let (lo, hi) = path
+        .iter()
+        .fold((Vec2::MAX, Vec2::MIN), |(lo, hi), &(_, p)| (lo.min(p), hi.max(p)));
+    (lo - grow, hi + grow)
+}
+
+/// Whether two paths come within `reach` of each other at one time: the closest approach
+/// over each interval between their knots (both paths run from 0 to the same end), in f64.
+fn touch(p: &Path, q: &Path, reach: f32) -> bool {
+    let reach = f64::from(reach);
+    // On knot interval `k` of `path`, the centre at `t`.
+    let at = |path: &Path, k: usize, t: f32| {
+        let ((t0, a), (t1, b)) = (path[k], path[k + 1]);
+        if t1 <= t0 {
+            b
+        } else {
+            a + (b - a) * ((t - t0) / (t1 - t0)).clamp(0.0, 1.0)
+        }
+    };
+    let (mut a, mut b) = (0, 0);
+    let mut t = 0.0;
+    while a + 1 < p.len() && b + 1 < q.len() {
+        let next = p[a + 1].0.min(q[b + 1].0);
+        let d0 = (at(p, a, t) - at(q, b, t)).as_dvec2();
+        let d1 = (at(p, a, next) - at(q, b, next)).as_dvec2();
+        let v = d1 - d0;
+        let s = if v.length_squared() > 0.0 {
+            (-d0.dot(v) / v.length_squared()).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        if (d0 + v * s).length() <= reach {
+            return true;
+        }
+        // Step past every knot at `next` (a contact puts two at one time).
+        while a + 1 < p.len() && p[a + 1].0 <= next {
+            a += 1;
+        }
+        while b + 1 < q.len() && q[b + 1].0 <= next {
+            b += 1;
+        }
+        t = next;
+    }
+    false
+}
+
+/// The path boxes in square cells of [`CELL`] units, to find the boxes near a box.
+struct Cells {
+    min: Vec2,
+    width: usize,
+    rows: usize,
+    lists: Vec<Vec<u32>>,
+    boxes: Vec<(Vec2, Vec2)>,
+}
+
+impl Cells {
+    fn new(boxes: &[(Vec2, Vec2)]) -> Self {
+        let lo = boxes.iter().fold(Vec2::MAX, |m, b| m.min(b.0));
+        let hi = boxes.iter().fold(Vec2::MIN, |m, b| m.max(b.1));
+        let width = ((hi.x - lo.x) / CELL) as usize + 1;
+        let rows = ((hi.y - lo.y) / CELL) as usize + 1;
+        let mut cells = Self {
+            min: lo,
+            width,
+            rows,
+            lists: vec![Vec::new(); width * rows],
+            boxes: boxes.to_vec(),
+        };
+        for (i, &b) in boxes.iter().enumerate() {
+            let ([x0, y0], [x1, y1]) = cells.range(b);
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    cells.lists[y * width + x].push(i as u32);
+                }
+            }
+        }
+        cells
+    }
+
+    /// The cells a box covers, clamped to the grid.
+    fn range(&self, (lo, hi): (Vec2, Vec2)) -> ([usize; 2], [usize; 2]) {
+        let cell = |p: Vec2| {
+            let q = ((p - self.min) / CELL).max(Vec2::ZERO);
+            [
+                (q.x as usize).min(self.width - 1),
+                (q.y as usize).min(self.rows - 1),
+            ]
+        };
+        (cell(lo), cell(hi))
+    }
+
+    /// Give ball `i` the box `b`, in the cells it covers (the old ones keep it listed; their
+    /// boxes test it out).
+    fn replace(&mut self, i: usize, b: (Vec2, Vec2)) {
+        self.boxes[i] = b;
+        let ([x0, y0], [x1, y1]) = self.range(b);
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                self.lists[y * self.width + x].push(i as u32);
+            }
+        }
+    }
+
+    /// Call `f` on every ball whose path box meets `b` (perhaps more than once).
+    fn near(&self, b: (Vec2, Vec2), mut f: impl FnMut(usize)) {
+        let ([x0, y0], [x1, y1]) = self.range(b);
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                for &j in &self.lists[y * self.width + x] {
+                    let o = self.boxes[j as usize];
+                    if o.0.x <= b.1.x && b.0.x <= o.1.x && o.0.y <= b.1.y && b.0.y <= o.1.y {
+                        f(j as usize);
+                    }
+                }
+            }
+        }
+    }
+}
