@@ -6,7 +6,8 @@
 //! stepped as two separate calls: one after the other on one thread, then at once on two;
 //! and the prototype of an exact split step (`split_step.rs`) steps them too. The study
 //! prints, as medians or means over the steps:
-//! - the whole step's time, and the two halves' one after the other and at once;
+//! - the whole step's time, and the two halves' one after the other and at once, and the
+//!   events each processed;
 //! - the whole step's ball–ball contacts, and its *clusters*: balls joined by ball–ball
 //!   contacts in the step. A cluster with balls on both sides *straddles* the split: the
 //!   halves alone cannot step it right, and a split step would have to step it again;
@@ -50,6 +51,9 @@ struct Tally {
     split_moved: usize,
     split_overlaps: usize,
     whole_overlaps: usize,
+    /// Events the whole step processed, and the two halves together.
+    whole_events: u64,
+    half_events: u64,
 }
 
 /// Steps subsets of `all` alone.
@@ -62,9 +66,10 @@ struct Subset<'a> {
 
 impl Subset<'_> {
     /// The end states of the balls `idx` of `all`, stepped without the others.
-    fn step(&self, idx: &[usize], scratch: &mut MultiballScratch) -> Vec<Ball> {
+    /// (With the events the step processed.)
+    fn step(&self, idx: &[usize], scratch: &mut MultiballScratch) -> (Vec<Ball>, u32) {
         let mut sub: Vec<Ball> = idx.iter().map(|&i| self.all[i]).collect();
-        step_balls(
+        let report = step_balls(
             &mut sub,
             self.dt,
             self.grid,
@@ -73,7 +78,7 @@ impl Subset<'_> {
             scratch,
             |_| {},
         );
-        sub
+        (sub, report.events)
     }
 }
 
@@ -103,7 +108,7 @@ pub fn run(grid: &Grid, mut balls: Vec<Ball>, steps: usize, dt: f32, settings: &
         subset.step(&right, right_scratch);
         t.serial.push(clock.elapsed().as_secs_f64() * 1e6);
         let clock = Instant::now();
-        let (left_end, right_end) = std::thread::scope(|scope| {
+        let ((left_end, left_events), (right_end, right_events)) = std::thread::scope(|scope| {
             let other = scope.spawn(|| subset.step(&right, right_scratch));
             let mine = subset.step(&left, left_scratch);
             (mine, other.join().unwrap())
@@ -124,12 +129,14 @@ pub fn run(grid: &Grid, mut balls: Vec<Ball>, steps: usize, dt: f32, settings: &
         t.fell_back += usize::from(split.fell_back);
         let mut pairs = Vec::new();
         let clock = Instant::now();
-        step_balls(&mut balls, dt, grid, &mut [], settings, whole_scratch, |c| {
+        t.half_events += u64::from(left_events + right_events);
+        let report = step_balls(&mut balls, dt, grid, &mut [], settings, whole_scratch, |c| {
             if let ContactWith::Ball(j) = c.with {
                 pairs.push((c.ball, j));
             }
         });
         t.whole.push(clock.elapsed().as_secs_f64() * 1e6);
+        t.whole_events += u64::from(report.events);
         tally_clusters(&mut t, &pairs, &right, &halves, &balls);
         t.split_moved += (0..n)
             .filter(|&i| (split.balls[i].center - balls[i].center).length() > MOVED)
@@ -222,6 +229,12 @@ fn print(t: &mut Tally, steps: usize) {
         "split study, {steps} steps (medians): whole step {whole:.0} µs; the halves one after the other {serial:.0} µs, \
          at once on two threads {parallel:.0} µs ({:.2}× the whole step)",
         whole / parallel
+    );
+    println!(
+        "events per step: the whole step {:.0}, the two halves together {:.0} ({:+.1}%)",
+        t.whole_events as f64 / steps as f64,
+        t.half_events as f64 / steps as f64,
+        100.0 * (t.half_events as f64 / t.whole_events.max(1) as f64 - 1.0),
     );
     println!(
         "per step: {:.0} ball-ball contacts; {:.0} balls in clusters of two or more, the largest {}; clusters straddling \
