@@ -18,7 +18,9 @@
 //! in their halves come near across the split, so every path stands as its own step left
 //! it.
 
-use ccd_core::{Ball, Contact, ContactWith, Grid, MultiballScratch, MultiballSettings, Vec2, step_balls};
+use ccd_core::{
+    Ball, Contact, ContactWith, Grid, MultiballReport, MultiballScratch, MultiballSettings, Vec2, step_balls,
+};
 use std::time::Instant;
 
 /// Rounds of re-stepping at most before the prototype takes the whole step instead.
@@ -56,32 +58,44 @@ pub struct SplitStep<'a> {
 }
 
 impl SplitStep<'_> {
-    /// The balls `idx` of `start` stepped alone: their ends, and their contacts with
-    /// indices into `start`.
-    fn step(
+    /// The balls `idx` of `start` stepped alone: their ends and the step's report, each
+    /// contact (its indices into the subset) passed to `on_contact`.
+    pub fn step_subset(
         &self,
         start: &[Ball],
         idx: &[usize],
         scratch: &mut MultiballScratch,
-    ) -> (Vec<Ball>, Vec<Contact>) {
+        on_contact: impl FnMut(&Contact),
+    ) -> (Vec<Ball>, MultiballReport) {
         let mut sub: Vec<Ball> = idx.iter().map(|&i| start[i]).collect();
-        let mut contacts = Vec::new();
-        step_balls(
+        let report = step_balls(
             &mut sub,
             self.dt,
             self.grid,
             &mut [],
             self.settings,
             scratch,
-            |c| {
-                let mut c = *c;
-                c.ball = idx[c.ball];
-                if let ContactWith::Ball(j) = c.with {
-                    c.with = ContactWith::Ball(idx[j]);
-                }
-                contacts.push(c);
-            },
+            on_contact,
         );
+        (sub, report)
+    }
+
+    /// [`SplitStep::step_subset`], keeping the contacts with indices into `start`.
+    fn step(
+        &self,
+        start: &[Ball],
+        idx: &[usize],
+        scratch: &mut MultiballScratch,
+    ) -> (Vec<Ball>, Vec<Contact>) {
+        let mut contacts = Vec::new();
+        let (sub, _) = self.step_subset(start, idx, scratch, |c| {
+            let mut c = *c;
+            c.ball = idx[c.ball];
+            if let ContactWith::Ball(j) = c.with {
+                c.with = ContactWith::Ball(idx[j]);
+            }
+            contacts.push(c);
+        });
         (sub, contacts)
     }
 

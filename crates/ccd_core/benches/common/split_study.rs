@@ -56,32 +56,6 @@ struct Tally {
     half_events: u64,
 }
 
-/// Steps subsets of `all` alone.
-struct Subset<'a> {
-    all: &'a [Ball],
-    dt: f32,
-    grid: &'a Grid,
-    settings: &'a MultiballSettings,
-}
-
-impl Subset<'_> {
-    /// The end states of the balls `idx` of `all`, stepped without the others.
-    /// (With the events the step processed.)
-    fn step(&self, idx: &[usize], scratch: &mut MultiballScratch) -> (Vec<Ball>, u32) {
-        let mut sub: Vec<Ball> = idx.iter().map(|&i| self.all[i]).collect();
-        let report = step_balls(
-            &mut sub,
-            self.dt,
-            self.grid,
-            &mut [],
-            self.settings,
-            scratch,
-            |_| {},
-        );
-        (sub, report.events)
-    }
-}
-
 /// Run the study over `steps` steps from `balls` with `settings`, and print it.
 pub fn run(grid: &Grid, mut balls: Vec<Ball>, steps: usize, dt: f32, settings: &MultiballSettings) {
     let n = balls.len();
@@ -97,20 +71,19 @@ pub fn run(grid: &Grid, mut balls: Vec<Ball>, steps: usize, dt: f32, settings: &
         left.sort_unstable();
         right.sort_unstable();
         let [whole_scratch, left_scratch, right_scratch] = &mut scratch;
-        let subset = Subset {
-            all: &balls,
-            dt,
-            grid,
-            settings,
+        // The halves alone, their events counted.
+        let subset = |idx: &[usize], scratch: &mut MultiballScratch| {
+            let (end, report) = split_step.step_subset(&balls, idx, scratch, |_| {});
+            (end, report.events)
         };
         let clock = Instant::now();
-        subset.step(&left, left_scratch);
-        subset.step(&right, right_scratch);
+        subset(&left, left_scratch);
+        subset(&right, right_scratch);
         t.serial.push(clock.elapsed().as_secs_f64() * 1e6);
         let clock = Instant::now();
         let ((left_end, left_events), (right_end, right_events)) = std::thread::scope(|scope| {
-            let other = scope.spawn(|| subset.step(&right, right_scratch));
-            let mine = subset.step(&left, left_scratch);
+            let other = scope.spawn(|| subset(&right, right_scratch));
+            let mine = subset(&left, left_scratch);
             (mine, other.join().unwrap())
         });
         t.parallel.push(clock.elapsed().as_secs_f64() * 1e6);
