@@ -1,5 +1,5 @@
 //! `multiball_pit --split-study`: what stepping the pit's two halves apart, on two threads,
-//! would give and cost (the measurement behind the README's "Two threads with ball–ball").
+//! would give and cost (the measurement behind the fifth pass of `docs/performance-log.md`).
 //!
 //! Every step is taken whole, as `step_balls` takes it, and the run goes on from the whole
 //! step's result. From the same start, the balls left and right of the median x are also
