@@ -11,7 +11,9 @@
 //! inside the outline, a baffle or a pillar by more than `penetration_slop` of its radius,
 //! checked after every step, outside the timing) and the deepest any ball sat inside a
 //! surface, the energy ratio at the end, and a fingerprint of the balls' end state (equal
-//! across builds that step them alike, bit for bit); exits 1 on any escape or fault.
+//! across builds that step them alike, bit for bit); exits 1 on any escape or fault. With
+//! `--split-study`, exits 1 if the prototype split step ends with more overlapping pairs
+//! than the whole step.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -66,7 +68,10 @@ fn main() {
         ..MultiballSettings::default()
     };
     if split_study {
-        split_study::run(&grid, state, steps, dt, &settings);
+        if let Err(fault) = split_study::run(&grid, state, steps, dt, &settings) {
+            eprintln!("FAILED: {fault}");
+            std::process::exit(1);
+        }
         return;
     }
     let energy = |bs: &[Ball]| -> f64 {

@@ -47,6 +47,13 @@ pub struct SplitOutcome {
     pub rest_us: f64,
 }
 
+/// Some balls stepped apart: their ends (in the order stepped) and their contacts (with
+/// indices into the whole pit).
+struct Stepped {
+    ends: Vec<Ball>,
+    contacts: Vec<Contact>,
+}
+
 /// Each ball's path: knots of (time, centre), straight between.
 type Path = Vec<(f32, Vec2)>;
 
@@ -81,12 +88,7 @@ impl SplitStep<'_> {
     }
 
     /// [`SplitStep::step_subset`], keeping the contacts with indices into `start`.
-    fn step(
-        &self,
-        start: &[Ball],
-        idx: &[usize],
-        scratch: &mut MultiballScratch,
-    ) -> (Vec<Ball>, Vec<Contact>) {
+    fn step(&self, start: &[Ball], idx: &[usize], scratch: &mut MultiballScratch) -> Stepped {
         let mut contacts = Vec::new();
         let (sub, _) = self.step_subset(start, idx, scratch, |c| {
             let mut c = *c;
@@ -96,80 +98,30 @@ impl SplitStep<'_> {
             }
             contacts.push(c);
         });
-        (sub, contacts)
+        Stepped { ends: sub, contacts }
     }
 
     /// Step `start` split at its median x, as the module docs say.
     pub fn run(&self, start: &[Ball], scratch: &mut [MultiballScratch; 3]) -> SplitOutcome {
-        let n = start.len();
         let clock = Instant::now();
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&a, &b| start[a].center.x.total_cmp(&start[b].center.x).then(a.cmp(&b)));
-        let (mut left, mut right) = (order[..n / 2].to_vec(), order[n / 2..].to_vec());
-        left.sort_unstable();
-        right.sort_unstable();
+        let (left, right) = halves(start);
         let [left_scratch, right_scratch, again_scratch] = scratch;
-        let ((left_end, left_contacts), (right_end, right_contacts)) = std::thread::scope(|scope| {
+        let (left_step, right_step) = std::thread::scope(|scope| {
             let other = scope.spawn(|| self.step(start, &right, right_scratch));
             let mine = self.step(start, &left, left_scratch);
             (mine, other.join().unwrap())
         });
         let halves_us = clock.elapsed().as_secs_f64() * 1e6;
         let clock = Instant::now();
-        let mut end = start.to_vec();
-        for (idx, ends) in [(&left, &left_end), (&right, &right_end)] {
-            for (&i, b) in idx.iter().zip(ends) {
-                end[i] = *b;
-            }
-        }
-        let mut paths: Vec<Path> = vec![Vec::new(); n];
-        let mut cluster: Vec<usize> = (0..n).collect();
-        let all: Vec<usize> = (0..n).collect();
-        trace(
-            &mut paths,
-            start,
-            &end,
-            &all,
-            left_contacts.iter().chain(&right_contacts),
-            self.dt,
-        );
-        join(&mut cluster, left_contacts.iter().chain(&right_contacts));
-        let boxes: Vec<(Vec2, Vec2)> = (0..n).map(|i| path_box(&paths[i], start[i].radius)).collect();
-        let cells = Cells::new(&boxes);
-        let mut on_right = vec![false; n];
-        for &i in &right {
-            on_right[i] = true;
-        }
-        // Round 0: left against right, for the left balls whose box reaches past the
-        // lowest x of a right ball's box.
-        let reach_right = right.iter().map(|&j| boxes[j].0.x).fold(f32::MAX, f32::min);
-        let mut conflicts = Vec::new();
-        for &i in left.iter().filter(|&&i| boxes[i].1.x >= reach_right) {
-            cells.near(boxes[i], |j| {
-                if on_right[j]
-                    && touch(
-                        &paths[i],
-                        &paths[j],
-                        start[i].radius + start[j].radius + REACH_MARGIN,
-                    )
-                {
-                    conflicts.push((i, j));
-                }
-            });
-        }
-        // Each round steps again, together, the groups that met in a conflict (each
-        // conflict joins its two balls' clusters into one group), and checks their new
-        // paths against every ball outside them.
-        let mut cells = cells;
-        let (mut in_again, mut dirty, mut group) = (vec![false; n], vec![false; n], vec![false; n]);
-        let (mut again, mut restepped) = (Vec::new(), 0);
+        let mut fix = Fixup::new(start, self.dt, [(&left, &left_step), (&right, &right_step)]);
+        let mut conflicts = fix.across(&left, &right);
         let mut rounds = 0;
         while !conflicts.is_empty() {
             if rounds == MAX_ROUNDS {
-                let (balls, _) = self.step(start, &all, again_scratch);
+                let all: Vec<usize> = (0..start.len()).collect();
                 return SplitOutcome {
-                    balls,
-                    restepped: n,
+                    balls: self.step(start, &all, again_scratch).ends,
+                    restepped: start.len(),
                     rounds,
                     fell_back: true,
                     halves_us,
@@ -177,56 +129,159 @@ impl SplitStep<'_> {
                 };
             }
             rounds += 1;
-            dirty.fill(false);
-            for &(i, j) in &conflicts {
-                let (a, b) = (root(&mut cluster, i), root(&mut cluster, j));
-                cluster[a] = b;
-            }
-            for &(i, _) in &conflicts {
-                let r = root(&mut cluster, i);
-                dirty[r] = true;
-            }
-            again.clear();
-            for i in 0..n {
-                group[i] = dirty[root(&mut cluster, i)];
-                if group[i] {
-                    again.push(i);
-                    restepped += usize::from(!in_again[i]);
-                    in_again[i] = true;
-                }
-            }
-            let (ends, contacts) = self.step(start, &again, again_scratch);
-            for (&i, b) in again.iter().zip(&ends) {
-                end[i] = *b;
-            }
-            trace(&mut paths, start, &end, &again, contacts.iter(), self.dt);
-            join(&mut cluster, contacts.iter());
-            for &i in &again {
-                cells.replace(i, path_box(&paths[i], start[i].radius));
-            }
-            conflicts.clear();
-            for &i in &again {
-                cells.near(cells.boxes[i], |j| {
-                    if !group[j]
-                        && touch(
-                            &paths[i],
-                            &paths[j],
-                            start[i].radius + start[j].radius + REACH_MARGIN,
-                        )
-                    {
-                        conflicts.push((i, j));
-                    }
-                });
-            }
+            let again = fix.group(&conflicts);
+            let stepped = self.step(start, &again, again_scratch);
+            conflicts = fix.take(&again, &stepped);
         }
         SplitOutcome {
-            balls: end,
-            restepped,
+            restepped: fix.restepped,
+            balls: fix.end,
             rounds,
             fell_back: false,
             halves_us,
             rest_us: clock.elapsed().as_secs_f64() * 1e6,
         }
+    }
+}
+
+/// The balls left and right of the median x (ties by index, so the split is the same
+/// every run), each in index order.
+pub fn halves(start: &[Ball]) -> (Vec<usize>, Vec<usize>) {
+    let n = start.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| start[a].center.x.total_cmp(&start[b].center.x).then(a.cmp(&b)));
+    let (mut left, mut right) = (order[..n / 2].to_vec(), order[n / 2..].to_vec());
+    left.sort_unstable();
+    right.sort_unstable();
+    (left, right)
+}
+
+/// The fix-up after the halves: every ball's end and path, the clusters, and the groups
+/// stepped again so far.
+struct Fixup<'a> {
+    start: &'a [Ball],
+    dt: f32,
+    end: Vec<Ball>,
+    paths: Vec<Path>,
+    /// Union-find over the balls: their clusters, joined into groups by conflicts.
+    cluster: Vec<usize>,
+    cells: Cells,
+    /// Per ball: in this round's group; stepped again in any round.
+    group: Vec<bool>,
+    in_again: Vec<bool>,
+    restepped: usize,
+}
+
+impl<'a> Fixup<'a> {
+    /// The halves' ends, paths and clusters (each half: its balls, their ends and
+    /// contacts).
+    fn new(start: &'a [Ball], dt: f32, halves: [(&[usize], &Stepped); 2]) -> Self {
+        let n = start.len();
+        let mut end = start.to_vec();
+        for (idx, half) in halves {
+            for (&i, b) in idx.iter().zip(&half.ends) {
+                end[i] = *b;
+            }
+        }
+        let contacts = || halves.iter().flat_map(|(_, half)| &half.contacts);
+        let mut paths: Vec<Path> = vec![Vec::new(); n];
+        let all: Vec<usize> = (0..n).collect();
+        trace(&mut paths, start, &end, &all, contacts(), dt);
+        let mut cluster: Vec<usize> = (0..n).collect();
+        join(&mut cluster, contacts());
+        let boxes: Vec<(Vec2, Vec2)> = (0..n).map(|i| path_box(&paths[i], start[i].radius)).collect();
+        Self {
+            start,
+            dt,
+            end,
+            paths,
+            cluster,
+            cells: Cells::new(&boxes),
+            group: vec![false; n],
+            in_again: vec![false; n],
+            restepped: 0,
+        }
+    }
+
+    /// Whether the paths of balls `i` and `j` come within reach of each other.
+    fn conflict(&self, i: usize, j: usize) -> bool {
+        let reach = self.start[i].radius + self.start[j].radius + REACH_MARGIN;
+        touch(&self.paths[i], &self.paths[j], reach)
+    }
+
+    /// Round 0's conflicts: left against right, for the left balls whose box reaches past
+    /// the lowest x of a right ball's box.
+    fn across(&self, left: &[usize], right: &[usize]) -> Vec<(usize, usize)> {
+        let mut on_right = vec![false; self.start.len()];
+        for &i in right {
+            on_right[i] = true;
+        }
+        let boxes = &self.cells.boxes;
+        let reach_right = right.iter().map(|&j| boxes[j].0.x).fold(f32::MAX, f32::min);
+        let mut conflicts = Vec::new();
+        for &i in left.iter().filter(|&&i| boxes[i].1.x >= reach_right) {
+            self.cells.near(boxes[i], |j| {
+                if on_right[j] && self.conflict(i, j) {
+                    conflicts.push((i, j));
+                }
+            });
+        }
+        conflicts
+    }
+
+    /// This round's group: each conflict joins its two balls' clusters, and every ball
+    /// whose cluster met a conflict is stepped again (returned in index order).
+    fn group(&mut self, conflicts: &[(usize, usize)]) -> Vec<usize> {
+        let cluster = &mut self.cluster;
+        for &(i, j) in conflicts {
+            let (a, b) = (root(cluster, i), root(cluster, j));
+            cluster[a] = b;
+        }
+        let mut dirty = vec![false; cluster.len()];
+        for &(i, _) in conflicts {
+            dirty[root(cluster, i)] = true;
+        }
+        let mut again = Vec::new();
+        for i in 0..cluster.len() {
+            self.group[i] = dirty[root(cluster, i)];
+            if self.group[i] {
+                again.push(i);
+                self.restepped += usize::from(!self.in_again[i]);
+                self.in_again[i] = true;
+            }
+        }
+        again
+    }
+
+    /// Take the group `again` stepped again (its ends and contacts), and return its new
+    /// paths' conflicts with every ball outside it.
+    fn take(&mut self, again: &[usize], stepped: &Stepped) -> Vec<(usize, usize)> {
+        for (&i, b) in again.iter().zip(&stepped.ends) {
+            self.end[i] = *b;
+        }
+        let contacts = &stepped.contacts;
+        trace(
+            &mut self.paths,
+            self.start,
+            &self.end,
+            again,
+            contacts.iter(),
+            self.dt,
+        );
+        join(&mut self.cluster, contacts.iter());
+        for &i in again {
+            self.cells
+                .replace(i, path_box(&self.paths[i], self.start[i].radius));
+        }
+        let mut conflicts = Vec::new();
+        for &i in again {
+            self.cells.near(self.cells.boxes[i], |j| {
+                if !self.group[j] && self.conflict(i, j) {
+                    conflicts.push((i, j));
+                }
+            });
+        }
+        conflicts
     }
 }
 
