@@ -44,9 +44,9 @@ pub(crate) use circle_segment::sweep_circle_segment_ordered;
 pub use moving_arc::{moving_arc_tolerance, sweep_circle_moving_arc, sweep_parabola_moving_arc};
 pub(crate) use moving_circle::moving_circles_toi;
 pub use moving_circle::sweep_circle_moving_circle;
+pub use moving_search::MovingHit;
 pub use moving_segment::{
-    MovingHit, SegmentMotion, moving_segment_tolerance, sweep_circle_moving_segment,
-    sweep_parabola_moving_segment,
+    SegmentMotion, moving_segment_tolerance, sweep_circle_moving_segment, sweep_parabola_moving_segment,
 };
 pub use parabola_circle::sweep_parabola_circle;
 pub(crate) use parabola_circle::{sweep_parabola_circle_ordered, sweep_parabola_moving_circle};

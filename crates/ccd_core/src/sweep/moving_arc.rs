@@ -16,8 +16,8 @@
 //! The search steps by the least of the three safe steps, so it never steps past the
 //! first contact of any of them.
 
-use super::moving_search::{MovingGap, Probe, frame_bounds, leg_terms, safe_time, search};
-use super::moving_segment::{MovingHit, SegmentMotion};
+use super::moving_search::{MovingGap, MovingHit, Probe, frame_bounds, leg_terms, safe_time, search};
+use super::moving_segment::SegmentMotion;
 use crate::hit::Hit;
 use crate::parabola::Parabola;
 use crate::shape::{ArcFrame, Circle, CircleArc};

@@ -5,13 +5,36 @@
 //! steps to the first contact that closes in, goes on past grazes, and stops early, never
 //! late, when it runs out of iterations.
 
-use super::moving_segment::MovingHit;
 use crate::hit::Hit;
 use crate::parabola::Parabola;
 use crate::tolerance::{
     MAX_MOVING_SEGMENT_ITERATIONS, MAX_MOVING_SEGMENT_RESTARTS, MOVING_SEGMENT_ACCEPT_BAND,
 };
 use glam::Vec2;
+
+/// The first contact with a moving obstacle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MovingHit {
+    /// The contact, with the obstacle where it is at `hit.toi`.
+    pub hit: Hit,
+    /// Displacement rate of the obstacle's surface at the contact point, per unit toi (the
+    /// same units as `motion`). Divide by `dt` for the surface velocity; a bounce must use
+    /// the velocity relative to it.
+    pub surface_motion: Vec2,
+    /// Root-search iterations spent (at most [`MAX_MOVING_SEGMENT_ITERATIONS`](crate::tolerance::MAX_MOVING_SEGMENT_ITERATIONS)).
+    ///
+    /// At [`MAX_MOVING_SEGMENT_ITERATIONS`](crate::tolerance::MAX_MOVING_SEGMENT_ITERATIONS) the search ran out of iterations, and the
+    /// contact may be conservative: it is at the earliest time the search had not proven
+    /// clear (early, never late), where the shapes need not touch yet nor close in. Then
+    /// `hit.normal` still points from the segment's closest point towards the centre, but
+    /// the relative motion may not approach it: [`reflect`](crate::reflect) leaves such a
+    /// velocity as it is, so the circle only stops there, and the next sweep from there
+    /// searches on.
+    pub iterations: u32,
+    /// Times the search went on past a time where the shapes touched without closing in
+    /// (at most [`MAX_MOVING_SEGMENT_RESTARTS`](crate::tolerance::MAX_MOVING_SEGMENT_RESTARTS)).
+    pub restarts: u32,
+}
 
 /// The gap between the circle and the shape at one instant, and how fast it changes.
 #[derive(Clone, Copy, Debug)]

@@ -4,7 +4,7 @@
 use crate::hit::Hit;
 use crate::parabola::Parabola;
 use crate::shape::{Circle, Segment};
-use crate::sweep::moving_search::{MovingGap, Probe, frame_bounds, leg_terms, safe_time, search};
+use crate::sweep::moving_search::{MovingGap, MovingHit, Probe, frame_bounds, leg_terms, safe_time, search};
 use crate::sweep::usable;
 use crate::tolerance::MOVING_SEGMENT_TOLERANCE_REL;
 use glam::Vec2;
@@ -58,30 +58,6 @@ impl SegmentMotion {
     pub fn point_motion(&self, point: Vec2, toi: f32) -> Vec2 {
         self.pivot_motion + (point - self.pivot_at(toi)).perp() * self.angle
     }
-}
-
-/// The first contact with a moving obstacle.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MovingHit {
-    /// The contact, with the obstacle where it is at `hit.toi`.
-    pub hit: Hit,
-    /// Displacement rate of the obstacle's surface at the contact point, per unit toi (the
-    /// same units as `motion`). Divide by `dt` for the surface velocity; a bounce must use
-    /// the velocity relative to it.
-    pub surface_motion: Vec2,
-    /// Root-search iterations spent (at most [`MAX_MOVING_SEGMENT_ITERATIONS`](crate::tolerance::MAX_MOVING_SEGMENT_ITERATIONS)).
-    ///
-    /// At [`MAX_MOVING_SEGMENT_ITERATIONS`](crate::tolerance::MAX_MOVING_SEGMENT_ITERATIONS) the search ran out of iterations, and the
-    /// contact may be conservative: it is at the earliest time the search had not proven
-    /// clear (early, never late), where the shapes need not touch yet nor close in. Then
-    /// `hit.normal` still points from the segment's closest point towards the centre, but
-    /// the relative motion may not approach it: [`reflect`](crate::reflect) leaves such a
-    /// velocity as it is, so the circle only stops there, and the next sweep from there
-    /// searches on.
-    pub iterations: u32,
-    /// Times the search went on past a time where the shapes touched without closing in
-    /// (at most [`MAX_MOVING_SEGMENT_RESTARTS`](crate::tolerance::MAX_MOVING_SEGMENT_RESTARTS)).
-    pub restarts: u32,
 }
 
 /// First contact of `circle` moving by `motion` with `segment` (given at toi 0) moving by
