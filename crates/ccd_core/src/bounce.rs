@@ -1,15 +1,15 @@
 //! The multi-bounce sweep: move a circle through a whole time step, bouncing as often as
 //! it must, with no time lost and no tunnelling.
 
-use crate::hit::Hit;
+use crate::ball::Ball;
+use crate::hit::{ContactWith, Hit};
 use crate::material::Material;
-use crate::obstacle::{Layers, ObstacleId, Obstacles};
+use crate::meet::{Bounces, Halt, Meeting, Pushed, Rest, Rules, SurfaceOf, Surroundings, Touch, meet};
+use crate::obstacle::{Layers, Obstacle, ObstacleId, ObstacleShape, Obstacles};
 use crate::parabola::{Parabola, PathLeg};
-use crate::response::{ResponseMode, limit_speed, respond};
-use crate::response::{Surface, TwoSurfaces, contact_restitution, two_surfaces};
-use crate::ride::ride_after;
+use crate::response::ResponseMode;
 use crate::shape::{Aabb, Circle, ShapeError};
-use crate::tolerance::{DEFAULT_MAX_BOUNCES, MAX_WEDGE_BOUNCES, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
+use crate::tolerance::DEFAULT_MAX_BOUNCES;
 use glam::Vec2;
 
 /// How [`sweep_bounces`] treats the moving circle.
@@ -142,222 +142,328 @@ pub fn sweep_bounces<O: Obstacles + ?Sized>(
     settings: &SweepSettings,
     on_hit: impl FnMut(&BounceHit),
 ) -> Result<SweepOutcome, ShapeError> {
-    sweep_legs(circle, velocity, dt, obstacles, settings, on_hit, |_| {})
+    sweep_legs(circle, velocity, dt, obstacles, settings, &mut OnHit(on_hit))
 }
 
-/// [`sweep_bounces`], passing `on_leg` every leg it travels, in order: from the start or a
-/// contact to the next contact, a slide's end or the step's end, each on one curve.
+/// What a sweep tells its caller as it goes: every contact, and every leg travelled.
+pub(crate) trait SweepWatch {
+    /// A contact, in time order: solid ones, and sensors the circle enters.
+    fn hit(&mut self, hit: &BounceHit);
+    /// A leg travelled, in order: from the start or a contact to the next contact, a
+    /// slide's end or the step's end, each on one curve.
+    fn leg(&mut self, _leg: PathLeg) {}
+}
+
+/// A watch of the contacts alone.
+struct OnHit<F>(F);
+
+impl<F: FnMut(&BounceHit)> SweepWatch for OnHit<F> {
+    #[inline]
+    fn hit(&mut self, hit: &BounceHit) {
+        (self.0)(hit);
+    }
+}
+
+/// A watch of the contacts (the first) and the legs (the second).
+pub(crate) struct Watch<H, L>(pub(crate) H, pub(crate) L);
+
+impl<H: FnMut(&BounceHit), L: FnMut(PathLeg)> SweepWatch for Watch<H, L> {
+    #[inline]
+    fn hit(&mut self, hit: &BounceHit) {
+        (self.0)(hit);
+    }
+
+    #[inline]
+    fn leg(&mut self, leg: PathLeg) {
+        (self.1)(leg);
+    }
+}
+
+/// How a lone ball moves between its contacts under gravity (see [`meet`]'s rest): in
+/// flight on the parabola of gravity, sliding on a face under gravity's part along it,
+/// or settled (it took the rest of the step's gravity at once) in a straight line.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Motion {
+    Flight,
+    Sliding(Slide),
+    Settled,
+}
+
+/// [`sweep_bounces`], telling `watch` every contact and every leg it travels.
 pub(crate) fn sweep_legs<O: Obstacles + ?Sized>(
     circle: Circle,
     velocity: Vec2,
     dt: f32,
     obstacles: &O,
     settings: &SweepSettings,
-    mut on_hit: impl FnMut(&BounceHit),
-    mut on_leg: impl FnMut(PathLeg),
+    watch: &mut impl SweepWatch,
 ) -> Result<SweepOutcome, ShapeError> {
     check_inputs(circle, velocity, dt)?;
     if !settings.gravity.is_finite() {
         return Err(ShapeError::NonFinite { field: "gravity" });
     }
-    let mut out = SweepOutcome {
-        center: circle.center,
-        velocity,
-        bounces: 0,
-        capped: false,
-        lost_time: 0.0,
+    let mut sweep = Sweep {
+        obstacles,
+        settings,
+        radius: circle.radius,
+        rules: Rules {
+            dt,
+            resting_speed: settings.resting_speed,
+            gravity: settings.gravity,
+        },
+        out: SweepOutcome {
+            center: circle.center,
+            velocity,
+            bounces: 0,
+            capped: false,
+            lost_time: 0.0,
+        },
+        elapsed: 0.0,
+        motion: Motion::Flight,
+        bounces: Bounces::new(settings.max_bounces),
+        sensors: SensorHits::new(),
     };
-    let mut elapsed = 0.0_f32;
-    let mut allowed = settings.max_bounces;
-    // The previous solid contact: obstacle, surface, time.
-    let mut last: Option<(ObstacleId, Surface, f32)> = None;
-    let mut sliding: Option<Slide> = None;
-    let mut sensors = SensorHits::new();
     // Each pass is one leg; every pass but the last resolves a bounce or ends a slide at
     // its face's end (after which the next contact is a bounce), so the bounce cap (at
     // most `MAX_WEDGE_BOUNCES`) bounds the loop.
-    loop {
-        let time_left = dt - elapsed;
+    while sweep.leg(watch) {}
+    Ok(sweep.out)
+}
+
+/// A lone sweep under way.
+struct Sweep<'a, O: ?Sized> {
+    obstacles: &'a O,
+    settings: &'a SweepSettings,
+    radius: f32,
+    rules: Rules,
+    out: SweepOutcome,
+    /// Seconds of the step travelled.
+    elapsed: f32,
+    motion: Motion,
+    bounces: Bounces,
+    /// One list for every leg's sensors.
+    sensors: SensorHits,
+}
+
+impl<O: Obstacles + ?Sized> Sweep<'_, O> {
+    /// Travel one leg, to its first solid contact (met) or its end; whether another leg
+    /// follows.
+    #[inline(always)]
+    fn leg(&mut self, watch: &mut impl SweepWatch) -> bool {
+        let time_left = self.rules.dt - self.elapsed;
         if !(time_left > 0.0) {
-            break;
+            return false;
         }
-        let here = circle.at(out.center);
-        let Some((path, duration)) =
-            leg_path(out.velocity, settings.gravity, sliding, here.center, time_left)
-        else {
-            break;
+        let here = Circle::new(self.out.center, self.radius);
+        let Some((path, duration)) = leg_path(
+            self.out.velocity,
+            self.rules.gravity,
+            self.motion,
+            here.center,
+            time_left,
+        ) else {
+            return false;
         };
         // The wall just met, if the circle's centre lies on it, is met again at once from
         // the other side: that contact is dropped (see `met_again_from_behind`).
-        let just_met = last.map(|(id, s, _)| (id, s.normal));
-        let skip = sliding.map(|s| s.obstacle);
+        let just_met = self.bounces.last.and_then(|l| match l.with {
+            ContactWith::Obstacle(id) => Some((id, l.normal)),
+            _ => None,
+        });
+        let skip = match self.motion {
+            Motion::Sliding(s) => Some(s.obstacle),
+            _ => None,
+        };
         let found = earliest_on_path(
             here,
             path,
-            obstacles,
-            settings.layers,
+            self.obstacles,
+            self.settings.layers,
             skip,
             just_met,
-            &mut sensors,
+            &mut self.sensors,
         );
-        for sensor in sensors.as_slice() {
+        for sensor in self.sensors.as_slice() {
             if found.as_ref().is_none_or(|solid| sensor.1.toi <= solid.hit.toi) {
-                let (_, at) = path.at(sensor.1.toi, out.velocity);
-                on_hit(&leg_hit(sensor.0, sensor.1, elapsed, duration, at, true));
+                let (_, at) = path.at(sensor.1.toi, self.out.velocity);
+                watch.hit(&leg_hit(sensor.0, sensor.1, self.elapsed, duration, at, true));
             }
         }
-        on_leg(path.travelled(
+        watch.leg(path.travelled(
             here.center,
-            out.velocity,
+            self.out.velocity,
             duration,
             found.as_ref().map(|f| f.hit.toi),
         ));
         let Some(solid) = found else {
-            let (moved, end_velocity) = path.at(1.0, out.velocity);
-            out.center += moved;
-            out.velocity = end_velocity;
-            if duration < time_left {
-                // The slide reached its face's end: free again.
-                elapsed += duration;
-                sliding = None;
-                continue;
-            }
-            break;
+            let (moved, end_velocity) = path.at(1.0, self.out.velocity);
+            self.out.center += moved;
+            self.out.velocity = end_velocity;
+            // A slide that reached its face's end flies on from there.
+            self.elapsed += duration;
+            self.motion = Motion::Flight;
+            return duration < time_left;
         };
-        let (id, hit) = (solid.id, solid.hit);
-        let (_, at_contact) = path.at(hit.toi, out.velocity);
-        let mut event = leg_hit(id, hit, elapsed, duration, at_contact, false);
-        out.center = hit.center;
-        elapsed = event.time;
-        out.bounces += 1;
-        let combined = settings.material.combine(solid.material);
-        let this = Surface {
-            normal: hit.normal,
-            velocity: Vec2::ZERO,
-            restitution: contact_restitution(combined, event.approach_speed, settings.resting_speed),
-        };
-        // Touching another wall that faces this one: the last contact, a moment ago, or
-        // one the ball reaches at this very instant too (straight into a corner). A corner
-        // is one contact with both.
-        let corner = last
-            .filter(|&(other, s, t)| {
-                other != id && s.normal.dot(hit.normal) < 0.0 && elapsed - t <= SIMULTANEOUS_TIME_REL * dt
-            })
-            .map(|(_, s, _)| s)
-            .or_else(|| {
-                let ball = Circle::new(hit.center, circle.radius);
-                approached_touching(obstacles, ball, at_contact, settings, id, hit.normal)
-            });
-        (out.velocity, event.kick) = contact_velocity(at_contact, this, corner, combined, settings);
-        if corner.is_none()
-            && settings.response == ResponseMode::Bounce
-            && let Some(v) = ride_after(
-                obstacles,
-                id,
-                &hit,
-                [at_contact, out.velocity],
-                event.approach_speed,
-                circle.radius,
-            )
-        {
-            out.velocity = v;
-        }
-        out.velocity = limit_speed(out.velocity, settings.max_speed);
-        on_hit(&event);
-        if settings.response == ResponseMode::Stop {
-            break;
-        }
-        if out.bounces >= allowed
-            && let Some((other, s, _)) = last
-            && other != id
-        {
-            allowed = allowed.max(out.bounces.saturating_add(corner_bounces(s.normal, hit.normal)));
-        }
-        if out.bounces >= allowed.min(MAX_WEDGE_BOUNCES) {
-            out.capped = true;
-            out.lost_time = (dt - elapsed).max(0.0);
-            break;
-        }
-        let held_by = corner.map(|s| s.normal).or(sliding.map(|s| s.normal));
-        sliding = next_slide(
-            obstacles,
-            &solid,
-            &mut out.velocity,
-            settings,
-            event.approach_speed,
-            circle.radius,
-            dt,
-        );
-        if let (Some(slide), Some(other)) = (sliding, held_by)
-            && slide.wedged_with(other, settings.gravity)
-        {
-            // Wedged between two faces that hold it against gravity: at rest for the rest
-            // of the step.
-            out.velocity = Vec2::ZERO;
-            break;
-        }
-        last = Some((id, this, elapsed));
+        self.meet_solid(&solid, path, duration, watch)
     }
-    Ok(out)
+
+    /// Meet the leg's solid contact ([`meet`]); whether another leg follows.
+    fn meet_solid(
+        &mut self,
+        solid: &Solid,
+        path: LegPath,
+        duration: f32,
+        watch: &mut impl SweepWatch,
+    ) -> bool {
+        let (id, hit) = (solid.id, solid.hit);
+        let (_, mut at_contact) = path.at(hit.toi, self.out.velocity);
+        let mut event = leg_hit(id, hit, self.elapsed, duration, at_contact, false);
+        self.out.center = hit.center;
+        self.elapsed = event.time;
+        self.out.bounces += 1;
+        if matches!(self.motion, Motion::Sliding(_)) {
+            // A sliding ball that meets something settles there.
+            at_contact += self.rules.gravity * (self.rules.dt - self.elapsed);
+            self.motion = Motion::Settled;
+        }
+        let settings = self.settings;
+        let ball = Ball {
+            center: hit.center,
+            velocity: at_contact,
+            radius: self.radius,
+            inverse_mass: 1.0,
+            material: settings.material,
+            layers: settings.layers,
+            response: settings.response,
+            max_speed: settings.max_speed,
+        };
+        let meeting = Meeting {
+            with: ContactWith::Obstacle(id),
+            hit,
+            time: self.elapsed,
+            material: solid.material,
+            surface_velocity: Vec2::ZERO,
+            in_flight: self.rules.gravity != Vec2::ZERO && self.motion == Motion::Flight,
+        };
+        let met = meet(
+            &mut Walls(self.obstacles),
+            &ball,
+            &meeting,
+            &self.rules,
+            &mut self.bounces,
+        );
+        self.out.velocity = met.velocity;
+        event.approach_speed = met.approach;
+        event.kick = met.kick;
+        watch.hit(&event);
+        match met.halt {
+            Some(Halt::Stopped) => return false,
+            Some(Halt::Capped) => {
+                self.out.capped = true;
+                self.out.lost_time = (self.rules.dt - self.elapsed).max(0.0);
+                return false;
+            }
+            None => {}
+        }
+        // (`meet` turned the velocity along the face, or added the rest of the step's gravity.)
+        match met.rest {
+            Some(Rest::Slide(segment)) => {
+                self.motion = Motion::Sliding(Slide {
+                    obstacle: id,
+                    normal: hit.normal,
+                    segment,
+                });
+            }
+            Some(Rest::Settle) => self.motion = Motion::Settled,
+            None => {}
+        }
+        true
+    }
+}
+
+/// The walls around a lone ball, as [`meet`] asks after them: nothing moves, no hinged
+/// body takes part.
+struct Walls<'a, O: ?Sized>(&'a O);
+
+impl<O: Obstacles + ?Sized> Surroundings for Walls<'_, O> {
+    #[inline]
+    fn surfaces_near(
+        &self,
+        area: Aabb,
+        _center: Vec2,
+        _moving: bool,
+        mut visit: impl FnMut(ContactWith, &Obstacle, Vec2),
+    ) {
+        self.0
+            .query(area, |id, o| visit(ContactWith::Obstacle(id), o, Vec2::ZERO));
+    }
+
+    #[inline]
+    fn moving_near(&self, _area: Aabb) -> bool {
+        false
+    }
+
+    fn still_shape(&self, with: ContactWith, point: Vec2) -> Option<ObstacleShape> {
+        still_wall(self.0, with, point)
+    }
+
+    #[inline]
+    fn push(&mut self, _touch: Touch, _second: Option<SurfaceOf>) -> Option<Pushed> {
+        None
+    }
+}
+
+/// The shape of wall `with` of `obstacles`, looked up at `point` (`None` for anything
+/// but a wall).
+pub(crate) fn still_wall<O: Obstacles + ?Sized>(
+    obstacles: &O,
+    with: ContactWith,
+    point: Vec2,
+) -> Option<ObstacleShape> {
+    let ContactWith::Obstacle(id) = with else {
+        return None;
+    };
+    let mut shape = None;
+    obstacles.query(Aabb::new(point, point), |found, o| {
+        if found == id {
+            shape = Some(o.shape);
+        }
+    });
+    shape
 }
 
 /// The next leg's path from `center` and its duration: straight without gravity (`None`
-/// when it does not move), a curve under gravity, or, sliding on a face, a curve under
-/// gravity's part along it, cut where the centre's foot leaves the face.
+/// when it does not move) or once settled, a curve in flight, or, sliding on a face, a
+/// curve under gravity's part along it, cut where the centre's foot leaves the face.
 #[inline(always)]
 fn leg_path(
     velocity: Vec2,
     gravity: Vec2,
-    sliding: Option<Slide>,
+    motion: Motion,
     center: Vec2,
     time_left: f32,
 ) -> Option<(LegPath, f32)> {
-    if gravity == Vec2::ZERO {
+    let straight = || {
         let motion = velocity * time_left;
-        return (motion != Vec2::ZERO).then_some((LegPath::Straight(motion), time_left));
+        (motion != Vec2::ZERO).then_some((LegPath::Straight(motion), time_left))
+    };
+    if gravity == Vec2::ZERO {
+        return straight();
     }
-    let Some(slide) = sliding else {
-        return Some((
+    match motion {
+        Motion::Flight => Some((
             LegPath::Curved(Parabola::new(velocity, gravity, time_left)),
             time_left,
-        ));
-    };
-    let along = Parabola::new(velocity, slide.gravity(gravity), time_left);
-    let duration = slide
-        .leaves_at(center, along)
-        .map_or(time_left, |s| (s * f64::from(time_left)) as f32);
-    Some((LegPath::Curved(Parabola { duration, ..along }), duration))
-}
-
-/// The slide a contact starts under gravity, if any, with `velocity` (the one after the
-/// contact) turned along the face. A ball slides when the contact is a resting one: pressed
-/// on by gravity alone, or approached slower than `resting_speed` or than a fall from
-/// within the touch slop ([`TOUCH_SLOP_REL`] of the radius) gives, `sqrt(2·g_n·slop)` (a
-/// centre rounded a hair above the face falls back onto it: that is no bounce). It also
-/// slides when its hop would be over within an instant of the step.
-fn next_slide<O: Obstacles + ?Sized>(
-    obstacles: &O,
-    solid: &Solid,
-    velocity: &mut Vec2,
-    settings: &SweepSettings,
-    approach: f32,
-    radius: f32,
-    dt: f32,
-) -> Option<Slide> {
-    if settings.gravity == Vec2::ZERO {
-        return None;
+        )),
+        Motion::Settled => straight(),
+        Motion::Sliding(slide) => {
+            let along = Parabola::new(velocity, slide.gravity(gravity), time_left);
+            let duration = slide
+                .leaves_at(center, along)
+                .map_or(time_left, |s| (s * f64::from(time_left)) as f32);
+            Some((LegPath::Curved(Parabola { duration, ..along }), duration))
+        }
     }
-    let pressing = -settings.gravity.dot(solid.hit.normal);
-    let settling = (2.0 * pressing.max(0.0) * TOUCH_SLOP_REL * radius).sqrt();
-    let hop_speed = if approach < settings.resting_speed.max(settling) || !(approach > 0.0) {
-        f32::INFINITY
-    } else {
-        // A hop at speed u lasts 2u / g_n.
-        0.5 * pressing * SIMULTANEOUS_TIME_REL * dt
-    };
-    let slide = Slide::after(obstacles, solid, *velocity, settings.gravity, hop_speed)?;
-    *velocity = slide.along(*velocity);
-    Some(slide)
 }
 
 /// The circle, its velocity and the step, or the first bad one.
@@ -384,97 +490,6 @@ fn check_inputs(circle: Circle, velocity: Vec2, dt: f32) -> Result<(), ShapeErro
         return Err(ShapeError::NegativeRadius { field: "dt" });
     }
     Ok(())
-}
-
-/// The velocity after a contact with the static wall `this` (of material `combined`, ball
-/// and wall combined), and the normal speed its kick added: alone, or, in a corner (with a
-/// wall `corner` facing it, touched a moment ago or at this instant), as one contact with
-/// both, where no kick fires.
-fn contact_velocity(
-    velocity: Vec2,
-    this: Surface,
-    corner: Option<Surface>,
-    combined: Material,
-    settings: &SweepSettings,
-) -> (Vec2, f32) {
-    let bounce = settings.response == ResponseMode::Bounce;
-    if let (Some(other), true) = (corner, bounce) {
-        return match two_surfaces(velocity, this, other) {
-            TwoSurfaces::Leave(v) | TwoSurfaces::Squeezed { velocity: v, .. } => (v, 0.0),
-        };
-    }
-    let normal = this.normal;
-    let kick = if bounce {
-        let approach = -velocity.dot(normal);
-        combined.kick.added(approach, combined.restitution_at(approach))
-    } else {
-        0.0
-    };
-    let out = respond(
-        settings.response,
-        velocity,
-        normal,
-        combined,
-        settings.resting_speed,
-    );
-    (out, kick)
-}
-
-/// A solid obstacle other than `skip` that the circle touches (within [`TOUCH_SLOP_REL`]
-/// of its radius) and moves into at `velocity`, facing the surface of normal `facing` (their
-/// normals more than 90° apart): the most opposed one, as a surface with its restitution.
-/// The other wall of a corner the circle reaches at the same instant as `skip`'s.
-pub(crate) fn approached_touching<O: Obstacles + ?Sized>(
-    obstacles: &O,
-    circle: Circle,
-    velocity: Vec2,
-    settings: &SweepSettings,
-    skip: ObstacleId,
-    facing: Vec2,
-) -> Option<Surface> {
-    let reach = circle.radius * (1.0 + TOUCH_SLOP_REL);
-    let near = Aabb::new(circle.center, circle.center).inflated(reach);
-    let mut best: Option<Surface> = None;
-    obstacles.query(near, |id, obstacle| {
-        if id == skip || obstacle.sensor || !settings.layers.interacts(obstacle.layers) {
-            return;
-        }
-        let Some((point, normal)) = obstacle.closest_to(circle.center) else {
-            return;
-        };
-        let approach = -velocity.dot(normal);
-        let opposed = normal.dot(facing);
-        if (circle.center - point).length() > reach
-            || !(approach > 0.0)
-            || !(opposed < 0.0)
-            || !obstacle.takes_contact(point, normal)
-            || best.is_some_and(|b| b.normal.dot(facing) <= opposed)
-        {
-            return;
-        }
-        let combined = settings.material.combine(obstacle.material);
-        best = Some(Surface {
-            normal,
-            velocity: Vec2::ZERO,
-            restitution: contact_restitution(combined, approach, settings.resting_speed),
-        });
-    });
-    best
-}
-
-/// The most times an elastic ball can bounce between two walls with these normals before
-/// it comes out of their corner: `⌈π/α⌉ + 1`, where `α` is the angle between the walls
-/// (unfold the corner by reflecting it about each wall the ball meets: the path becomes a
-/// straight line, which crosses at most `⌈π/α⌉` copies of the walls). Parallel walls (a
-/// channel) are no corner: they bound nothing, and the cap holds.
-pub(crate) fn corner_bounces(a: Vec2, b: Vec2) -> u32 {
-    // The angle between the walls, from the cross product: accurate near zero.
-    let alpha = a.perp_dot(b).abs().atan2(-a.dot(b));
-    if alpha > 0.0 {
-        ((std::f32::consts::PI / alpha).ceil() as u32).saturating_add(1)
-    } else {
-        0
-    }
 }
 
 /// The contact `hit` of a leg of `duration` seconds that started at `elapsed`, met at

@@ -21,9 +21,10 @@
 //! | … a turning, sliding segment (flipper)? | [`sweep_circle_moving_segment`] (`sweep/moving_segment.rs`) |
 //! | … a turning, sliding arc? | [`sweep_circle_moving_arc`] (`sweep/moving_arc.rs`, on the search in `sweep/moving_search.rs`) |
 //! | … under gravity, on a [`Parabola`] (`parabola.rs`)? | [`sweep_parabola_segment`], [`sweep_parabola_circle`] (`sweep/parabola_segment.rs`, `sweep/parabola_circle.rs`), each a polynomial's first root (`roots.rs`); [`sweep_parabola_moving_segment`] (`sweep/moving_segment.rs`) |
+//! | what does a ball do when it meets a surface (bounce, corner, kick, ride, speed limit, cap, rest)? | one decision for every path (`meet.rs`) |
 //! | what does a contact do to the velocity? | [`reflect`], [`slide`], [`respond`], [`Material`] (`response.rs`) |
 //! | … grazing the inside of an arc (riding it)? | chord by chord (`ride.rs`) |
-//! | … with several surfaces at once (a corner, a hinge on its stop, a pinch)? | one contact with restitution (`simultaneous.rs`) |
+//! | … with several surfaces at once (a corner, a hinge on its stop, a squeeze)? | one contact with restitution (`simultaneous.rs`) |
 //! | obstacles with materials, one-sidedness, sensors, layers | [`Obstacle`], [`Obstacles`] (`obstacle.rs`) |
 //! | hinged bodies the ball pushes: spinners, gates, motorised flippers | [`HingeBody`], [`hinge_impulse`], [`HingeDrive`] (`hinge/`) |
 //! | move through a whole step, bouncing | [`sweep_bounces`] (`bounce.rs`; one leg's search in `bounce/leg.rs`, sliding under gravity in `bounce/slide.rs`) |
@@ -46,12 +47,14 @@
 //! ```
 #![warn(missing_docs)]
 
+mod ball;
 mod bounce;
 mod broadphase;
 mod hinge;
 mod hit;
 mod kick;
 mod material;
+mod meet;
 mod multiball;
 mod obstacle;
 mod outline;
@@ -67,19 +70,19 @@ mod simultaneous;
 mod sweep;
 pub mod tolerance;
 
+pub use ball::Ball;
 pub use bounce::{BounceHit, SweepOutcome, SweepSettings, sweep_bounces};
 pub use broadphase::{DEFAULT_CELL_SIZE, Grid};
 pub use glam::Vec2;
 pub use hinge::{
     HingeBody, HingeContact, HingeDrive, HingeImpulse, HingeLimits, HingeMotor, HingeSpring, hinge_impulse,
 };
-pub use hit::Hit;
+pub use hit::{ContactWith, Hit};
 pub use kick::Kick;
 pub use material::{CombineRule, Material};
 pub use multiball::{
-    Ball, Contact, ContactWith, LoneStep, MovingObstacle, MultiballReport, MultiballScratch,
-    MultiballSettings, MultiballStep, OneThread, Parallel, Threads, step_balls, step_balls_parallel,
-    step_lone_ball,
+    Contact, LoneStep, MovingObstacle, MultiballReport, MultiballScratch, MultiballSettings, MultiballStep,
+    OneThread, Parallel, Threads, step_balls, step_balls_parallel, step_lone_ball,
 };
 pub use obstacle::{Layers, Obstacle, ObstacleId, ObstacleShape, Obstacles};
 pub use outline::OUTLINE_PIECES_PER_TURN;

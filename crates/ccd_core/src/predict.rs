@@ -1,6 +1,6 @@
 //! Trajectory prediction: the future path of a ball, one curve per leg, for aiming guides.
 
-use crate::bounce::{SweepSettings, sweep_legs};
+use crate::bounce::{BounceHit, SweepSettings, Watch, sweep_legs};
 use crate::obstacle::Obstacles;
 use crate::parabola::PathLeg;
 use crate::shape::{Circle, ShapeError};
@@ -94,12 +94,14 @@ pub fn predict_path<O: Obstacles + ?Sized>(
         settings.max_time,
         obstacles,
         &sweep,
-        |hit| {
-            if !hit.sensor && contact_times.len() < settings.max_bounces as usize {
-                contact_times.push(hit.time);
-            }
-        },
-        |leg| legs.push(leg),
+        &mut Watch(
+            |hit: &BounceHit| {
+                if !hit.sensor && contact_times.len() < settings.max_bounces as usize {
+                    contact_times.push(hit.time);
+                }
+            },
+            |leg| legs.push(leg),
+        ),
     )
     .inspect_err(|_| legs.clear())?;
     let bounces = out.bounces.min(settings.max_bounces);

@@ -258,7 +258,7 @@ pub(crate) enum TwoSurfaces {
     Squeezed { velocity: Vec2, faster_is_b: bool },
 }
 
-/// A ball at `velocity` touching surfaces `a` and `b` at once (a corner, or a pinch between
+/// A ball at `velocity` touching surfaces `a` and `b` at once (a corner, or a squeeze between
 /// a flipper and a wall).
 ///
 /// The two are one contact with restitution ([`Problem`]): in a corner at `e = 1` the ball

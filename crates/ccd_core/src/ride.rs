@@ -11,34 +11,17 @@
 //! chord after chord, as a ball in lasting contact would go round.
 
 use crate::hit::Hit;
-use crate::obstacle::{ObstacleId, ObstacleShape, Obstacles};
-use crate::shape::Aabb;
+use crate::obstacle::ObstacleShape;
 use crate::tolerance::{ARC_RIDE_SAG_REL, MAX_RIDE_HALF_ANGLE};
 use glam::Vec2;
 
-/// The velocity along the next chord for a ball of `ball_radius` that met obstacle `id` of
-/// `obstacles` as `hit` at `before`, at `approach` (units/s along the normal), and that
-/// the contact left at `after`: `Some` when it grazed the inside of an arc. Most contacts
-/// are turned away by the angle alone, before the obstacle is looked up.
-pub(crate) fn ride_after<O: Obstacles + ?Sized>(
-    obstacles: &O,
-    id: ObstacleId,
-    hit: &Hit,
-    [before, after]: [Vec2; 2],
-    approach: f32,
-    ball_radius: f32,
-) -> Option<Vec2> {
-    if !(approach <= before.length() * (RIDE_GRAZE_FACTOR * MAX_RIDE_HALF_ANGLE).sin()) {
-        return None;
-    }
-    let mut shape = None;
-    obstacles.query(Aabb::new(hit.point, hit.point), |found, o| {
-        if found == id {
-            shape = Some(o.shape);
-        }
-    });
-    let radius = ride_radius(&shape?, hit, ball_radius)?;
-    ride_chord([before, after], approach, hit.normal, radius, ball_radius)
+/// Whether a contact approached at `approach` (units/s along the normal) by a ball at
+/// `before` can be a graze that rides: it comes in at no more than the steepest chord's
+/// angle ([`MAX_RIDE_HALF_ANGLE`]), give or take [`RIDE_GRAZE_FACTOR`]. Most contacts are
+/// turned away by this alone, before the shape met is looked up.
+#[inline]
+pub(crate) fn rides_at_most(approach: f32, before: Vec2) -> bool {
+    approach <= before.length() * (RIDE_GRAZE_FACTOR * MAX_RIDE_HALF_ANGLE).sin()
 }
 
 /// The radius of the circle a ball of `ball_radius` centred at `hit.center` rides when it

@@ -100,13 +100,11 @@ impl Course for Curved {
     }
 }
 
-/// The earliest solid contact of a leg: the obstacle and its material, the contact, and
-/// what orders it (its exact time and the feature touched, a face or a round part).
+/// The earliest solid contact of a leg: the obstacle and its material, and the contact.
 pub(crate) struct Solid {
     pub(crate) id: ObstacleId,
     pub(crate) material: Material,
     pub(crate) hit: Hit,
-    pub(crate) order: ContactOrder,
 }
 
 /// The sensors one leg enters: the earliest [`MAX_SENSOR_HITS_PER_LEG`], in time order.
@@ -282,7 +280,6 @@ fn earliest_solid_on_path<O: Obstacles + ?Sized, C: Course>(
                 id,
                 material: obstacle.material,
                 hit,
-                order,
             });
             best = order;
         }

@@ -336,26 +336,3 @@ fn keep_earliest_holds_the_earliest_in_order_like_a_sorted_list() {
         assert_eq!(&list[..len], &expected[..]);
     }
 }
-
-#[test]
-fn corner_bounces_by_hand() {
-    // A V of angle α opening along +x: its walls' normals, facing into it, are
-    // (sin(α/2), ∓cos(α/2)); the cap is raised by ⌈π/α⌉ + 1.
-    let normals = |degrees: f32| {
-        let (s, c) = (degrees.to_radians() / 2.0).sin_cos();
-        (v(s, -c), v(s, c))
-    };
-    // The README's figures: a cap of 16, raised in a 1° V by 180 + 1, up to 1,024.
-    assert_eq!(SweepSettings::default().max_bounces, 16);
-    let (a, b) = normals(1.0);
-    assert_eq!(corner_bounces(a, b), 181);
-    assert_eq!(crate::MAX_WEDGE_BOUNCES, 1024);
-    // MAX_WEDGE_BOUNCES "covers a V of 0.18°" (π/α = 1,000), and no narrower by much:
-    // at 0.17°, ⌈π/α⌉ = 1,059.
-    let (a, b) = normals(0.18);
-    assert!(corner_bounces(a, b) <= crate::MAX_WEDGE_BOUNCES);
-    let (a, b) = normals(0.17);
-    assert!(corner_bounces(a, b) > crate::MAX_WEDGE_BOUNCES);
-    // Parallel walls (a channel) are no corner.
-    assert_eq!(corner_bounces(Vec2::Y, -Vec2::Y), 0);
-}

@@ -2,7 +2,7 @@
 //! limits (the stops it turns against), taken in time order. Data and functions on the
 //! moving obstacles alone: the event loop (`hinges.rs`) calls them between ball events.
 
-use super::ball::MovingObstacle;
+use super::moving::MovingObstacle;
 use crate::hinge::HingeBody;
 use crate::shape::Aabb;
 use crate::tolerance::MAX_HINGE_LIMIT_HITS;

@@ -14,47 +14,17 @@
 //! limits ([`finish_hinges`]).
 
 use super::hinge_clocks::{next_limit, resolve_limit, turn_body};
-use super::report::{Contact, ContactWith, MultiballReport};
+use super::report::{Contact, MultiballReport};
 use super::sim::Sim;
+use crate::ball::Ball;
 use crate::hinge::{HingeBody, HingeContact, hinge_impulse};
-use crate::hit::Hit;
-use crate::material::Material;
+use crate::hit::ContactWith;
+use crate::meet::{Pushed, SurfaceOf, Touch};
 use crate::obstacle::Obstacles;
-use crate::response::{ResponseMode, Surface};
+use crate::response::ResponseMode;
 use crate::shape::Aabb;
 use crate::simultaneous::{Inverse, MAX_BODIES, MAX_ROWS, Problem, Row, State};
 use crate::tolerance::{HINGE_LIMIT_SLOP, SEPARATION_SPEED_REL};
-use glam::Vec2;
-
-/// A ball's contact with a surface, as [`Sim::hinge_contact`] needs it.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Touch {
-    /// What the ball met.
-    pub(super) with: ContactWith,
-    /// Its surface there, with the contact's restitution.
-    pub(super) surface: Surface,
-    /// Where.
-    pub(super) hit: Hit,
-    /// The surface's material.
-    pub(super) material: Material,
-    /// The approach speed along the normal, relative to the surface.
-    pub(super) approach: f32,
-}
-
-/// A surface a ball touches, and whose it is.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct SurfaceOf {
-    pub(super) with: ContactWith,
-    pub(super) surface: Surface,
-}
-
-/// A ball's contact with hinged bodies: its new velocity, and the box of each body
-/// turned anew (whose nearby balls must be predicted again once the ball is done).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct HingeResponse {
-    pub(super) velocity: Vec2,
-    pub(super) turned: [Option<Aabb>; MAX_BODIES],
-}
 
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Resolve the first limit reached before `until` seconds, if any: the body turns
@@ -79,27 +49,26 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         true
     }
 
-    /// Ball `i` hits hinged part `index` at `time`: the impulse exchange, unless the body
+    /// The ball of `touch` hits hinged part `index`: the impulse exchange, unless the body
     /// is held by a limit against this push (then it is immovable and the caller's
     /// kinematic response applies). Returns the ball's new velocity and the box of the
-    /// body, whose nearby balls must be predicted again ([`Sim::repredict_near`]) once ball
-    /// `i` is done.
-    pub(super) fn hinge_velocity(
-        &mut self,
-        i: usize,
-        time: f32,
-        index: usize,
-        hit: Hit,
-        material: Material,
-        approach: f32,
-    ) -> Option<HingeResponse> {
+    /// body, whose nearby balls must be predicted again ([`Sim::repredict_near`]) once the
+    /// ball is done.
+    fn hinge_velocity(&mut self, touch: &Touch, index: usize) -> Option<Pushed> {
+        let Touch {
+            ball,
+            time,
+            hit,
+            material,
+            approach,
+            ..
+        } = *touch;
         let m = self.moving[index];
         let body = self
             .step
             .hinges
             .body(self.moving, index)
             .filter(|b| b.inverse_inertia > 0.0)?;
-        let ball = self.balls[i];
         let combined = ball.material.combine(material);
         let restitution = match ball.response {
             ResponseMode::Bounce if approach >= self.settings.resting_speed => {
@@ -157,39 +126,28 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         };
         let mut turned = [None; MAX_BODIES];
         turned[0] = Some(near);
-        Some(HingeResponse { velocity, turned })
+        Some(Pushed { velocity, turned })
     }
 
-    /// Ball `i` meets surface `this` at `time` (with a `second` surface it touches, if
-    /// any), and at least one of them is a part of a hinged body: alone against a free
-    /// hinge, the impulse exchange (with friction, [`Sim::hinge_velocity`]); against a hinge
-    /// its stop holds, or with a second surface, one contact with all of them
+    /// The ball of `touch` meets its surface (with a `second` surface it touches, if any),
+    /// and at least one of them is a part of a hinged body: alone against a free hinge,
+    /// the impulse exchange (with friction, [`Sim::hinge_velocity`]); against a hinge its
+    /// stop holds, or with a second surface, one contact with all of them
     /// ([`Sim::joint_velocity`]). Returns the ball's new velocity and the box of each body
     /// turned anew; `None` when no hinge takes part (or none can: a squeeze), and the
-    /// caller's obstacle response applies.
-    pub(super) fn hinge_contact(
-        &mut self,
-        i: usize,
-        time: f32,
-        touch: Touch,
-        second: Option<SurfaceOf>,
-    ) -> Option<HingeResponse> {
-        let Touch {
-            with,
-            surface,
-            hit,
-            material,
-            approach,
-        } = touch;
+    /// surfaces' response applies.
+    pub(super) fn hinge_contact(&mut self, touch: Touch, second: Option<SurfaceOf>) -> Option<Pushed> {
+        let (with, surface) = (touch.with, touch.surface);
         if self.pushable(with).is_none() && second.is_none_or(|s| self.pushable(s.with).is_none()) {
             return None;
         }
         if let (ContactWith::Moving(index), None) = (with, second)
-            && let Some(response) = self.hinge_velocity(i, time, index, hit, material, approach)
+            && let Some(response) = self.hinge_velocity(&touch, index)
         {
             return Some(response);
         }
-        self.joint_velocity(i, time, &[Some(SurfaceOf { with, surface }), second])
+        let first = SurfaceOf { with, surface };
+        self.joint_velocity(&touch.ball, touch.time, &[Some(first), second])
     }
 
     /// The hinged body a ball can push, if `with` is a part of one.
@@ -204,19 +162,13 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
     }
 
-    /// Ball `i` touches `surfaces` at `time`, at least one a part of a hinged body: one
+    /// `ball` touches `surfaces` at `time`, at least one a part of a hinged body: one
     /// contact with restitution ([`crate::simultaneous`]) over the surfaces and the stop
     /// each body rests on, if any. So a hinge its stop holds is as solid as a wall, and a
     /// ball between two flippers pushes both at once. Returns the ball's new velocity and
     /// the box of each body turned anew (whose nearby balls must be predicted again);
     /// `None` when no velocity moves into no surface (the caller squeezes the ball).
-    pub(super) fn joint_velocity(
-        &mut self,
-        i: usize,
-        time: f32,
-        surfaces: &[Option<SurfaceOf>],
-    ) -> Option<HingeResponse> {
-        let ball = self.balls[i];
+    fn joint_velocity(&mut self, ball: &Ball, time: f32, surfaces: &[Option<SurfaceOf>]) -> Option<Pushed> {
         let from = time / self.dt;
         // Each body's slot: its id and one of its parts.
         let mut slots: [Option<(HingeBody, usize)>; MAX_BODIES] = [None; MAX_BODIES];
@@ -291,7 +243,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 0.0,
             );
         }
-        Some(HingeResponse {
+        Some(Pushed {
             velocity: out.state.velocity.as_vec2(),
             turned,
         })

@@ -16,13 +16,15 @@
 //! its own sweep is replayed up to then, with its contacts, and it gets a clock there.
 //! Joining needs no rounds: a ball joins once, at the first instant any leg may reach it.
 
-use super::ball::{Ball, MovingObstacle};
 use super::ball_grid::BallGrid;
-use super::report::{Contact, ContactWith};
+use super::moving::MovingObstacle;
+use super::report::Contact;
 use super::settings::MultiballSettings;
-use crate::bounce::{BounceHit, SweepOutcome, SweepSettings, sweep_legs};
+use crate::ball::Ball;
+use crate::bounce::{BounceHit, SweepOutcome, SweepSettings, Watch, sweep_legs};
+use crate::hit::ContactWith;
 use crate::obstacle::Obstacles;
-use crate::parabola::Parabola;
+use crate::parabola::{Parabola, PathLeg};
 use crate::shape::Aabb;
 use glam::Vec2;
 
@@ -131,21 +133,23 @@ fn sweep_ball_legs<O: Obstacles + ?Sized>(
         dt,
         obstacles,
         &sweep,
-        |h| {
-            if !h.sensor {
-                solid_contacts += 1;
-                if !curved {
-                    path = path.union(Aabb::new(h.hit.center, h.hit.center));
+        &mut Watch(
+            |h: &BounceHit| {
+                if !h.sensor {
+                    solid_contacts += 1;
+                    if !curved {
+                        path = path.union(Aabb::new(h.hit.center, h.hit.center));
+                    }
                 }
-            }
-            on_contact(wall_contact(k, h));
-        },
-        // A curved leg bulges between its ends: its own box.
-        |leg| {
-            if curved {
-                legs = legs.union(leg.curve.aabb(leg.start, 0.0));
-            }
-        },
+                on_contact(wall_contact(k, h));
+            },
+            // A curved leg bulges between its ends: its own box.
+            |leg: PathLeg| {
+                if curved {
+                    legs = legs.union(leg.curve.aabb(leg.start, 0.0));
+                }
+            },
+        ),
     );
     let end = result.ok()?;
     path = path.union(legs).union(Aabb::new(end.center, end.center));

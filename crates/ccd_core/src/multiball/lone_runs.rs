@@ -15,12 +15,12 @@
 //! pass reads only those. The counts are integers, the same summed in any order. The
 //! results are those of one pass in ball order, bit for bit, on any number of threads.
 
-use super::ball::Ball;
 use super::lone::{Lone, sweep_lone};
 use super::parallel::Parallel;
 use super::report::{Contact, MultiballReport};
 use super::settings::MultiballSettings;
 use super::sim::usable;
+use crate::ball::Ball;
 use crate::obstacle::Obstacles;
 use crate::tolerance::{LONE_BALLS_PER_TASK, MAX_LONE_RUNS};
 
@@ -200,9 +200,11 @@ fn write_ends(run: &mut Run<'_>, in_events: &[bool]) {
 
 #[cfg(test)]
 pub(super) mod tests {
+    use crate::ball::Ball;
     use crate::bounce::{SweepSettings, sweep_bounces};
     use crate::broadphase::Grid;
-    use crate::multiball::{Ball, ContactWith, MultiballReport, MultiballScratch, MultiballSettings};
+    use crate::hit::ContactWith;
+    use crate::multiball::{MultiballReport, MultiballScratch, MultiballSettings};
     use crate::multiball::{MultiballStep, OneThread, Parallel, Threads, step_balls_parallel};
     use crate::obstacle::{Layers, Obstacle};
     use crate::shape::{Circle, Segment};

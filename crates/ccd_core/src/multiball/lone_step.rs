@@ -12,13 +12,14 @@
 //!
 //! [`step_balls`]: super::step_balls
 
-use super::ball::{Ball, MovingObstacle};
 use super::lone::sweep_ball;
+use super::moving::MovingObstacle;
 use super::report::Contact;
 use super::settings::MultiballSettings;
 use super::sim::usable;
 use super::state::MultiballScratch;
 use super::step::can_meet;
+use crate::ball::Ball;
 use crate::bounce::SweepOutcome;
 use crate::obstacle::Obstacles;
 

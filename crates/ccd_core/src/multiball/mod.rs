@@ -66,17 +66,18 @@
 //!    leg may reach join (`Sim::join`, `sim.rs`), then puts it in the queue (`queue.rs`).
 //! 7. `step.rs`, the loop: a hinge limit due first is taken (`hinges.rs`); else the
 //!    earliest event is taken from the queue and resolved:
-//!    - a wall or moving obstacle: `obstacle_contact.rs`, with a second surface touched at
-//!      the same instant (a corner or a squeeze, `pinch.rs`) and hinged bodies
-//!      (`hinges.rs`), solved as one contact (`simultaneous.rs`, or
-//!      `response.rs` for one surface);
+//!    - a wall or moving obstacle: `obstacle_contact.rs` asks the crate's one decision for
+//!      a ball that meets a surface (`meet.rs`, as the lone sweep does): with a second
+//!      surface touched at the same instant (a corner or a squeeze) and hinged bodies
+//!      (`hinges.rs`), solved as one contact (`simultaneous.rs`, or `response.rs` for one
+//!      surface);
 //!    - another ball: the ball–ball contacts of that instant as one batch (`pairs.rs`,
 //!      its impulses in `lcp.rs`).
 //!
 //!    The contact goes to the caller's `on_contact` (buffered, see 9), and the balls whose
 //!    course changed are predicted again (6).
 //! 8. `step.rs`, the end: every ball moves to the end of its leg (`Sim::advance`, which
-//!    reports the sensors it crossed), riders and squeezed balls are placed (`pinch.rs`),
+//!    reports the sensors it crossed), riders and squeezed balls are placed (`squeeze.rs`),
 //!    the lone balls' ends are written back in their runs (`lone_runs.rs`), and the counts
 //!    go into the [`MultiballReport`] (`report.rs`).
 //! 9. The contacts are passed to `on_contact` in time order, each ball's in the order
@@ -92,7 +93,7 @@
 //! | Part | File |
 //! |---|---|
 //! | The public entry, [`step_balls`] / [`step_balls_parallel`], and the loop over events | `step.rs` |
-//! | Inputs ([`Ball`], [`MovingObstacle`]), settings, the report | `ball.rs`, `settings.rs`, `report.rs` |
+//! | Inputs ([`MovingObstacle`]; the [`Ball`](crate::Ball) is the crate's), settings, the report | `moving.rs`, `settings.rs`, `report.rs` |
 //! | What the step keeps, by lifetime | `state.rs` |
 //! | Lone balls: which balls need events at all | `lone.rs` |
 //! | The lone sweeps and the lone balls' ends, run by run of balls over the threads | `lone_runs.rs` |
@@ -105,15 +106,14 @@
 //! | When two balls, each on its own leg, first touch | `pair_sweep.rs` |
 //! | The candidate pairs: a grid of swept boxes | `ball_grid.rs`, its cells in `ball_grid/cell.rs` |
 //! | The balls' clocks and legs, and joining | `sim.rs` |
-//! | A ball meets an obstacle | `obstacle_contact.rs` |
+//! | A ball meets an obstacle: the crate's decision (`meet.rs`) carried into the ball's clock | `obstacle_contact.rs` |
 //! | Hinged bodies: impulse exchange, new motion from the impact on, limits | `hinges.rs`, `hinge_clocks.rs` |
-//! | Corners and squeezes: two surfaces at once | `pinch.rs` |
+//! | Squeezed balls and riders: ignoring the faster surface, pushed out at the step's end | `squeeze.rs` |
 //! | Ball–ball contacts of one instant | `pairs.rs`, with the solve in `lcp.rs` |
 //! | The resting solve for slow contacts under gravity | `resting.rs`, `resting_contacts.rs` |
 //! | Gravity: which balls fly on parabolas, which are settled | `settle.rs` |
 //! | Overlap correction, by position only | `overlap.rs` |
 
-mod ball;
 mod ball_grid;
 mod first_predictions;
 mod free_place;
@@ -123,6 +123,7 @@ mod lcp;
 mod lone;
 mod lone_runs;
 mod lone_step;
+mod moving;
 mod moving_sweep;
 mod next_event;
 mod obstacle_contact;
@@ -131,7 +132,6 @@ mod overlap;
 mod pair_sweep;
 mod pairs;
 mod parallel;
-mod pinch;
 mod prediction;
 mod queue;
 mod report;
@@ -140,13 +140,14 @@ mod resting_contacts;
 mod settings;
 mod settle;
 mod sim;
+mod squeeze;
 mod state;
 mod step;
 
-pub use ball::{Ball, MovingObstacle};
 pub use lone_step::{LoneStep, step_lone_ball};
+pub use moving::MovingObstacle;
 pub use parallel::{OneThread, Parallel, Threads};
-pub use report::{Contact, ContactWith, MultiballReport};
+pub use report::{Contact, MultiballReport};
 pub use settings::MultiballSettings;
 pub use state::MultiballScratch;
 pub use step::{MultiballStep, step_balls, step_balls_parallel};

@@ -2,7 +2,7 @@
 //! search for the straight shapes, the moving arc's for a turning arc, the relative leg
 //! for the translating round ones.
 
-use super::ball::MovingObstacle;
+use super::moving::MovingObstacle;
 use super::prediction::Leg;
 use crate::obstacle::ObstacleShape;
 use crate::parabola::Parabola;

@@ -9,11 +9,12 @@ use super::moving_sweep::moving_contact;
 use super::pair_sweep::earlier;
 use super::prediction::{Leg, Next, Prediction};
 use super::queue::{Event, EventKind, Key};
-use super::report::ContactWith;
 use super::sim::Sim;
-use super::state::{Clock, LastContact, SensorHit};
+use super::state::{Clock, SensorHit};
 use crate::bounce::{LegPath, earliest_solid, foot_leaves_face, keep_earliest};
+use crate::hit::ContactWith;
 use crate::hit::Hit;
+use crate::meet::LastContact;
 use crate::obstacle::Obstacles;
 use crate::tolerance::{MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
 use glam::Vec2;
@@ -145,11 +146,22 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         })
     }
 
-    /// The faster of the two surfaces squeezing ball `i`, if it is squeezed.
+    /// The faster of the two surfaces squeezing ball `i`, if it is squeezed (read only for
+    /// such a ball: the state is larger than the clock).
     #[inline]
-    fn pinched_faster(&self, i: usize) -> Option<ContactWith> {
-        if self.step.clock[i].pinched {
-            self.step.state[i].pinched.map(|p| p.faster)
+    fn squeezed_by(&self, i: usize) -> Option<ContactWith> {
+        if self.step.clock[i].squeezed {
+            self.step.state[i].squeeze.map(|p| p.faster)
+        } else {
+            None
+        }
+    }
+
+    /// What ball `i` slides on, if it slides.
+    #[inline]
+    fn slides_on(&self, i: usize) -> Option<ContactWith> {
+        if self.step.clock[i].sliding {
+            self.step.state[i].slide.map(|s| s.on)
         } else {
             None
         }
@@ -158,14 +170,15 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// The first static obstacle on the leg, and the sensors crossed on the way.
     fn predict_walls(&self, i: usize, leg: Leg, next: &mut Next, sensors: &mut impl SensorSink) {
         let ball = self.balls[i];
-        // A squeezed ball ignores the faster of the two surfaces squeezing it.
-        let skip = match self.pinched_faster(i) {
+        // A squeezed ball ignores the faster of the two surfaces squeezing it; a sliding
+        // ball, the surface it slides on.
+        let skip = match self.squeezed_by(i).or(self.slides_on(i)) {
             Some(ContactWith::Obstacle(id)) => Some(id),
             _ => None,
         };
         // The wall this leg starts from, if the ball's centre lies on it, is met again at
         // once from the other side: that contact is dropped (see `met_again_from_behind`).
-        let just_met = match self.step.state[i].last {
+        let just_met = match self.step.state[i].bounces.last {
             Some(LastContact {
                 with: ContactWith::Obstacle(id),
                 normal,
@@ -202,13 +215,14 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// The first moving obstacle the leg meets, swept against its motion.
     fn predict_moving(&self, i: usize, leg: Leg, next: &mut Next, sensors: &mut impl SensorSink) {
         let ball = self.balls[i];
-        let ignored = self.pinched_faster(i);
+        let (squeezed_by, slides_on) = (self.squeezed_by(i), self.slides_on(i));
         let bounds = leg.bounds();
         let from = leg.start / self.dt;
         for (index, m) in self.moving.iter().enumerate() {
             if !ball.layers.interacts(m.obstacle.layers)
                 || !self.step.moving_boxes[index].intersects(&bounds)
-                || ignored.is_some_and(|faster| self.moves_with(faster, index))
+                || squeezed_by.is_some_and(|faster| self.moves_with(faster, index))
+                || slides_on == Some(ContactWith::Moving(index))
             {
                 continue;
             }

@@ -1,20 +1,17 @@
-//! A ball meets a wall or a moving obstacle.
+//! A ball meets a wall or a moving obstacle: what it does is [`meet`]'s decision (the
+//! same as for a lone ball); here the event machinery asks it, answers its questions
+//! about the ball's surroundings ([`Around`]), and carries the outcome into the ball's
+//! clock and state.
 
-use super::hinges::{SurfaceOf, Touch};
-use super::report::{Contact, ContactWith, MultiballReport};
+use super::report::{Contact, MultiballReport};
 use super::sim::Sim;
-use super::state::{LastContact, Pinched};
-use crate::bounce::corner_bounces;
-use crate::hit::Hit;
+use super::state::SlideOn;
+use crate::bounce::still_wall;
+use crate::hit::{ContactWith, Hit};
 use crate::material::Material;
-use crate::obstacle::{ObstacleShape, Obstacles};
-use crate::response::{
-    ResponseMode, Surface, TwoSurfaces, contact_restitution, limit_speed, respond, two_surfaces,
-};
-use crate::ride::ride_after;
-use crate::shape::{Aabb, Segment};
-use crate::simultaneous::MAX_BODIES;
-use crate::tolerance::MAX_WEDGE_BOUNCES;
+use crate::meet::{Meeting, Met, Pushed, Rest, Rules, SurfaceOf, Surroundings, Touch, meet};
+use crate::obstacle::{Obstacle, ObstacleShape, Obstacles};
+use crate::shape::Aabb;
 use glam::Vec2;
 
 /// A contact with a wall or a moving obstacle, as predicted.
@@ -27,17 +24,10 @@ pub(super) struct ObstacleHit {
     pub(super) surface_velocity: Vec2,
 }
 
-/// A ball's new velocity after a contact, and the normal speed the surface's kick added.
-#[derive(Clone, Copy, Debug)]
-struct Response {
-    velocity: Vec2,
-    kick: f32,
-}
-
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
-    /// Ball `i` meets a wall or a moving obstacle at `time`: report it, change the velocity
-    /// (alone, or with a second surface it still touches: a corner or a squeeze), count
-    /// it against the bounce cap (raised in corners), and predict the ball's next event.
+    /// Ball `i` meets a wall or a moving obstacle at `time`: [`meet`] decides what it does;
+    /// the contact is reported, the ball's clock and state follow, and it (and the balls
+    /// near a hinged body it turned) are predicted again.
     pub(super) fn resolve_obstacle(
         &mut self,
         i: usize,
@@ -60,225 +50,154 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             self.step.clock[i].time = time;
         }
         if clock.sliding {
-            // Off its wall's line (or into another): it settles as any other ball at rest.
+            // A sliding ball that meets something settles there.
             self.settle(i);
         }
-        let ball = self.balls[i];
         if let ContactWith::Moving(index) = with
             && matches!(
                 self.moving[index].obstacle.shape,
                 ObstacleShape::Segment(_) | ObstacleShape::Edge(_) | ObstacleShape::Capsule(_)
             )
         {
-            hit.center = touching_center(hit, ball.radius);
+            hit.center = touching_center(hit, self.balls[i].radius);
         }
-        let approach_speed = -(ball.velocity - surface_velocity).dot(hit.normal);
         self.balls[i].center = hit.center;
-        let combined = ball.material.combine(material);
-        let this = Surface {
-            normal: hit.normal,
-            velocity: surface_velocity,
-            restitution: match ball.response {
-                ResponseMode::Bounce => {
-                    contact_restitution(combined, approach_speed, self.settings.resting_speed)
-                }
-                ResponseMode::Slide | ResponseMode::Stop => 0.0,
-            },
+        let ball = self.balls[i];
+        let meeting = Meeting {
+            with,
+            hit,
+            time,
+            material,
+            surface_velocity,
+            in_flight: self.step.clock[i].curved,
         };
-        let second = match ball.response {
-            ResponseMode::Bounce => self.second_surface(i, time, with, this),
-            _ => None,
+        let rules = Rules {
+            dt: self.dt,
+            resting_speed: self.settings.resting_speed,
+            gravity: self.settings.gravity,
         };
-        let pushed = match ball.response {
-            ResponseMode::Stop => None,
-            _ => {
-                let touch = Touch {
-                    with,
-                    surface: this,
-                    hit,
-                    material,
-                    approach: approach_speed,
-                };
-                self.hinge_contact(i, time, touch, second)
-            }
-        };
-        let turned = pushed.map_or([None; MAX_BODIES], |p| p.turned);
-        let Response { velocity, kick } = match pushed {
-            // A hinge takes no kick: its impulse is the whole exchange.
-            Some(p) => Response {
-                velocity: p.velocity,
-                kick: 0.0,
-            },
-            None => self.obstacle_velocity(
-                i,
-                SurfaceOf { with, surface: this },
-                second,
-                combined,
-                approach_speed,
-            ),
-        };
+        let mut bounces = self.step.state[i].bounces;
+        let met = meet(
+            &mut Around { sim: self, time },
+            &ball,
+            &meeting,
+            &rules,
+            &mut bounces,
+        );
+        self.step.state[i].bounces = bounces;
         on_contact(&Contact {
             ball: i,
             with,
             time,
             hit,
-            approach_speed,
+            approach_speed: met.approach,
             other_velocity: surface_velocity,
             sensor: false,
-            kick,
+            kick: met.kick,
         });
-        // A graze of the inside of a still arc rides it, chord by chord (`ride.rs`): it
-        // neither rests nor settles there.
-        let ride = match (with, second, ball.response) {
-            (ContactWith::Obstacle(id), None, ResponseMode::Bounce) => ride_after(
-                self.obstacles,
-                id,
-                &hit,
-                [ball.velocity, velocity],
-                approach_speed,
-                ball.radius,
-            ),
-            _ => None,
-        };
-        self.balls[i].velocity = limit_speed(ride.unwrap_or(velocity), ball.max_speed);
-        let clock = &mut self.step.clock[i];
-        clock.time = time;
-        clock.version = clock.version.wrapping_add(1);
         report.bounces += 1;
-        let stops_dead = ball.response == ResponseMode::Stop && surface_velocity == Vec2::ZERO;
-        self.count_bounce(i, time, with, this, stops_dead);
-        if ride.is_none() && self.comes_to_rest(i, approach_speed, hit.normal) {
-            // On the face of one still surface that takes no friction and no push, it
-            // slides exactly.
-            let face = (second.is_none()
-                && pushed.is_none()
-                && surface_velocity == Vec2::ZERO
-                && !(combined.friction > 0.0))
-                .then(|| self.still_face(with, &hit))
-                .flatten();
-            match face {
-                Some(face) => self.slide_on(i, face, hit.normal),
-                None => self.settle(i),
-            }
-        }
+        self.follow(i, &meeting, &met);
         self.moved(i);
-        if turned.iter().any(Option::is_some) {
+        if met.turned.iter().any(Option::is_some) {
             report.hinge_impacts += 1;
         }
-        for near in turned.into_iter().flatten() {
+        for near in met.turned.into_iter().flatten() {
             self.repredict_near(near, time, Some(i), on_contact);
         }
         self.repredict(i);
     }
 
-    /// The velocity of ball `i` after meeting surface `met` (with `combined`
-    /// the ball's and the surface's materials): alone, or with a `second` surface it still
-    /// touches (a corner or a squeeze; a squeeze is remembered in the ball's state), and the
-    /// normal speed the surface's kick added (it fires only on a contact with one surface).
-    fn obstacle_velocity(
-        &mut self,
-        i: usize,
-        met: SurfaceOf,
-        second: Option<SurfaceOf>,
-        combined: Material,
-        approach_speed: f32,
-    ) -> Response {
-        let ball = self.balls[i];
-        let this = met.surface;
-        match (ball.response, second) {
-            (ResponseMode::Bounce, Some(other)) => {
-                let velocity = match two_surfaces(ball.velocity, this, other.surface) {
-                    TwoSurfaces::Leave(v) => v,
-                    TwoSurfaces::Squeezed {
-                        velocity,
-                        faster_is_b,
-                    } => {
-                        let (faster, slower) = if faster_is_b { (other, met) } else { (met, other) };
-                        self.step.clock[i].pinched = true;
-                        self.step.state[i].pinched = Some(Pinched {
-                            faster: faster.with,
-                            faster_normal: faster.surface.normal,
-                            slower: slower.with,
-                            slower_normal: slower.surface.normal,
-                        });
-                        velocity
-                    }
-                };
-                Response { velocity, kick: 0.0 }
-            }
-            // Stopping on a moving surface means riding along with it.
-            (ResponseMode::Stop, _) => Response {
-                velocity: this.velocity,
-                kick: 0.0,
-            },
-            (mode, _) => {
-                let relative = ball.velocity - this.velocity;
-                let kick = match mode {
-                    ResponseMode::Bounce => combined
-                        .kick
-                        .added(approach_speed, combined.restitution_at(approach_speed)),
-                    _ => 0.0,
-                };
-                let velocity = respond(mode, relative, this.normal, combined, self.settings.resting_speed)
-                    + this.velocity;
-                Response { velocity, kick }
-            }
+    /// Ball `i`'s clock and state after `meeting` left it as `met`: its new velocity from
+    /// the contact's instant, squeezed, waiting (riding a moving obstacle it waits on), or
+    /// at rest (sliding, or settled).
+    fn follow(&mut self, i: usize, meeting: &Meeting, met: &Met) {
+        self.balls[i].velocity = met.velocity;
+        let clock = &mut self.step.clock[i];
+        clock.time = meeting.time;
+        clock.version = clock.version.wrapping_add(1);
+        let state = &mut self.step.state[i];
+        if let Some(squeeze) = met.squeeze {
+            clock.squeezed = true;
+            state.squeeze = Some(squeeze);
         }
-    }
-
-    /// The face of `with` that the ball of `hit` touches, if its centre lies within that
-    /// face and `with` holds still (a wall, or a moving obstacle without motion this
-    /// step): not an end cap, a round shape or a ball. A capsule's face is moved out to
-    /// its surface. Only such a face holds a slide.
-    fn still_face(&self, with: ContactWith, hit: &Hit) -> Option<Segment> {
-        let point = hit.point;
-        let mut shape = None;
-        match with {
-            ContactWith::Moving(index) => {
-                let m = &self.moving[index];
-                if m.motion.angle == 0.0 && m.motion.pivot_motion == Vec2::ZERO {
-                    shape = Some(m.obstacle.shape);
-                }
-            }
-            ContactWith::Obstacle(id) => self.obstacles.query(Aabb::new(point, point), |found, o| {
-                if found == id {
-                    shape = Some(o.shape);
-                }
-            }),
-            ContactWith::Ball(_) => {}
-        }
-        shape?.face_near(hit.center)
-    }
-
-    /// Count a contact of ball `i` with `with` against its bounce cap (raised in corners:
-    /// as many more contacts as an elastic ball can take there), freeze the ball at the
-    /// cap or when it `stops_dead`, and remember the contact.
-    fn count_bounce(&mut self, i: usize, time: f32, with: ContactWith, this: Surface, stops_dead: bool) {
-        let s = &mut self.step.state[i];
-        s.bounces += 1;
-        if s.bounces >= s.allowed
-            && let Some(last) = s.last
-            && last.with != with
-        {
-            s.allowed = s
-                .allowed
-                .max(s.bounces.saturating_add(corner_bounces(last.normal, this.normal)));
-        }
-        if s.bounces >= s.allowed.min(MAX_WEDGE_BOUNCES) || stops_dead {
-            self.step.clock[i].frozen = true;
-            // At the cap against a moving surface: ride with it rather than let it move on
+        if met.halt.is_some() {
+            clock.frozen = true;
+            // Waiting against a moving obstacle: ride with it rather than let it move on
             // into the waiting ball.
-            if let ContactWith::Moving(index) = with {
-                s.riding = Some(index);
+            if let ContactWith::Moving(index) = meeting.with {
+                state.riding = Some(index);
             }
         }
-        s.last = Some(LastContact {
-            with,
-            normal: this.normal,
-            surface_velocity: this.velocity,
-            restitution: this.restitution,
-            time,
-        });
+        match met.rest {
+            Some(Rest::Slide(face)) => {
+                let n = meeting.hit.normal;
+                let g = self.settings.gravity;
+                clock.curved = false;
+                clock.sliding = true;
+                state.slide = Some(SlideOn {
+                    on: meeting.with,
+                    face,
+                    acceleration: g - n * g.dot(n),
+                });
+            }
+            Some(Rest::Settle) => clock.curved = false,
+            None => {}
+        }
+    }
+}
+
+/// The surroundings of ball `ball` meeting something at `time`, as [`meet`] asks after
+/// them: the walls, the moving obstacles where they are then, and the hinged bodies it
+/// may push.
+struct Around<'s, 'a, O: ?Sized> {
+    sim: &'s mut Sim<'a, O>,
+    time: f32,
+}
+
+impl<O: Obstacles + ?Sized> Surroundings for Around<'_, '_, O> {
+    fn surfaces_near(
+        &self,
+        area: Aabb,
+        center: Vec2,
+        moving: bool,
+        mut visit: impl FnMut(ContactWith, &Obstacle, Vec2),
+    ) {
+        let sim = &*self.sim;
+        sim.obstacles
+            .query(area, |id, o| visit(ContactWith::Obstacle(id), o, Vec2::ZERO));
+        if !moving {
+            return;
+        }
+        let toi = self.time / sim.dt;
+        for (index, m) in sim.moving.iter().enumerate() {
+            if !sim.step.moving_boxes[index].intersects(&area) {
+                continue;
+            }
+            let (obstacle, _) = m.rest_of_step(toi);
+            let velocity = obstacle
+                .closest_to(center)
+                .map_or(Vec2::ZERO, |(point, _)| m.surface_velocity(point, toi, sim.dt));
+            visit(ContactWith::Moving(index), &obstacle, velocity);
+        }
+    }
+
+    fn moving_near(&self, area: Aabb) -> bool {
+        self.sim.step.moving_boxes.iter().any(|b| b.intersects(&area))
+    }
+
+    /// A wall, or a kinematic obstacle without motion this step (a hinged body's part
+    /// may start to move within the step, when a ball strikes the body: not that).
+    fn still_shape(&self, with: ContactWith, point: Vec2) -> Option<ObstacleShape> {
+        let ContactWith::Moving(index) = with else {
+            return still_wall(self.sim.obstacles, with, point);
+        };
+        let m = self.sim.moving.get(index)?;
+        let still = m.motion.angle == 0.0 && m.motion.pivot_motion == Vec2::ZERO;
+        (still && self.sim.pushable(with).is_none()).then_some(m.obstacle.shape)
+    }
+
+    fn push(&mut self, touch: Touch, second: Option<SurfaceOf>) -> Option<Pushed> {
+        self.sim.hinge_contact(touch, second)
     }
 }
 

@@ -8,8 +8,9 @@
 //! (ties by the caller's index), so the results stay deterministic and the same on any
 //! number of threads.
 
-use super::ball::Ball;
-use super::report::{Contact, ContactWith};
+use super::report::Contact;
+use crate::ball::Ball;
+use crate::hit::ContactWith;
 use glam::Vec2;
 
 /// Bits per axis of the Morton code: 2¹⁰ steps across the balls' bounds, finer than a

@@ -20,14 +20,15 @@
 
 use super::lcp;
 use super::lcp::{BatchContact, balanced_sum, coupling};
-use super::report::{Contact, ContactWith, MultiballReport};
+use super::report::{Contact, MultiballReport};
 use super::sim::Sim;
 use super::state::Pair;
+use crate::hit::ContactWith;
 use crate::hit::Hit;
 use crate::obstacle::Obstacles;
 use crate::response::{Body, limit_speed, pair_friction, push_ball};
 use crate::shape::Aabb;
-use crate::tolerance::{MAX_WEDGE_BOUNCES, RESTING_EVENT_FRACTION, SEPARATION_SPEED_REL, TOUCH_SLOP_REL};
+use crate::tolerance::{RESTING_EVENT_FRACTION, SEPARATION_SPEED_REL, TOUCH_SLOP_REL};
 use glam::DVec2;
 
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
@@ -97,7 +98,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
 
         for &k in &cluster {
             let s = &self.step.state[k];
-            let capped = s.bounces >= s.allowed.min(MAX_WEDGE_BOUNCES);
+            let capped = s.bounces.capped();
             let clock = &mut self.step.clock[k];
             clock.frozen |= capped;
             clock.version = clock.version.wrapping_add(1);
@@ -347,7 +348,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         });
         report.bounces += 1;
         for k in [c.a, c.b] {
-            self.step.state[k].bounces += 1;
+            self.step.state[k].bounces.count += 1;
         }
     }
 }

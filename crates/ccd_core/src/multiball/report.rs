@@ -1,19 +1,7 @@
 //! What [`step_balls`](super::step_balls) reports: each contact, and counts.
 
-use crate::hit::Hit;
-use crate::obstacle::ObstacleId;
+use crate::hit::{ContactWith, Hit};
 use glam::Vec2;
-
-/// What a ball touched.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ContactWith {
-    /// A static obstacle of the [`Obstacles`](crate::Obstacles) store.
-    Obstacle(ObstacleId),
-    /// A moving obstacle, by index.
-    Moving(usize),
-    /// Another ball, by index.
-    Ball(usize),
-}
 
 /// One contact during [`step_balls`](crate::step_balls).
 #[derive(Clone, Copy, Debug, PartialEq)]

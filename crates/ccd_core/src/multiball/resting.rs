@@ -12,9 +12,10 @@
 //! Every contact the solve changed a velocity at is reported once, at the start of the
 //! step (time 0), as the single-ball sweep reports a resting contact.
 
-use super::report::{Contact, ContactWith, MultiballReport};
+use super::report::{Contact, MultiballReport};
 use super::resting_contacts::{Rest, RestingPair, WallContact};
 use super::sim::Sim;
+use crate::hit::ContactWith;
 use crate::hit::Hit;
 use crate::obstacle::{ObstacleShape, Obstacles};
 use crate::response::{Accumulated, leave_wall, rest_step, without_approach, without_bias};

@@ -9,17 +9,21 @@
 //! step's start the resting solve (`resting.rs`) runs on the velocities with the step's
 //! gravity added, and the balls it presses on stay settled; every other ball gets its
 //! velocity back and flies. A ball in flight that comes to rest on a wall or a moving
-//! obstacle during the step (a contact slower than the resting speed, or than a fall from
-//! within the touch slop, with gravity pressing it in) settles there; so does one that
-//! meets a settled ball (`pairs.rs`). A settled ball moves in one of two ways:
+//! obstacle during the step settles there, as the crate's one decision for a contact says
+//! (`meet.rs`: a contact slower than the resting speed, or than a fall from within the
+//! touch slop, or whose hop would be over within an instant, with gravity pressing it in);
+//! so does one that meets a settled ball (`pairs.rs`). A settled ball moves in one of two
+//! ways:
 //!
-//! - *Sliding*, on the face of one still wall and touching nothing else (a ball on a
-//!   slope): its leg is the parabola of gravity's part along the face (`Sim::slide_on`,
-//!   `sim.rs`), exactly as `s(t) = ½·g·sin θ·t²` says. At the step's start the resting
-//!   solve's whole change along the face, friction included, is spread evenly over the
-//!   step (`slide_from_start`): Coulomb friction under a steady press is a steady
-//!   deceleration. During the step only a frictionless face is slid on; a rough one, a
-//!   moving one that turns or a hinged part the ball pushes settle it straight.
+//! - *Sliding*, on the face of one still wall or kinematic obstacle, touching nothing else
+//!   (a ball on a slope): its leg is the parabola of gravity's part along the face, exactly
+//!   as `s(t) = ½·g·sin θ·t²` says, and it passes by the surface it slides on (its leg
+//!   never meets it). At the step's start the resting solve's whole change along the face,
+//!   friction included, is spread evenly over the step (`slide_from_start`): Coulomb
+//!   friction under a steady press is a steady deceleration. A ball that comes to rest on
+//!   a face during the step slides on it for the rest of the step with no friction but
+//!   the landing's (`meet.rs`), as a lone ball does; a hinged part, which a ball may set
+//!   turning within the step, is never slid on.
 //! - *Straight*, anywhere else (in a V, in a pile, on an end cap or a pillar): it takes the
 //!   rest of the step's gravity at once (`v += g·(dt − t)`) and moves on straight, and the
 //!   resting contacts take away what presses it in (`Sim::settle`).
@@ -36,9 +40,9 @@ use super::report::{Contact, MultiballReport};
 use super::resting_contacts::{OnlyWall, Rest};
 use super::sim::{Sim, slide_along};
 use super::state::SlideOn;
+use crate::hit::ContactWith;
 use crate::obstacle::Obstacles;
 use crate::response::rested;
-use crate::tolerance::TOUCH_SLOP_REL;
 use glam::Vec2;
 
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
@@ -95,6 +99,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 && !self.start.paired_balls[c.ball]
             {
                 let wall = OnlyWall {
+                    obstacle: c.obstacle,
                     face,
                     point: c.point,
                     normal: c.normal,
@@ -144,6 +149,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         self.balls[k].velocity = rested(self.balls[k].velocity - slide * self.dt, wall.normal);
         self.step.clock[k].sliding = true;
         self.step.state[k].slide = Some(SlideOn {
+            on: ContactWith::Obstacle(wall.obstacle),
             face: wall.face,
             acceleration: slide,
         });
@@ -162,18 +168,5 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
         self.moved(k);
         self.repredict(k);
-    }
-
-    /// Whether a contact of ball `k` (in flight), approached at `approach` along `normal`
-    /// (towards the ball), brings it to rest there: gravity presses it in, and it came
-    /// slower than the resting speed or than a fall from within the touch slop,
-    /// `sqrt(2·g_n·slop)` (a centre rounded a hair off the surface falls back onto it).
-    pub(super) fn comes_to_rest(&self, k: usize, approach: f32, normal: Vec2) -> bool {
-        let pressing = -self.settings.gravity.dot(normal);
-        if !self.step.clock[k].curved || !(pressing > 0.0) {
-            return false;
-        }
-        let settling = (2.0 * pressing * TOUCH_SLOP_REL * self.balls[k].radius).sqrt();
-        approach < self.settings.resting_speed.max(settling)
     }
 }

@@ -1,15 +1,17 @@
 //! The state of one step: balls with their own clocks, moving along their legs.
 
-use super::ball::{Ball, MovingObstacle};
 use super::lone::wall_contact;
-use super::report::{Contact, ContactWith};
+use super::moving::MovingObstacle;
+use super::report::Contact;
 use super::settings::MultiballSettings;
-use super::state::{BallState, Clock, EventBuffers, SensorHit, SlideOn, StartBuffers, StepState};
+use super::state::{BallState, Clock, EventBuffers, SensorHit, StartBuffers, StepState};
+use crate::ball::Ball;
 use crate::bounce::{SweepSettings, sweep_bounces};
+use crate::hit::ContactWith;
+use crate::meet::Bounces;
 use crate::obstacle::Obstacles;
 use crate::parabola::Parabola;
-use crate::response::rested;
-use crate::shape::{Aabb, Segment};
+use crate::shape::Aabb;
 use crate::tolerance::{MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG, SEPARATION_SPEED_REL};
 use glam::Vec2;
 
@@ -65,7 +67,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         self.step.state.resize(
             n,
             BallState {
-                allowed: self.settings.max_bounces,
+                bounces: Bounces::new(self.settings.max_bounces),
                 ..BallState::default()
             },
         );
@@ -283,27 +285,6 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
     }
 
-    /// Ball `k`, in flight, comes to rest at its clock on `face` of a still wall, of unit
-    /// `normal` (towards the ball), that takes no friction: it keeps no hop, and slides
-    /// along the face under gravity's part along it (see `settle.rs`).
-    pub(super) fn slide_on(&mut self, k: usize, face: Segment, normal: Vec2) {
-        let along = slide_along(self.settings.gravity, normal);
-        let velocity = rested(self.balls[k].velocity, normal);
-        let s = &mut self.step.clock[k];
-        if !along.is_finite() || !velocity.is_finite() {
-            self.settle(k);
-        } else if s.curved {
-            s.curved = false;
-            // On a level face gravity has no part along it: the leg is straight.
-            s.sliding = along != Vec2::ZERO;
-            self.step.state[k].slide = Some(SlideOn {
-                face,
-                acceleration: along,
-            });
-            self.balls[k].velocity = velocity;
-        }
-    }
-
     #[inline]
     pub(super) fn flush_sensors(&mut self, k: usize, until: f32, on_contact: &mut impl FnMut(&Contact)) {
         let count = usize::from(self.step.clock[k].sensors);
@@ -375,12 +356,12 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             version: 0,
             frozen: false,
             valid: true,
-            pinched: false,
+            squeezed: false,
             sensors: 0,
             curved: self.settings.gravity != Vec2::ZERO,
             sliding: false,
         };
-        self.step.state[j].bounces = bounces;
+        self.step.state[j].bounces.count = bounces;
         self.moved(j);
         true
     }

@@ -17,9 +17,11 @@ use super::lone::Lone;
 use super::order::SpatialOrder;
 use super::prediction::FirstPrediction;
 use super::queue::{EventQueue, Schedule};
-use super::report::{Contact, ContactWith};
+use super::report::Contact;
 use super::resting_contacts::{RestingPair, WallContact};
+use crate::hit::ContactWith;
 use crate::hit::Hit;
+use crate::meet::{Bounces, Squeeze};
 use crate::shape::{Aabb, Segment};
 use crate::tolerance::MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG;
 use glam::Vec2;
@@ -211,9 +213,9 @@ pub(super) struct Clock {
     /// Passed `usable` at the step's start (cached: pair searches ask it of every
     /// candidate, and a ball's values stay finite through the step).
     pub(super) valid: bool,
-    /// `BallState::pinched` is set (read first here: a prediction then reads the larger
+    /// `BallState::squeeze` is set (read first here: a prediction then reads the larger
     /// state only for the rare squeezed ball).
-    pub(super) pinched: bool,
+    pub(super) squeezed: bool,
     /// Its leg is a parabola under the step's gravity (a ball in flight). Otherwise it is
     /// straight (no gravity, or a *settled* ball, which took the rest of the step's gravity
     /// at once, `v += g·(dt − t)`, because it rests on something), or it slides.
@@ -226,10 +228,12 @@ pub(super) struct Clock {
     pub(super) sensors: u8,
 }
 
-/// The face a sliding ball slides on, and its acceleration along it (gravity's part along
-/// it, or with friction the resting solve's whole change spread over the step), units/s².
+/// What a sliding ball slides on (skipped while it slides: it moves along it), its face, and
+/// its acceleration along it (gravity's part along it, or with friction the resting
+/// solve's whole change spread over the step), units/s².
 #[derive(Clone, Copy, Debug)]
 pub(super) struct SlideOn {
+    pub(super) on: ContactWith,
     pub(super) face: Segment,
     pub(super) acceleration: Vec2,
 }
@@ -237,16 +241,13 @@ pub(super) struct SlideOn {
 /// The rest of a ball's state over the step.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct BallState {
-    pub(super) bounces: u32,
-    /// Contacts allowed before the ball waits: the cap, raised in corners.
-    pub(super) allowed: u32,
+    /// Its bounces, the cap and its last contact with a wall or a moving obstacle.
+    pub(super) bounces: Bounces,
     /// A sliding ball's face and acceleration (`Clock::sliding`).
     pub(super) slide: Option<SlideOn>,
-    /// The last solid contact with a wall or moving obstacle in this step.
-    pub(super) last: Option<LastContact>,
     /// Squeezed between two surfaces closing in on it: ignore the faster one for the rest of
     /// the step, then push the ball out of it.
-    pub(super) pinched: Option<Pinched>,
+    pub(super) squeeze: Option<Squeeze>,
     /// At the bounce cap against a moving obstacle (by index): instead of waiting where it
     /// is while the obstacle moves on into it, the ball rides along with the obstacle's
     /// surface for the rest of the step, or until the obstacle's motion changes (an impact
@@ -274,27 +275,4 @@ impl SensorHit {
             normal: Vec2::ZERO,
         },
     };
-}
-
-/// A ball's last solid contact with a wall or a moving obstacle.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct LastContact {
-    pub(super) with: ContactWith,
-    pub(super) normal: Vec2,
-    pub(super) surface_velocity: Vec2,
-    /// The contact's restitution ([`contact_restitution`](crate::response::contact_restitution)).
-    pub(super) restitution: f32,
-    pub(super) time: f32,
-}
-
-/// A ball squeezed between two surfaces.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Pinched {
-    /// The faster surface, ignored for the rest of the step.
-    pub(super) faster: ContactWith,
-    /// Its normal towards the ball when the squeeze began (which side the ball is on).
-    pub(super) faster_normal: Vec2,
-    /// The slower surface, which the ball keeps to.
-    pub(super) slower: ContactWith,
-    pub(super) slower_normal: Vec2,
 }

@@ -1,21 +1,21 @@
 //! [`step_balls`]: the public entry, and the loop over events.
 
-use super::ball::{Ball, MovingObstacle};
 use super::hinge_clocks::finish_hinges;
 use super::lone::{Lone, meets_something};
 use super::lone_runs::{RunLists, finish_runs, sweep_runs};
+use super::moving::MovingObstacle;
 use super::obstacle_contact::ObstacleHit;
 use super::parallel::{OneThread, Parallel};
 use super::queue::{BallEvent, Event, EventKind};
-use super::report::{Contact, ContactWith, MultiballReport};
+use super::report::{Contact, MultiballReport};
 use super::settings::MultiballSettings;
 use super::sim::{Sim, usable};
 use super::state::{MultiballScratch, Pair, Retry};
+use crate::ball::Ball;
+use crate::hit::ContactWith;
 use crate::obstacle::Obstacles;
 use crate::shape::Aabb;
-use crate::tolerance::{
-    CROWDED_FRACTION, DEFAULT_EVENTS_PER_BALL, MAX_WEDGE_BOUNCES, MIN_EVENT_BUDGET, SIMULTANEOUS_TIME_REL,
-};
+use crate::tolerance::{CROWDED_FRACTION, DEFAULT_EVENTS_PER_BALL, MIN_EVENT_BUDGET, SIMULTANEOUS_TIME_REL};
 use glam::Vec2;
 
 /// Move every ball through `dt` seconds: against the static `obstacles`, the `moving`
@@ -332,7 +332,7 @@ fn run_events<P: Parallel, O: Obstacles + Sync + ?Sized>(
     for (n, s) in step.state.iter().enumerate() {
         let touched = scratch.start.touched_balls.get(n).copied().unwrap_or(false);
         if let Some(met) = step.met.get_mut(step.order.caller(n)) {
-            *met = s.bounces > 0 || touched;
+            *met = s.bounces.count > 0 || touched;
         }
     }
     scratch.step.event_contacts = contacts;
@@ -497,9 +497,9 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
             self.ride_to_end(k);
             self.squeeze_out(k);
             let s = &self.step.state[k];
-            report.max_bounces_per_ball = report.max_bounces_per_ball.max(s.bounces);
+            report.max_bounces_per_ball = report.max_bounces_per_ball.max(s.bounces.count);
             let clock = self.step.clock[k];
-            let capped = clock.valid && s.bounces >= s.allowed.min(MAX_WEDGE_BOUNCES);
+            let capped = clock.valid && s.bounces.capped();
             report.capped_balls += u32::from(capped);
             if clock.valid && clock.frozen && (capped || report.event_budget_hit) {
                 report.lost_time += (self.dt - clock.time).max(0.0);

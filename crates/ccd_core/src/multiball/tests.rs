@@ -1,6 +1,8 @@
 //! Event-driven multiball cases, each against a number computed by hand or an invariant.
 
 use super::*;
+use crate::ball::Ball;
+use crate::hit::ContactWith;
 use crate::material::Material;
 use crate::obstacle::{Layers, Obstacle, ObstacleShape};
 use crate::shape::Segment;

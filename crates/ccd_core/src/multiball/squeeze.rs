@@ -15,14 +15,12 @@
 //! flipper strikes has no recent contact with the wall).
 
 use super::free_place::{Keepout, nearest_free_place};
-use super::hinges::SurfaceOf;
-use super::report::ContactWith;
 use super::sim::Sim;
+use crate::hit::ContactWith;
 use crate::hit::Hit;
 use crate::obstacle::{Obstacle, ObstacleShape, Obstacles};
-use crate::response::{Surface, contact_restitution};
 use crate::shape::{Aabb, Circle, Segment};
-use crate::tolerance::{SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
+use crate::tolerance::TOUCH_SLOP_REL;
 use glam::Vec2;
 
 /// The room a squeezed ball's place is looked for in, in radii: this far around its centre,
@@ -33,7 +31,7 @@ const SQUEEZE_REACH_RADII: f32 = 4.0;
 /// more.
 const SQUEEZE_MARGIN_RADII: f32 = 3.0;
 
-/// Dimensionless, of the radius. A place out of a pinch lies on one or two borders, found
+/// Dimensionless, of the radius. A place out of a squeeze lies on one or two borders, found
 /// in f32: it may round a few ulps inside them. A hundredth of the audit's slop
 /// ([`PENETRATION_SLOP_REL`](crate::PENETRATION_SLOP_REL)) is far above that rounding.
 const PLACE_ROUNDING_REL: f32 = 1e-5;
@@ -44,89 +42,6 @@ const PLACE_ROUNDING_REL: f32 = 1e-5;
 const ARC_KEEPOUT_PIECES: u32 = 16;
 
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
-    /// Another surface ball `i` touches at `time` (it has just met `with`, whose surface is
-    /// `this`), facing `this` (their normals more than 90° apart): the most opposed one.
-    /// It is the last contact if that was a moment ago; else, where moving obstacles are
-    /// near, any surface within touching distance (a flipper striking a ball that rests on
-    /// a wall); else a wall the ball reaches at this very instant too (straight into a
-    /// corner).
-    pub(super) fn second_surface(
-        &self,
-        i: usize,
-        time: f32,
-        with: ContactWith,
-        this: Surface,
-    ) -> Option<SurfaceOf> {
-        let state = &self.step.state[i];
-        if let Some(last) = state.last
-            && last.with != with
-            && last.normal.dot(this.normal) < 0.0
-            && time - last.time <= SIMULTANEOUS_TIME_REL * self.dt
-        {
-            let surface = Surface {
-                normal: last.normal,
-                velocity: last.surface_velocity,
-                restitution: last.restitution,
-            };
-            return Some(SurfaceOf {
-                with: last.with,
-                surface,
-            });
-        }
-        let ball = self.balls[i];
-        let reach = ball.radius * (1.0 + TOUCH_SLOP_REL);
-        let near = Aabb::new(ball.center, ball.center).inflated(reach);
-        let moving_near = self.step.moving_boxes.iter().any(|b| b.intersects(&near));
-        let resting_speed = self.settings.resting_speed;
-        let mut best: Option<SurfaceOf> = None;
-        let mut consider = |candidate: ContactWith, obstacle: &Obstacle, velocity: Vec2| {
-            if candidate == with || obstacle.sensor || !ball.layers.interacts(obstacle.layers) {
-                return;
-            }
-            let Some((point, normal)) = obstacle.closest_to(ball.center) else {
-                return;
-            };
-            let approach = -(ball.velocity - velocity).dot(normal);
-            // Away from moving parts, only a wall the ball moves into at this instant.
-            if (ball.center - point).length() > reach
-                || !obstacle.takes_contact(point, normal)
-                || (!moving_near && !(approach > 0.0))
-            {
-                return;
-            }
-            let facing = normal.dot(this.normal);
-            if facing < 0.0 && best.is_none_or(|b| facing < b.surface.normal.dot(this.normal)) {
-                let combined = ball.material.combine(obstacle.material);
-                let surface = Surface {
-                    normal,
-                    velocity,
-                    restitution: contact_restitution(combined, approach, resting_speed),
-                };
-                best = Some(SurfaceOf {
-                    with: candidate,
-                    surface,
-                });
-            }
-        };
-        self.obstacles
-            .query(near, |id, o| consider(ContactWith::Obstacle(id), o, Vec2::ZERO));
-        if !moving_near {
-            return best;
-        }
-        let toi = time / self.dt;
-        for (index, m) in self.moving.iter().enumerate() {
-            if !self.step.moving_boxes[index].intersects(&near) {
-                continue;
-            }
-            let (obstacle, _) = m.rest_of_step(toi);
-            let velocity = obstacle
-                .closest_to(ball.center)
-                .map_or(Vec2::ZERO, |(point, _)| m.surface_velocity(point, toi, self.dt));
-            consider(ContactWith::Moving(index), &obstacle, velocity);
-        }
-        best
-    }
-
     /// Whether moving obstacle `index` is `with` or another part moving with it (the same
     /// motion and hinge: one body, a flipper's faces and tip), so that a squeeze by a body
     /// ignores all of its parts.
@@ -186,7 +101,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// the carry is not finite).
     fn ride(&mut self, k: usize, to: f32) -> bool {
         let state = &self.step.state[k];
-        let (Some(index), Some(last), time) = (state.riding, state.last, self.step.clock[k].time) else {
+        let (Some(index), Some(last), time) = (state.riding, state.bounces.last, self.step.clock[k].time)
+        else {
             return false;
         };
         let Some(m) = self.moving.get(index) else {
@@ -207,7 +123,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             self.balls[k].center = end;
             self.balls[k].velocity = velocity;
             self.step.clock[k].time = to * self.dt;
-            if let Some(last) = &mut self.step.state[k].last {
+            if let Some(last) = &mut self.step.state[k].bounces.last {
                 last.surface_velocity = surface;
                 last.time = to * self.dt;
             }
@@ -242,7 +158,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// them: it goes out of the gap. If no place is found within reach, it goes just out of
     /// the faster surface.
     pub(super) fn squeeze_out(&mut self, k: usize) {
-        let Some(pinch) = self.step.state[k].pinched else {
+        let Some(squeeze) = self.step.state[k].squeeze else {
             return;
         };
         let ball = self.balls[k];
@@ -252,11 +168,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         // the surfaces that can reach into that room are gathered.
         let mut room = Aabb::new(ball.center, ball.center).inflated(reach);
         for (index, m) in self.moving.iter().enumerate() {
-            if self.moves_with(pinch.faster, index) {
+            if self.moves_with(squeeze.faster, index) {
                 room = room.union(m.at_end().aabb().inflated(SQUEEZE_MARGIN_RADII * r));
             }
         }
-        let keepouts = self.keepouts_in(k, pinch.faster, room.inflated(r));
+        let keepouts = self.keepouts_in(k, squeeze.faster, room.inflated(r));
         let slack = r * TOUCH_SLOP_REL;
         let inside =
             |k: &Keepout| (ball.center - k.segment.closest_point(ball.center)).length() < k.radius - slack;
@@ -267,7 +183,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             self.balls[k].center = place;
             return;
         }
-        let Some(faster) = self.obstacle_at_end(pinch.faster, ball.center, reach) else {
+        let Some(faster) = self.obstacle_at_end(squeeze.faster, ball.center, reach) else {
             return;
         };
         let target = match faster.shape.face_near(ball.center).or(match faster.shape {
@@ -276,7 +192,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             _ => None,
         }) {
             Some(f) => {
-                let Some(face) = face_normal(f, pinch.faster_normal) else {
+                let Some(face) = face_normal(f, squeeze.faster_normal) else {
                     return;
                 };
                 ball.center + face * (r - (ball.center - f.a).dot(face)).max(0.0)
@@ -290,7 +206,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
         };
         if target.is_finite() {
-            self.balls[k].center = self.swept_push(k, target, [pinch.faster, pinch.slower]);
+            self.balls[k].center = self.swept_push(k, target, [squeeze.faster, squeeze.slower]);
         }
     }
 
@@ -350,8 +266,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
 
     /// Where ball `k` stops on a straight push to `target` at the end of the step: at the
     /// first other surface in the way (every static obstacle and every moving one where it
-    /// ends the step, but the two of the pinch, `ignore`, which the push is out of and
-    /// towards), else at `target`. A push out of a pinch never carries a ball into a third
+    /// ends the step, but the two of the squeeze, `ignore`, which the push is out of and
+    /// towards), else at `target`. A push out of a squeeze never carries a ball into a third
     /// surface.
     fn swept_push(&self, k: usize, target: Vec2, ignore: [ContactWith; 2]) -> Vec2 {
         let ball = self.balls[k];
@@ -359,9 +275,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let circle = Circle::new(ball.center, ball.radius);
         let mut first: Option<Hit> = None;
         let ignored = |with: ContactWith| {
-            ignore.iter().any(|&pinch| match with {
-                ContactWith::Moving(index) => self.moves_with(pinch, index),
-                _ => pinch == with,
+            ignore.iter().any(|&squeezing| match with {
+                ContactWith::Moving(index) => self.moves_with(squeezing, index),
+                _ => squeezing == with,
             })
         };
         let mut consider = |with: ContactWith, obstacle: &Obstacle| {

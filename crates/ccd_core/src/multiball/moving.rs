@@ -1,70 +1,11 @@
-//! The inputs of [`step_balls`](super::step_balls): balls and moving obstacles.
+//! [`MovingObstacle`]: an input of [`step_balls`](super::step_balls), an obstacle that
+//! moves during the step (kinematic, or a hinged body's part the balls push).
 
 use crate::hinge::HingeBody;
-use crate::material::Material;
-use crate::obstacle::{Layers, Obstacle, ObstacleShape};
-use crate::response::ResponseMode;
+use crate::obstacle::{Obstacle, ObstacleShape};
 use crate::shape::{Aabb, Capsule, ChainEdge, Circle, CircleArc, Segment};
 use crate::sweep::SegmentMotion;
 use glam::Vec2;
-
-/// A ball for [`step_balls`](crate::step_balls).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Ball {
-    /// Centre.
-    pub center: Vec2,
-    /// Velocity, world units per second.
-    pub velocity: Vec2,
-    /// Radius.
-    pub radius: f32,
-    /// `1 / mass`. [`Ball::new`] uses the area (`π r²`) as the mass. Zero makes a ball
-    /// that other balls cannot push.
-    pub inverse_mass: f32,
-    /// Restitution and friction.
-    pub material: Material,
-    /// Collision layers, against obstacles and other balls.
-    pub layers: Layers,
-    /// Bounce, slide or stop.
-    pub response: ResponseMode,
-    /// The fastest it leaves a contact, world units per second: each contact's response
-    /// (a bounce, a kick, a push by a moving part or another ball) is scaled down to it
-    /// ([`limit_speed`](crate::limit_speed)), at the instant of the contact, so the rest of
-    /// the step is flown at the limited speed. Gravity may take it faster between
-    /// contacts. `f32::INFINITY` (the default) for no limit.
-    pub max_speed: f32,
-}
-
-impl Ball {
-    /// A ball with mass from its area, elastic, on all layers.
-    ///
-    /// ```
-    /// use ccd_core::{Ball, Vec2};
-    /// let b = Ball::new(Vec2::ZERO, Vec2::X, 2.0);
-    /// assert!((b.inverse_mass - 1.0 / (std::f32::consts::PI * 4.0)).abs() < 1e-7);
-    /// ```
-    #[must_use]
-    pub fn new(center: Vec2, velocity: Vec2, radius: f32) -> Self {
-        let area = std::f32::consts::PI * radius * radius;
-        Self {
-            center,
-            velocity,
-            radius,
-            inverse_mass: if area > 0.0 && area.is_finite() {
-                1.0 / area
-            } else {
-                1.0
-            },
-            material: Material::ELASTIC,
-            layers: Layers::ALL,
-            response: ResponseMode::Bounce,
-            max_speed: f32::INFINITY,
-        }
-    }
-
-    pub(super) fn circle(&self) -> Circle {
-        Circle::new(self.center, self.radius)
-    }
-}
 
 /// An obstacle that moves during the step: its shape at the step's start, and its motion.
 /// A circle's centre moves in a straight line from its start to its end position.
