@@ -270,7 +270,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
         for &k in &found {
             let clock = self.step.clock[k];
-            if Some(k) == skip || !clock.valid || clock.frozen || !self.swept_box(k).intersects(&near) {
+            if Some(k) == skip || !clock.valid || clock.waiting || !self.swept_box(k).intersects(&near) {
                 continue;
             }
             self.advance(k, time, on_contact);

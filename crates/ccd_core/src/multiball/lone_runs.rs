@@ -250,7 +250,7 @@ pub(super) mod tests {
     }
 
     /// Each ball's own sweep (`sweep_bounces`), in ball order, and the lost times.
-    fn each_alone(start: &[Ball], grid: &Grid, settings: &MultiballSettings) -> (Outcome, Vec<f32>) {
+    fn each_lone(start: &[Ball], grid: &Grid, settings: &MultiballSettings) -> (Outcome, Vec<f32>) {
         let mut expected = Outcome {
             balls: Vec::new(),
             contacts: Vec::new(),
@@ -366,7 +366,7 @@ pub(super) mod tests {
                 max_bounces: 2,
                 ..MultiballSettings::default()
             };
-            let (expected, lost_times) = each_alone(&start, &grid, &settings);
+            let (expected, lost_times) = each_lone(&start, &grid, &settings);
             // A busy scene, whose lost time's sum depends on its order (summed run by run,
             // or backwards, its rounding differs): an order other than the balls' is seen.
             let capped = expected.figures.3;

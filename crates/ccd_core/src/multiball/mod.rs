@@ -34,6 +34,7 @@
 //! | corner, squeeze | two surfaces touched at once; two surfaces closing in on a ball |
 //! | resting contact | one slower than [`MultiballSettings::resting_speed`], solved at the step's start |
 //! | cap | a hard limit on a loop (bounces per ball, events per step), counted in the report |
+//! | wait | a ball that waits holds still at its last contact for the rest of the step: at the bounce cap, stopped ([`ResponseMode::Stop`](crate::ResponseMode::Stop)), or when the event budget runs out (`Clock::waiting`); one at the cap against a moving obstacle *rides* it instead (`squeeze.rs`) |
 //!
 //! # The life of an event
 //!

@@ -104,12 +104,12 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// find them pair by pair instead, see `first_predictions.rs`).
     pub(super) fn predict_with(&self, i: usize, balls: bool) -> Option<Prediction> {
         let Clock {
-            frozen,
+            waiting,
             time: start,
             sliding,
             ..
         } = self.step.clock[i];
-        if frozen {
+        if waiting {
             return None;
         }
         let ball = self.balls[i];

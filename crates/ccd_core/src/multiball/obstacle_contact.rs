@@ -121,7 +121,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             state.squeeze = Some(squeeze);
         }
         if met.halt.is_some() {
-            clock.frozen = true;
+            clock.waiting = true;
             // Waiting against a moving obstacle: ride with it rather than let it move on
             // into the waiting ball.
             if let ContactWith::Moving(index) = meeting.with {

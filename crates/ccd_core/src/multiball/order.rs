@@ -163,12 +163,12 @@ mod tests {
             })
             .collect();
         let mut in_events: Vec<bool> = (0..100).map(|i| i % 3 == 0).collect();
-        let (member0, mut out) = (in_events.clone(), balls.clone());
+        let (in_events_before, mut out) = (in_events.clone(), balls.clone());
         let mut order = SpatialOrder::default();
         order.sort_in(&balls, &mut in_events);
         for n in 0..100 {
             assert_eq!(order.balls[n], balls[order.caller(n)]);
-            assert_eq!(in_events[n], member0[order.caller(n)]);
+            assert_eq!(in_events[n], in_events_before[order.caller(n)]);
         }
         // Neighbours along the curve are near in space.
         let near = order
@@ -190,7 +190,7 @@ mod tests {
         order.renumber(&mut contacts);
         order.sort_out(&mut out, &mut in_events);
         assert_eq!(out, balls);
-        assert_eq!(in_events, member0);
+        assert_eq!(in_events, in_events_before);
         assert_eq!((contacts[0].ball, contacts[0].with), (a, ContactWith::Ball(b)));
         assert_eq!(order.caller(5), 5);
     }

@@ -77,7 +77,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         // one carries the rest of the step's gravity in its velocity, and an exchange with
         // a ball in flight would hand that on to a ball that gains it along its curve too.
         for l in links.iter() {
-            let flies = |k: usize| self.step.clock[k].curved && !self.step.clock[k].frozen;
+            let flies = |k: usize| self.step.clock[k].curved && !self.step.clock[k].waiting;
             match (flies(l.a), flies(l.b)) {
                 (true, false) => self.settle(l.a),
                 (false, true) => self.settle(l.b),
@@ -100,7 +100,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             let s = &self.step.state[k];
             let capped = s.bounces.capped();
             let clock = &mut self.step.clock[k];
-            clock.frozen |= capped;
+            clock.waiting |= capped;
             clock.version = clock.version.wrapping_add(1);
             self.moved(k);
         }
@@ -171,7 +171,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 continue;
             };
             let inverse = |k: usize| {
-                if self.step.clock[k].frozen {
+                if self.step.clock[k].waiting {
                     0.0
                 } else {
                     self.balls[k].inverse_mass

@@ -83,7 +83,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         pairs.clear();
         walls.clear();
         for k in 0..self.balls.len() {
-            if self.step.clock[k].frozen {
+            if self.step.clock[k].waiting {
                 continue;
             }
             // Only around the balls that met something last step: any other was in flight,

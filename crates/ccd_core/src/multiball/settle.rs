@@ -70,7 +70,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         flight.extend(self.balls.iter().map(|b| b.velocity));
         let dt = self.dt;
         for (b, clock) in self.balls.iter_mut().zip(self.step.clock.iter_mut()) {
-            if !clock.frozen {
+            if !clock.waiting {
                 b.velocity += g * dt;
                 clock.curved = false;
             }
@@ -78,7 +78,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         self.solve_resting(report, on_contact);
         let saved = std::mem::take(&mut self.start.flight_velocities);
         for (k, &flight_velocity) in saved.iter().enumerate() {
-            if self.step.clock[k].frozen {
+            if self.step.clock[k].waiting {
                 continue;
             }
             if !self.start.resting_balls[k] {
@@ -111,6 +111,19 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
         self.start.wall_contacts = walls;
         self.start.flight_velocities = saved;
+    }
+
+    /// Ball `k`, in flight or sliding, comes to rest on something at its clock: it takes
+    /// the rest of the step's gravity at once and moves on straight, as the resting solve's
+    /// balls do (see the module docs).
+    pub(super) fn settle(&mut self, k: usize) {
+        let s = &mut self.step.clock[k];
+        if s.curved || s.sliding {
+            s.curved = false;
+            s.sliding = false;
+            let left = self.dt - s.time;
+            self.balls[k].velocity += self.settings.gravity * left;
+        }
     }
 
     /// Ball `k`, pressed on the one wall `wall` by the resting solve and found within the

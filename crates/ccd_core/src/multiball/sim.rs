@@ -92,7 +92,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             // the ones at rest).
             step.clock.push(Clock {
                 valid,
-                frozen: !valid,
+                waiting: !valid,
                 curved: valid && self.settings.gravity != Vec2::ZERO,
                 ..Clock::default()
             });
@@ -131,7 +131,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         if !b.center.is_finite() {
             return Aabb::new(Vec2::ZERO, Vec2::ZERO);
         }
-        let motion = if s.frozen {
+        let motion = if s.waiting {
             Vec2::ZERO
         } else {
             b.velocity * (self.dt - s.time)
@@ -154,7 +154,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
 
     /// The velocity ball `k` moves with from its clock (a ball in flight: at its clock).
     pub(super) fn effective_velocity(&self, k: usize) -> Vec2 {
-        if self.step.clock[k].frozen {
+        if self.step.clock[k].waiting {
             Vec2::ZERO
         } else {
             self.balls[k].velocity
@@ -167,7 +167,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     #[inline(always)]
     fn leg_acceleration(&self, k: usize) -> Option<Vec2> {
         let s = &self.step.clock[k];
-        if s.frozen {
+        if s.waiting {
             None
         } else if s.curved {
             Some(self.settings.gravity)
@@ -192,7 +192,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     #[inline]
     pub(super) fn center_at(&self, k: usize, t: f32) -> Vec2 {
         let (b, s) = (&self.balls[k], &self.step.clock[k]);
-        if s.frozen {
+        if s.waiting {
             return b.center;
         }
         let tau = t - s.time;
@@ -215,7 +215,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     #[inline(always)]
     pub(super) fn leg_at(&self, k: usize, t: f32) -> (Vec2, Vec2, Vec2) {
         let (b, s) = (&self.balls[k], &self.step.clock[k]);
-        if s.frozen {
+        if s.waiting {
             return (b.center, Vec2::ZERO, Vec2::ZERO);
         }
         let tau = t - s.time;
@@ -244,7 +244,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     #[inline]
     pub(super) fn velocity_at(&self, k: usize, t: f32) -> Vec2 {
         let s = &self.step.clock[k];
-        if s.frozen {
+        if s.waiting {
             return Vec2::ZERO;
         }
         match self.leg_acceleration(k) {
@@ -257,7 +257,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     pub(super) fn advance(&mut self, k: usize, t: f32, on_contact: &mut impl FnMut(&Contact)) {
         self.flush_sensors(k, t, on_contact);
         let s = self.step.clock[k];
-        if !s.frozen && t > s.time {
+        if !s.waiting && t > s.time {
             if s.curved || s.sliding {
                 let (center, velocity) = (self.center_at(k, t), self.velocity_at(k, t));
                 self.balls[k].center = center;
@@ -269,19 +269,6 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let s = &mut self.step.clock[k];
         if t > s.time {
             s.time = t;
-        }
-    }
-
-    /// Ball `k`, in flight or sliding, comes to rest on something at its clock: it takes
-    /// the rest of the step's gravity at once and moves on straight, as the resting solve's
-    /// balls do (see `settle.rs`).
-    pub(super) fn settle(&mut self, k: usize) {
-        let s = &mut self.step.clock[k];
-        if s.curved || s.sliding {
-            s.curved = false;
-            s.sliding = false;
-            let left = self.dt - s.time;
-            self.balls[k].velocity += self.settings.gravity * left;
         }
     }
 
@@ -354,7 +341,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         self.step.clock[j] = Clock {
             time: now,
             version: 0,
-            frozen: false,
+            waiting: false,
             valid: true,
             squeezed: false,
             sensors: 0,

@@ -84,13 +84,13 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
     }
 
-    /// Ball `k`, riding until now, moves on its own again: no longer frozen, its course
+    /// Ball `k`, riding until now, moves on its own again: no longer waiting, its course
     /// changed (a partner's event with it is stale) and its box moved. At the bounce cap
     /// still, it rides again from its next contact.
     fn release(&mut self, k: usize) {
         self.step.state[k].riding = None;
         let clock = &mut self.step.clock[k];
-        clock.frozen = false;
+        clock.waiting = false;
         clock.version = clock.version.wrapping_add(1);
         self.moved(k);
     }

@@ -209,7 +209,7 @@ pub(super) struct Clock {
     /// Changes whenever the ball changes course (a partner's event with it is then stale).
     pub(super) version: u32,
     /// Waiting at its last contact for the rest of the step.
-    pub(super) frozen: bool,
+    pub(super) waiting: bool,
     /// Passed `usable` at the step's start (cached: pair searches ask it of every
     /// candidate, and a ball's values stay finite through the step).
     pub(super) valid: bool,
@@ -223,7 +223,7 @@ pub(super) struct Clock {
     /// A settled ball *sliding* along the one wall it rests on: its leg is a parabola under
     /// `BallState::slide`, gravity's part along the wall (see `settle.rs`).
     pub(super) sliding: bool,
-    /// How many of its entries in `MultiballScratch::sensors` hold (here, not in the
+    /// How many of its entries in `StepState::sensors` hold (here, not in the
     /// larger state: every advance along a leg asks).
     pub(super) sensors: u8,
 }

@@ -320,7 +320,7 @@ fn run_events<P: Parallel, O: Obstacles + Sync + ?Sized>(
         };
         if report.events >= budget {
             report.event_budget_hit = true;
-            sim.hold_all(time, &mut on_contact);
+            sim.wait_all(time, &mut on_contact);
             break;
         }
         report.events += 1;
@@ -416,10 +416,10 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
 
     /// The event budget ran out at `time`: everything before it is resolved; every ball
     /// waits there.
-    fn hold_all(&mut self, time: f32, on_contact: &mut impl FnMut(&Contact)) {
+    fn wait_all(&mut self, time: f32, on_contact: &mut impl FnMut(&Contact)) {
         for k in 0..self.balls.len() {
             self.advance(k, time, on_contact);
-            self.step.clock[k].frozen = true;
+            self.step.clock[k].waiting = true;
         }
         self.step.queue.reset(self.balls.len());
         self.step.due.reset(self.balls.len());
@@ -490,7 +490,7 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
     /// out of a squeeze), its sensors reported, its counts summed.
     fn finish(&mut self, report: &mut MultiballReport, on_contact: &mut impl FnMut(&Contact)) {
         for k in 0..self.balls.len() {
-            if !self.step.clock[k].frozen {
+            if !self.step.clock[k].waiting {
                 self.advance(k, self.dt, on_contact);
             }
             self.flush_sensors(k, self.dt, on_contact);
@@ -501,7 +501,7 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
             let clock = self.step.clock[k];
             let capped = clock.valid && s.bounces.capped();
             report.capped_balls += u32::from(capped);
-            if clock.valid && clock.frozen && (capped || report.event_budget_hit) {
+            if clock.valid && clock.waiting && (capped || report.event_budget_hit) {
                 report.lost_time += (self.dt - clock.time).max(0.0);
             }
         }
