@@ -1,7 +1,8 @@
 //! The ball-pit benchmark scene, engine-free so every engine builds the same one:
 //! a closed regular 512-gon of circumradius 1000, 300 random baffles of length 40 and 64
 //! pillars of radius 8 inside radius 900, and balls of radius 4 at speeds in
-//! [500, 4000] units/s in random directions, spawned overlapping nothing.
+//! [500, 4000] units/s (or up to another top speed: [`build_with_top_speed`]) in random
+//! directions, spawned overlapping nothing.
 #![allow(dead_code)]
 
 use glam::Vec2;
@@ -84,8 +85,19 @@ fn random_in_disc(rng: &mut StdRng, radius: f32) -> Vec2 {
     }
 }
 
-/// Build the scene with `balls` balls from `seed`.
+/// The default top speed of a ball, units/s: [`build`] draws speeds in [500, this).
+pub const TOP_SPEED: f32 = 4000.0;
+
+/// Build the scene with `balls` balls from `seed`, speeds drawn in [500, 4000) units/s.
 pub fn build(balls: usize, seed: u64) -> Pit {
+    build_with_top_speed(balls, seed, TOP_SPEED)
+}
+
+/// Build the scene with `balls` balls from `seed`, each ball's speed drawn in
+/// [500, `top`) units/s. The same random draws as [`build`], in the same order, so
+/// `top` = 4000 gives [`build`]'s scene bit for bit, and another `top` moves the same balls
+/// from the same places in the same directions, only at other speeds.
+pub fn build_with_top_speed(balls: usize, seed: u64, top: f32) -> Pit {
     let mut rng = StdRng::seed_from_u64(seed);
     let corner = |i: usize| Vec2::from_angle(i as f32 / SIDES as f32 * std::f32::consts::TAU) * OUTER_RADIUS;
     let mut walls: Vec<(Vec2, Vec2)> = (0..SIDES).map(|i| (corner(i), corner((i + 1) % SIDES))).collect();
@@ -135,7 +147,7 @@ pub fn build(balls: usize, seed: u64) -> Pit {
             continue;
         }
         buckets.entry((kx, ky)).or_default().push(p);
-        let speed = rng.random_range(500.0..4000.0);
+        let speed = rng.random_range(500.0..top);
         let dir = Vec2::from_angle(rng.random_range(0.0..std::f32::consts::TAU));
         out.push(Ball {
             position: p,
