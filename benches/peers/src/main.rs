@@ -1,26 +1,37 @@
-//! The ball-pit benchmark scene (`benches/pit_scene.rs`) on two peer engines, Avian 2D
-//! and bevy_rapier2d, headless on one thread at 120 Hz, so their numbers can sit next to
-//! the ones `cargo bench -p bevy_circle_ccd --bench ball_pit` prints for bevy_circle_ccd.
+//! The ball-pit benchmark scene (`benches/pit_scene.rs`) on our plugin (bevy_circle_ccd),
+//! Box2D v3 (through boxdd, without Bevy), Avian 2D and bevy_rapier2d, and on a Bevy floor
+//! (the same app moving the balls in straight lines, no physics), headless on one thread at
+//! 120 Hz, so their numbers can sit next to the ones
+//! `cargo bench -p bevy_circle_ccd --bench ball_pit` prints for bevy_circle_ccd.
 //!
 //! ```text
 //! cd benches/peers
+//! cargo run --release -- --interleaved                   # ours, box2d, floor: 3 rounds
 //! cargo run --release -- --balls 1000,2000
 //! cargo run --release -- --balls 1000,2000 --ball-ball
 //! cargo run --release -- --engine rapier --balls 10000 --steps 600
+//! cargo run --release -- --engine ours,box2d --balls 2000 --top-speed 20000 --ball-ball
 //! ```
 //!
 //! For each engine and ball count it prints the median µs per physics step (the engine's
-//! own systems, and the whole `app.update()`), escapes (balls whose centre ended a step
-//! closer to the outer wall than r - 0.001, as the plugin's bench counts them, and by the
-//! radial test |p| > inradius - r + 0.01), and the kinetic-energy ratio Σ|v|² (end) /
-//! Σ|v|² (spawn); then diagnostics: the first second alone, balls that went through the
-//! outer wall, the closest approach to it, and a check that each update ran one step.
+//! own systems, and the whole `app.update()`; for Box2D the `world.step` call, and that
+//! call plus reading the balls out), escapes (balls whose centre ended a step closer to the
+//! outer wall than r - 0.001, as the plugin's bench counts them, and by the radial test
+//! |p| > inradius - r + 0.01), and the kinetic-energy ratio Σ|v|² (end) / Σ|v|² (spawn);
+//! then diagnostics: the first second alone, balls that went through the outer wall, the
+//! closest approach to it, and a check that each update ran one step. `--interleaved`
+//! runs every configuration on every engine in turn, round after round, and prints the
+//! medians over rounds (`src/rounds.rs`).
 
 #[path = "../../pit_scene.rs"]
 mod pit;
 
 mod avian;
+mod box2d;
+mod floor;
+mod ours;
 mod rapier;
+mod rounds;
 mod run;
 
 use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
@@ -31,63 +42,150 @@ use run::{EARLY, Row, run};
 use std::time::{Duration, Instant};
 
 #[derive(Parser, Debug)]
-#[command(about = "Ball-pit benchmark scene on Avian 2D and bevy_rapier2d")]
-struct Args {
-    /// Ball counts to run, comma separated.
-    #[arg(long, value_delimiter = ',', default_value = "1000,2000")]
-    balls: Vec<usize>,
-    /// Timed physics steps per run (after one warm-up update).
-    #[arg(long, default_value_t = 1200)]
-    steps: u32,
+#[command(about = "Ball-pit benchmark scene on bevy_circle_ccd, Box2D v3, Avian 2D and bevy_rapier2d")]
+pub struct Args {
+    /// Ball counts to run, comma separated (default 1000,2000; with --interleaved
+    /// 2000,10000).
+    #[arg(long, value_delimiter = ',')]
+    balls: Option<Vec<usize>>,
+    /// Timed physics steps per run, after one warm-up step (default 1200; with
+    /// --interleaved, the runs of fewer than 5,000 balls: default 1200).
+    #[arg(long)]
+    steps: Option<u32>,
+    /// With --interleaved: timed steps per run of 5,000 balls or more (default 360).
+    #[arg(long)]
+    large_steps: Option<u32>,
     /// Scene seed.
     #[arg(long, default_value_t = 7)]
     seed: u64,
+    /// The scene's top speeds, units/s, comma separated: each ball's speed is drawn in
+    /// [500, top) (default 4000, the scene of every other bench; with --interleaved
+    /// 4000,20000).
+    #[arg(long, value_delimiter = ',')]
+    top_speed: Option<Vec<f32>>,
     /// Stop a run after this many wall-clock seconds (the row then covers the steps done).
     #[arg(long, default_value_t = 300.0)]
     time_limit: f64,
-    /// Which engine(s) to run.
-    #[arg(long, value_enum, default_value_t = EngineChoice::Both)]
-    engine: EngineChoice,
+    /// Which engines to run, comma separated: avian, rapier, box2d, ours, floor, or both
+    /// (= avian,rapier). Default both; with --interleaved, ours,box2d,floor.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    engine: Option<Vec<EngineChoice>>,
     /// Let balls collide with each other too (default: balls only hit walls and pillars).
+    /// With --interleaved: run only ball-ball on (see --ball-ball-modes).
     #[arg(long)]
     ball_ball: bool,
+    /// With --interleaved: the ball-ball settings to run, comma separated (default off,on).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    ball_ball_modes: Option<Vec<Toggle>>,
+    /// Run every configuration (ball counts × top speeds × ball-ball off and on) on every
+    /// engine, one after another, `--rounds` times over, and print the medians over rounds
+    /// with ours against Box2D and against the floor.
+    #[arg(long)]
+    interleaved: bool,
+    /// With --interleaved: how many rounds (at least 3 for a median worth the name).
+    #[arg(long, default_value_t = 3)]
+    rounds: u32,
     /// Engine length unit (Avian `PhysicsPlugins::with_length_unit`, Rapier
-    /// `IntegrationParameters::length_unit`); both engines default to 1.
+    /// `IntegrationParameters::length_unit`, Box2D `b2SetLengthUnitsPerMeter`); every
+    /// engine defaults to 1.
     #[arg(long, default_value_t = 1.0)]
     length_unit: f32,
     /// Keep Rapier's default speed cap (`normalized_max_linear_velocity` = 400 × length
     /// unit). By default the cap is lifted, because it clamps the scene's 500–4000 u/s.
     #[arg(long)]
     rapier_speed_cap: bool,
+    /// Box2D substeps per step (Box2D's default: 4).
+    #[arg(long, default_value_t = 4)]
+    box2d_substeps: i32,
+    /// Box2D's restitution threshold, units/s: contacts approaching slower than this do
+    /// not bounce. Default 0, so that every contact bounces (Box2D's default is 1 m/s).
+    #[arg(long, default_value_t = 0.0)]
+    box2d_restitution_threshold: f32,
     /// Build the 512-gon outer wall as one closed polyline collider instead of 512
-    /// segment colliders (baffles are always single segments).
+    /// segment colliders (baffles are always single segments). Avian and Rapier only.
     #[arg(long)]
     polyline: bool,
-    /// Diagnostic: leave CCD off the balls (no `SweptCcd` / `Ccd`), to see what CCD costs.
+    /// Diagnostic: leave CCD off the balls (no `SweptCcd` / `Ccd`; for Box2D, no bullets
+    /// and continuous collision off in the world), to see what CCD costs.
     #[arg(long)]
     no_ccd: bool,
 }
 
-/// Engine settings shared by both engines.
+/// Engine settings shared by the engines.
 #[derive(Clone, Copy, Debug)]
 pub struct Config {
     /// Balls collide with balls.
     pub ball_ball: bool,
+    /// The scene's top speed, units/s.
+    pub top_speed: f32,
     /// Engine length unit.
     pub length_unit: f32,
     /// Keep Rapier's default max linear velocity.
     pub rapier_speed_cap: bool,
+    /// Box2D substeps per step.
+    pub box2d_substeps: i32,
+    /// Box2D restitution threshold, units/s.
+    pub box2d_restitution_threshold: f32,
     /// Outer wall as one polyline.
     pub polyline: bool,
     /// Balls without CCD (diagnostic).
     pub no_ccd: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum EngineChoice {
+/// An engine to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ValueEnum)]
+pub enum EngineChoice {
+    /// Our plugin, bevy_circle_ccd.
+    Ours,
+    /// Box2D v3 through boxdd, without Bevy.
+    Box2d,
+    /// The Bevy floor: the same app moving the balls in straight lines, no physics.
+    Floor,
+    /// Avian 2D.
     Avian,
+    /// bevy_rapier2d.
     Rapier,
+    /// Avian and Rapier.
     Both,
+}
+
+impl EngineChoice {
+    /// The engines `list` names, `both` spelt out, each once, in the order given.
+    fn expand(list: &[Self]) -> Vec<Self> {
+        let mut out = Vec::new();
+        for &e in list {
+            let each: &[Self] = if e == Self::Both {
+                &[Self::Avian, Self::Rapier]
+            } else {
+                &[e]
+            };
+            for &e in each {
+                if !out.contains(&e) {
+                    out.push(e);
+                }
+            }
+        }
+        out
+    }
+
+    /// This engine on `balls` balls.
+    pub fn run(self, balls: usize, steps: u32, seed: u64, config: Config, time_limit: f64) -> Row {
+        match self {
+            Self::Ours => run::<ours::Ours>(balls, steps, seed, config, time_limit),
+            Self::Box2d => box2d::run(balls, steps, seed, config, time_limit),
+            Self::Floor => run::<floor::Floor>(balls, steps, seed, config, time_limit),
+            Self::Avian => run::<avian::Avian>(balls, steps, seed, config, time_limit),
+            Self::Rapier => run::<rapier::Rapier>(balls, steps, seed, config, time_limit),
+            Self::Both => unreachable!("expanded"),
+        }
+    }
+}
+
+/// On or off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Toggle {
+    Off,
+    On,
 }
 
 /// Marker on every ball, whichever engine simulates it.
@@ -132,10 +230,16 @@ pub trait Engine {
     const NAME: &'static str;
     /// A headless one-thread app stepping at `pit::HZ`, with the scene spawned.
     fn build(scene: &pit::Pit, config: Config) -> App;
+    /// Called after `app.finish()` and `app.cleanup()`, before the first update.
+    fn finished(_app: &mut App) {}
     /// Every ball's position and linear velocity.
     fn sample(world: &mut World, out: &mut Vec<Sample>);
     /// What the engine itself says about CCD on the balls, read after the warm-up step.
     fn ccd_report(world: &mut World) -> String;
+    /// What the engine says about its work, read after the last step (empty: nothing).
+    fn end_report(_world: &mut World) -> String {
+        String::new()
+    }
 }
 
 /// The walls spawned as one segment collider each: every wall, or only the baffles when
@@ -175,31 +279,46 @@ pub fn base_app() -> App {
 
 fn main() {
     let args = Args::parse();
+    if args.interleaved {
+        rounds::interleaved(&args);
+        return;
+    }
     let config = Config {
         ball_ball: args.ball_ball,
+        top_speed: pit::TOP_SPEED,
         length_unit: args.length_unit,
         rapier_speed_cap: args.rapier_speed_cap,
+        box2d_substeps: args.box2d_substeps,
+        box2d_restitution_threshold: args.box2d_restitution_threshold,
         polyline: args.polyline,
         no_ccd: args.no_ccd,
     };
-    print_header(&args);
-    let rows = run_all(&args, config);
-    print_diagnostics(&rows, args.steps);
+    let steps = args.steps.unwrap_or(1200);
+    let tops = args.top_speed.clone().unwrap_or_else(|| vec![pit::TOP_SPEED]);
+    for &top in &tops {
+        let config = Config {
+            top_speed: top,
+            ..config
+        };
+        print_header(&args, config);
+        let rows = run_all(&args, config, steps);
+        print_diagnostics(&rows, steps);
+    }
 }
 
 /// The scene and settings, and the main table's column names.
-fn print_header(args: &Args) {
+fn print_header(args: &Args, config: Config) {
     let mode = if args.ball_ball {
         "ball-ball ON"
     } else {
         "ball-ball OFF (balls hit only walls and pillars)"
     };
     println!(
-        "ball pit: 512-gon r=1000, 300 baffles, 64 pillars, balls r=4 at 500-4000 u/s, 120 Hz, 1 thread, seed {}, {mode}",
-        args.seed
+        "ball pit: 512-gon r=1000, 300 baffles, 64 pillars, balls r=4 at 500-{} u/s, 120 Hz, 1 thread, seed {}, {mode}",
+        config.top_speed, args.seed
     );
     println!(
-        "length unit {}, outer wall: {}, ball CCD: {}, rapier speed cap: {}",
+        "length unit {}, outer wall: {}, ball CCD: {}, rapier speed cap: {}, box2d: {} substeps, restitution threshold {}",
         args.length_unit,
         if args.polyline {
             "one closed polyline"
@@ -211,7 +330,9 @@ fn print_header(args: &Args) {
             "default (400 x length unit)"
         } else {
             "off"
-        }
+        },
+        args.box2d_substeps,
+        args.box2d_restitution_threshold
     );
     println!(
         "{:>6} | {:>7} | {:>14} | {:>15} | {:>7} | {:>7} | {:>14}",
@@ -220,23 +341,14 @@ fn print_header(args: &Args) {
 }
 
 /// Every ball count on every chosen engine, each row printed as it finishes.
-fn run_all(args: &Args, config: Config) -> Vec<Row> {
-    let engines: &[EngineChoice] = match args.engine {
-        EngineChoice::Both => &[EngineChoice::Avian, EngineChoice::Rapier],
-        EngineChoice::Avian => &[EngineChoice::Avian],
-        EngineChoice::Rapier => &[EngineChoice::Rapier],
-    };
+fn run_all(args: &Args, config: Config, steps: u32) -> Vec<Row> {
+    let engines = EngineChoice::expand(args.engine.as_deref().unwrap_or(&[EngineChoice::Both]));
+    let balls = args.balls.clone().unwrap_or_else(|| vec![1000, 2000]);
     let mut rows = Vec::new();
-    for &n in &args.balls {
-        for &engine in engines {
-            let row = match engine {
-                EngineChoice::Avian => run::<avian::Avian>(n, args.steps, args.seed, config, args.time_limit),
-                EngineChoice::Rapier => {
-                    run::<rapier::Rapier>(n, args.steps, args.seed, config, args.time_limit)
-                }
-                EngineChoice::Both => unreachable!(),
-            };
-            let cut = if row.steps_done < args.steps {
+    for &n in &balls {
+        for &engine in &engines {
+            let row = engine.run(n, steps, args.seed, config, args.time_limit);
+            let cut = if row.steps_done < steps {
                 format!("  (time limit: {} steps)", row.steps_done)
             } else {
                 String::new()
@@ -260,8 +372,9 @@ fn run_all(args: &Args, config: Config) -> Vec<Row> {
 /// The main table's legend, then the diagnostics table and its legend.
 fn print_diagnostics(rows: &[Row], steps: u32) {
     println!(
-        "(median over {} steps after one warm-up update; step = the engine's systems in its fixed schedule, \
-         update = the whole app.update(); escapes = balls whose centre ended a step closer to the outer wall \
+        "(median over {} steps after one warm-up update; step = the engine's systems in its fixed schedule \
+         (box2d: the world.step call), update = the whole app.update() (box2d: the step and reading every \
+         ball out); escapes = balls whose centre ended a step closer to the outer wall \
          than r - 0.001 (the plugin bench's test); radial = balls whose centre ended a step farther than \
          inradius - r + 0.01 from the origin; each ball counted once; energy ratio = Σ|v|² after the last step / at spawn)",
         steps

@@ -8,6 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 /// One row of the tables.
+#[derive(Clone)]
 pub struct Row {
     pub engine: &'static str,
     pub balls: usize,
@@ -38,7 +39,7 @@ pub struct Row {
 /// Steps in the "first second" diagnostics (1 s at 120 Hz).
 pub const EARLY: u32 = 120;
 
-fn median(v: &mut [f64]) -> f64 {
+pub fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
 }
@@ -94,25 +95,106 @@ impl WallTally {
     }
 }
 
-/// What the timed steps measured.
-struct Timed {
-    /// µs of the engine's systems, a step.
+/// What the timed steps measured, whatever the engine: each step's times and the balls
+/// after it go in ([`Recorder::step`]), a [`Row`] comes out ([`Recorder::finish`]).
+pub struct Recorder {
+    /// µs of the engine's own step.
     physics: Vec<f64>,
-    /// µs of the whole `app.update()`, a step.
+    /// µs of the whole `app.update()` (for Box2D: the step and reading the balls out).
     update: Vec<f64>,
     tally: WallTally,
+    /// Every ball's position and velocity after the warm-up step.
+    before: HashMap<Entity, (Vec2, Vec2)>,
+    /// Σ|v|² at spawn.
+    e0: f64,
+    /// Steps asked for (the early figures are taken after `EARLY.min(steps)`).
+    steps: u32,
     /// Median physics µs and energy ratio after the first `EARLY` steps.
     early_physics_us: f64,
     early_energy_ratio: f64,
     step_ratio: f64,
-    multi_step_updates: u32,
-    empty_updates: u32,
-    /// Steps actually timed.
-    done: u32,
+    /// Updates that ran more than one physics step, and none.
+    pub multi_step_updates: u32,
+    pub empty_updates: u32,
+    /// Steps recorded.
+    pub done: u32,
+}
+
+impl Recorder {
+    /// Ready for `steps` steps of balls that were `warm` after the warm-up step, with
+    /// Σ|v|² = `e0` at spawn.
+    pub fn new(warm: &[Sample], e0: f64, steps: u32) -> Self {
+        Self {
+            physics: Vec::with_capacity(steps as usize),
+            update: Vec::with_capacity(steps as usize),
+            tally: WallTally::new(),
+            before: warm
+                .iter()
+                .map(|s| (s.entity, (s.position, s.velocity)))
+                .collect(),
+            e0,
+            steps,
+            early_physics_us: f64::NAN,
+            early_energy_ratio: f64::NAN,
+            step_ratio: f64::NAN,
+            multi_step_updates: 0,
+            empty_updates: 0,
+            done: 0,
+        }
+    }
+
+    /// One timed step took `physics_us` (`update_us` with what surrounds it) and left the
+    /// balls as `samples`.
+    pub fn step(&mut self, physics_us: f64, update_us: f64, samples: &[Sample]) {
+        self.physics.push(physics_us);
+        self.update.push(update_us);
+        self.done += 1;
+        if self.done == 1 {
+            self.step_ratio = one_step_ratio(&self.before, samples);
+        }
+        self.tally.record(samples, self.done);
+        if self.done == EARLY.min(self.steps) {
+            self.early_physics_us = median(&mut self.physics.clone());
+            self.early_energy_ratio = kinetic(samples) / self.e0;
+        }
+    }
+
+    /// The row, given the balls after the last step.
+    pub fn finish(mut self, engine: &'static str, samples: &[Sample], ccd: String, wall: Instant) -> Row {
+        let mut speed_ratios: Vec<f64> = samples
+            .iter()
+            .filter_map(|s| {
+                Some(f64::from(
+                    s.velocity.length() / self.before.get(&s.entity)?.1.length(),
+                ))
+            })
+            .collect();
+        Row {
+            engine,
+            balls: samples.len(),
+            physics_us: median(&mut self.physics),
+            update_us: median(&mut self.update),
+            escapes: self.tally.escaped.len(),
+            radial_escapes: self.tally.radial_escaped.len(),
+            energy_ratio: kinetic(samples) / self.e0,
+            early_physics_us: self.early_physics_us,
+            early_energy_ratio: self.early_energy_ratio,
+            outside: self.tally.outside.len(),
+            first_outside: self.tally.first_outside,
+            closest: self.tally.closest,
+            step_ratio: self.step_ratio,
+            multi_step_updates: self.multi_step_updates,
+            empty_updates: self.empty_updates,
+            seconds: wall.elapsed().as_secs_f64(),
+            steps_done: self.done,
+            median_speed_ratio: median(&mut speed_ratios),
+            ccd,
+        }
+    }
 }
 
 /// Σ|v|² over the balls.
-fn kinetic(samples: &[Sample]) -> f64 {
+pub fn kinetic(samples: &[Sample]) -> f64 {
     samples
         .iter()
         .map(|s| s.velocity.as_dvec2().length_squared())
@@ -153,23 +235,11 @@ fn one_step_ratio(before: &HashMap<Entity, (Vec2, Vec2)>, samples: &[Sample]) ->
 fn timed_steps<E: Engine>(
     app: &mut App,
     samples: &mut Vec<Sample>,
-    before: &HashMap<Entity, (Vec2, Vec2)>,
-    e0: f64,
+    recorder: &mut Recorder,
     steps: u32,
     (wall, time_limit): (Instant, f64),
-) -> Timed {
-    let mut t = Timed {
-        physics: Vec::with_capacity(steps as usize),
-        update: Vec::with_capacity(steps as usize),
-        tally: WallTally::new(),
-        early_physics_us: f64::NAN,
-        early_energy_ratio: f64::NAN,
-        step_ratio: f64::NAN,
-        multi_step_updates: 0,
-        empty_updates: 0,
-        done: 0,
-    };
-    while t.done < steps && wall.elapsed().as_secs_f64() < time_limit {
+) {
+    while recorder.done < steps && wall.elapsed().as_secs_f64() < time_limit {
         let steps_before = app.world().resource::<StepTimer>().steps;
         let clock = Instant::now();
         app.update();
@@ -177,79 +247,54 @@ fn timed_steps<E: Engine>(
         let timer = app.world().resource::<StepTimer>();
         let ran = timer.steps - steps_before;
         if ran == 0 {
-            t.empty_updates += 1;
+            recorder.empty_updates += 1;
             assert!(
-                t.empty_updates < 10,
+                recorder.empty_updates < 10,
                 "{}: updates without a physics step",
                 E::NAME
             );
             continue;
         }
         if ran > 1 {
-            t.multi_step_updates += 1;
+            recorder.multi_step_updates += 1;
         }
-        t.physics.push(timer.last_us);
-        t.update.push(elapsed);
-        t.done += 1;
+        let physics_us = timer.last_us;
         E::sample(app.world_mut(), samples);
-        if t.done == 1 {
-            t.step_ratio = one_step_ratio(before, samples);
-        }
-        t.tally.record(samples, t.done);
-        if t.done == EARLY.min(steps) {
-            t.early_physics_us = median(&mut t.physics.clone());
-            t.early_energy_ratio = kinetic(samples) / e0;
-        }
+        recorder.step(physics_us, elapsed, samples);
     }
-    t
+}
+
+/// Σ|v|² of the scene's balls at spawn.
+pub fn spawn_energy(scene: &pit::Pit) -> f64 {
+    scene
+        .balls
+        .iter()
+        .map(|b| b.velocity.as_dvec2().length_squared())
+        .sum()
 }
 
 /// One engine on one ball count: build, warm up, time the steps, summarise.
 pub fn run<E: Engine>(balls: usize, steps: u32, seed: u64, config: Config, time_limit: f64) -> Row {
     let wall = Instant::now();
-    let scene = pit::build(balls, seed);
-    let e0: f64 = scene
-        .balls
-        .iter()
-        .map(|b| b.velocity.as_dvec2().length_squared())
-        .sum();
+    let scene = pit::build_with_top_speed(balls, seed, config.top_speed);
+    let e0 = spawn_energy(&scene);
     let mut app = E::build(&scene, config);
     app.finish();
     app.cleanup();
+    E::finished(&mut app);
     warm_up::<E>(&mut app);
 
     let mut samples = Vec::with_capacity(balls);
     E::sample(app.world_mut(), &mut samples);
     assert_eq!(samples.len(), balls, "{}: wrong ball count", E::NAME);
     let ccd = E::ccd_report(app.world_mut());
-    let before: HashMap<Entity, (Vec2, Vec2)> = samples
-        .iter()
-        .map(|s| (s.entity, (s.position, s.velocity)))
-        .collect();
-    let mut t = timed_steps::<E>(&mut app, &mut samples, &before, e0, steps, (wall, time_limit));
-    let mut speed_ratios: Vec<f64> = samples
-        .iter()
-        .filter_map(|s| Some(f64::from(s.velocity.length() / before.get(&s.entity)?.1.length())))
-        .collect();
-    Row {
-        engine: E::NAME,
-        balls,
-        physics_us: median(&mut t.physics),
-        update_us: median(&mut t.update),
-        escapes: t.tally.escaped.len(),
-        radial_escapes: t.tally.radial_escaped.len(),
-        energy_ratio: kinetic(&samples) / e0,
-        early_physics_us: t.early_physics_us,
-        early_energy_ratio: t.early_energy_ratio,
-        outside: t.tally.outside.len(),
-        first_outside: t.tally.first_outside,
-        closest: t.tally.closest,
-        step_ratio: t.step_ratio,
-        multi_step_updates: t.multi_step_updates,
-        empty_updates: t.empty_updates,
-        seconds: wall.elapsed().as_secs_f64(),
-        steps_done: t.done,
-        median_speed_ratio: median(&mut speed_ratios),
-        ccd,
-    }
+    let mut recorder = Recorder::new(&samples, e0, steps);
+    timed_steps::<E>(&mut app, &mut samples, &mut recorder, steps, (wall, time_limit));
+    let end = E::end_report(app.world_mut());
+    let ccd = if end.is_empty() {
+        ccd
+    } else {
+        format!("{ccd}; {end}")
+    };
+    recorder.finish(E::NAME, &samples, ccd, wall)
 }
