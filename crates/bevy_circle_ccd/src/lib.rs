@@ -48,7 +48,8 @@
 //! | the broadphase, kept in sync incrementally | [`CcdWorld`] (`world.rs`) |
 //! | the fixed step and its report | `step.rs` |
 //! | the circles in and out of the step: gathered and checked, written back | `circles.rs` |
-//! | the step when nothing but walls can meet a circle: each stepped on its own as it is read | `lone.rs` |
+//! | the step when nothing but walls can meet a circle: the core's lone engine reading each circle as it steps it | `lone.rs` |
+//! | the step's threads: Bevy's compute pool as the core's `Parallel` | `pool.rs` |
 //! | the audit: did any circle end inside a surface? | [`CcdFaults`] (`audit.rs`) |
 //! | what is read of a circle or an obstacle, and the one obstacle builder | `query.rs` |
 //! | kinematic obstacles (flippers) | [`Kinematic`] (`kinematic.rs`) |
@@ -122,6 +123,7 @@ mod hinge;
 mod kinematic;
 mod lone;
 mod plugin;
+mod pool;
 mod query;
 mod remote;
 mod settings;

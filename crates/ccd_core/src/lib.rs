@@ -81,8 +81,8 @@ pub use hit::{ContactWith, Hit};
 pub use kick::Kick;
 pub use material::{CombineRule, Material};
 pub use multiball::{
-    Contact, LoneStep, MovingObstacle, MultiballReport, MultiballScratch, MultiballSettings, MultiballStep,
-    OneThread, Parallel, Threads, step_balls, step_balls_parallel, step_lone_ball,
+    BallReader, Contact, LoneSweeps, MovingObstacle, MultiballReport, MultiballScratch, MultiballSettings,
+    MultiballStep, OneThread, Parallel, StepContext, Threads, step_balls, step_balls_parallel,
 };
 pub use obstacle::{Layers, Obstacle, ObstacleId, ObstacleShape, Obstacles};
 pub use outline::OUTLINE_PIECES_PER_TURN;

@@ -196,7 +196,7 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
         band.found.clear();
         band.joins.clear();
         let (balls, clocks) = (&*self.balls, &self.step.clock);
-        let (lone, order, in_events) = (&self.step.lone, &self.step.order, &self.step.in_events);
+        let (lone, order, in_events) = (&self.lone, &self.step.order, &self.in_events);
         self.step.grid.for_each_pair_in_rows(band.rows.clone(), |a, b| {
             if !self.shared_layers && !balls[a].layers.interacts(balls[b].layers) {
                 return;

@@ -35,15 +35,15 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         report: &mut MultiballReport,
         on_contact: &mut impl FnMut(&Contact),
     ) -> bool {
-        if !self.step.hinges.any {
+        if !self.hinges.any {
             return false;
         }
-        let Some(hit) = next_limit(self.moving, &self.step.hinges, until / self.dt) else {
+        let Some(hit) = next_limit(self.moving, self.hinges, until / self.dt) else {
             return false;
         };
         report.hinge_limit_hits += 1;
         self.carry_riders(hit.part, hit.at * self.dt);
-        if let Some(near) = resolve_limit(self.moving, &mut self.step.hinges, hit) {
+        if let Some(near) = resolve_limit(self.moving, self.hinges, hit) {
             self.repredict_near(near, hit.at * self.dt, None, on_contact);
         }
         true
@@ -65,7 +65,6 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         } = *touch;
         let m = self.moving[index];
         let body = self
-            .step
             .hinges
             .body(self.moving, index)
             .filter(|b| b.inverse_inertia > 0.0)?;
@@ -95,7 +94,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         self.carry_riders(index, time);
         let near = turn_body(
             self.moving,
-            &mut self.step.hinges,
+            self.hinges,
             body.id,
             from,
             out.angular_velocity * self.dt,
@@ -154,7 +153,6 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     pub(super) fn pushable(&self, with: ContactWith) -> Option<HingeBody> {
         match with {
             ContactWith::Moving(index) => self
-                .step
                 .hinges
                 .body(self.moving, index)
                 .filter(|b| b.inverse_inertia > 0.0),
@@ -234,14 +232,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             let Some((body, index)) = *entry else { continue };
             self.carry_riders(index, time);
             let spin = out.state.spin[slot] as f32;
-            turned[slot] = turn_body(
-                self.moving,
-                &mut self.step.hinges,
-                body.id,
-                from,
-                spin * self.dt,
-                0.0,
-            );
+            turned[slot] = turn_body(self.moving, self.hinges, body.id, from, spin * self.dt, 0.0);
         }
         Some(Pushed {
             velocity: out.state.velocity.as_vec2(),

@@ -16,10 +16,8 @@
 //! its own sweep is replayed up to then, with its contacts, and it gets a clock there.
 //! Joining needs no rounds: a ball joins once, at the first instant any leg may reach it.
 
-use super::ball_grid::BallGrid;
-use super::moving::MovingObstacle;
 use super::report::Contact;
-use super::settings::MultiballSettings;
+use super::step::StepContext;
 use crate::ball::Ball;
 use crate::bounce::{BounceHit, SweepOutcome, SweepSettings, Watch, sweep_legs};
 use crate::hit::ContactWith;
@@ -28,50 +26,53 @@ use crate::parabola::{Parabola, PathLeg};
 use crate::shape::Aabb;
 use glam::Vec2;
 
-/// One ball swept on its own.
+/// One place of the lone sweeps: the ball there at the step's start, and its sweep.
 ///
 /// The fields the step reads for every ball after the sweeps (where it ended, its solid
 /// contacts, whether it goes through the event machinery) come first, in one cache line
 /// (`repr(C)` keeps them there): at 10,000 balls those passes over the list are memory
 /// bound, and they skip the rest.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 #[repr(C)]
 pub(super) struct Lone {
-    /// Where the sweep left it, and how many contacts it resolved (`None`: a bad ball).
+    /// Where the sweep left it, and how many contacts it resolved (`None`: not swept, a
+    /// bad ball or none).
     pub(super) end: Option<SweepOutcome>,
-    /// How many of `contacts` are solid (not sensors): counted as the sweep finds them,
+    /// How many of its contacts are solid (not sensors): counted as the sweep finds them,
     /// on the sweep's own thread, so the step's tally after it reads no contact list.
     pub(super) solid_contacts: u32,
     /// Goes through the event machinery.
     pub(super) events: bool,
-    /// Its contacts, in time order.
-    pub(super) contacts: Vec<Contact>,
-    /// The ball, by index, as it was at the step's start.
-    pub(super) index: usize,
+    /// A ball of the step is here (a reader may refuse a place: then none is).
+    pub(super) held: bool,
+    /// The ball as it was at the step's start (`None`: no ball of the step here, or a bad
+    /// one, which is never swept).
     pub(super) ball: Option<Ball>,
     /// The box around its path, inflated by its radius.
     pub(super) bounds: Option<Aabb>,
 }
 
-/// Sweep a ball on its own through `dt`, recording its path's box and contacts.
-pub(super) fn sweep_lone<O: Obstacles + ?Sized>(
-    lone: &mut Lone,
-    dt: f32,
-    obstacles: &O,
-    settings: &MultiballSettings,
-) {
-    lone.contacts.clear();
-    lone.solid_contacts = 0;
-    lone.end = None;
-    lone.bounds = None;
-    let Some(ball) = lone.ball else {
-        return;
-    };
-    let contacts = &mut lone.contacts;
-    if let Some(swept) = sweep_ball(&ball, lone.index, dt, obstacles, settings, |c| contacts.push(c)) {
-        lone.end = Some(swept.end);
-        lone.bounds = Some(swept.bounds);
-        lone.solid_contacts = swept.solid_contacts;
+impl Lone {
+    /// Sweep the ball here (ball `k` of the step, for its contacts) on its own through the
+    /// step of `ctx`, recording where it ends, its path's box and its solid contacts; its
+    /// contacts go to `on_contact` in time order.
+    pub(super) fn sweep<O: Obstacles + ?Sized>(
+        &mut self,
+        k: usize,
+        ctx: &StepContext<'_, O>,
+        on_contact: impl FnMut(Contact),
+    ) {
+        self.solid_contacts = 0;
+        self.end = None;
+        self.bounds = None;
+        let Some(ball) = self.ball else {
+            return;
+        };
+        if let Some(swept) = sweep_ball(&ball, k, ctx, on_contact) {
+            self.end = Some(swept.end);
+            self.bounds = Some(swept.bounds);
+            self.solid_contacts = swept.solid_contacts;
+        }
     }
 }
 
@@ -90,18 +91,16 @@ pub(super) struct Swept {
 pub(super) fn sweep_ball<O: Obstacles + ?Sized>(
     ball: &Ball,
     k: usize,
-    dt: f32,
-    obstacles: &O,
-    settings: &MultiballSettings,
+    ctx: &StepContext<'_, O>,
     on_contact: impl FnMut(Contact),
 ) -> Option<Swept> {
-    match free_flight(ball, dt, settings.gravity, obstacles) {
+    match free_flight(ball, ctx.dt, ctx.settings.gravity, ctx.obstacles) {
         Some(flight) => Some(Swept {
             end: flight.end,
             bounds: flight.bounds,
             solid_contacts: 0,
         }),
-        None => sweep_ball_legs(ball, k, dt, obstacles, settings, on_contact),
+        None => sweep_ball_legs(ball, k, ctx, on_contact),
     }
 }
 
@@ -109,11 +108,15 @@ pub(super) fn sweep_ball<O: Obstacles + ?Sized>(
 fn sweep_ball_legs<O: Obstacles + ?Sized>(
     ball: &Ball,
     k: usize,
-    dt: f32,
-    obstacles: &O,
-    settings: &MultiballSettings,
+    ctx: &StepContext<'_, O>,
     mut on_contact: impl FnMut(Contact),
 ) -> Option<Swept> {
+    let StepContext {
+        dt,
+        obstacles,
+        settings,
+        ..
+    } = *ctx;
     let curved = settings.gravity != Vec2::ZERO;
     let sweep = SweepSettings {
         max_bounces: settings.max_bounces,
@@ -253,43 +256,11 @@ pub(super) fn wall_contact(k: usize, h: &BounceHit) -> Contact {
     }
 }
 
-/// Whether ball `k`, whose path stays in `bounds`, can meet a moving obstacle (by their
-/// swept boxes) or another ball (by the path boxes in `grid`, from `lone`).
-pub(super) fn meets_something(
-    k: usize,
-    bounds: Aabb,
-    lone: &[Lone],
-    grid: &BallGrid,
-    moving: &[MovingObstacle],
-    moving_boxes: &[Aabb],
-    ball_ball: bool,
-) -> bool {
-    let Some(ball) = lone[k].ball else {
-        return false;
-    };
-    let near_moving = moving
-        .iter()
-        .zip(moving_boxes)
-        .any(|(m, b)| b.intersects(&bounds) && ball.layers.interacts(m.obstacle.layers));
-    if near_moving {
-        return true;
-    }
-    if !ball_ball {
-        return false;
-    }
-    let mut met = false;
-    grid.query_except(bounds, k, |j| {
-        met |= lone[j]
-            .ball
-            .is_some_and(|other| ball.layers.interacts(other.layers));
-    });
-    met
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::broadphase::Grid;
+    use crate::multiball::MultiballSettings;
     use crate::obstacle::{Layers, Obstacle};
     use crate::shape::{Circle, Segment};
     use rand::rngs::StdRng;
@@ -302,7 +273,7 @@ mod tests {
     fn free_flight_ends_where_the_sweep_would_bit_for_bit() {
         // A field of walls (some one-sided, some sensors, some on a layer the odd balls
         // ignore) and pillars, and balls from slow to fast, with and without gravity: each
-        // is swept by `sweep_lone`, which takes free flight where it can, and by the
+        // is swept by `Lone::sweep`, which takes free flight where it can, and by the
         // sweep's machinery alone.
         let mut rng = StdRng::seed_from_u64(SEED);
         let mut grid = Grid::default();
@@ -339,16 +310,16 @@ mod tests {
                 ball.layers = Layers::new(1, 1);
             }
             let mut fast = Lone {
-                index: k,
                 ball: Some(ball),
                 ..Lone::default()
             };
-            let mut legs = fast.clone();
+            let mut legs = fast;
             // Straight steps and curved ones, in turn.
             let settings = if k % 4 < 2 { level } else { falling };
-            sweep_lone(&mut fast, dt, &grid, &settings);
-            let contacts = &mut legs.contacts;
-            let swept = sweep_ball_legs(&ball, k, dt, &grid, &settings, |c| contacts.push(c)).unwrap();
+            let ctx = StepContext::new(dt, &grid, &settings);
+            let (mut fast_contacts, mut legs_contacts) = (Vec::new(), Vec::new());
+            fast.sweep(k, &ctx, |c| fast_contacts.push(c));
+            let swept = sweep_ball_legs(&ball, k, &ctx, |c| legs_contacts.push(c)).unwrap();
             legs.end = Some(swept.end);
             legs.bounds = Some(swept.bounds);
             legs.solid_contacts = swept.solid_contacts;
@@ -362,7 +333,7 @@ mod tests {
             assert_eq!(bits(&fast), bits(&legs), "ball {k}");
             assert_eq!(fast.end, legs.end, "ball {k}");
             assert_eq!(fast.bounds, legs.bounds, "ball {k}");
-            assert_eq!(fast.contacts, legs.contacts, "ball {k}");
+            assert_eq!(fast_contacts, legs_contacts, "ball {k}");
             assert_eq!(fast.solid_contacts, legs.solid_contacts, "ball {k}");
         }
         // Both ways are taken often, straight and curved.

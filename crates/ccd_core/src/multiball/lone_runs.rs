@@ -1,43 +1,138 @@
-//! The lone sweeps and the lone balls' ends, run by run of balls, in parallel (see
-//! `lone.rs` for what a lone ball is).
+//! The lone balls' engine: every ball a caller's store holds ([`BallReader`]) swept on its
+//! own (see `lone.rs` for what a lone ball is), run by run of balls over the threads.
 //!
-//! Each ball's sweep, and each lone ball's end written back with whether it met a wall,
-//! is its own work. So the balls are cut into even runs of about [`LONE_BALLS_PER_TASK`],
-//! at most [`MAX_LONE_RUNS`] of them (kept on the stack: a warm step allocates nothing),
-//! and the runs go to the threads as tasks. When nothing but walls can meet a ball (no
-//! ball–ball contacts, no moving obstacle), every ball is lone and its run writes its end
-//! right after its sweep, in the same task; otherwise the ends are written after the
-//! event machinery ran, in a second round of tasks.
+//! Each ball's sweep is its own work. So the store's places are cut into runs of
+//! consecutive places, one task each: many even runs of about [`LONE_BALLS_PER_TASK`] (at
+//! most [`MAX_LONE_RUNS`]), or, for a store that must pass over every place before a run to
+//! read it (a Bevy query read from its start), one run per thread. Each run reads its
+//! balls in order on its thread, sweeps them, and keeps what must follow the store's order
+//! in its own notes ([`RunNotes`]): its contacts, its balls' lost time (an `f32` sum,
+//! whose rounding depends on its order), which balls met a wall, and its counts. The
+//! notes are then added up run by run on the calling thread ([`LoneSweeps::add_up`]). The
+//! results are those of one pass in the store's order, bit for bit, on any number of
+//! threads.
 //!
-//! What must keep the caller's order stays on the calling thread, after the tasks: the
-//! contacts (passed to `on_contact` ball by ball) and the lost time (an `f32` sum, whose
-//! rounding depends on its order). Each run lists the balls that have either, so that
-//! pass reads only those. The counts are integers, the same summed in any order. The
-//! results are those of one pass in ball order, bit for bit, on any number of threads.
+//! [`step_balls`](super::step_balls) drives the engine over its slice of balls; a game
+//! engine that keeps its balls elsewhere drives it with a reader of its own, and writes
+//! the ends back from [`LoneSweeps::ends`] itself.
 
-use super::lone::{Lone, sweep_lone};
+use super::lone::Lone;
 use super::parallel::Parallel;
 use super::report::{Contact, MultiballReport};
-use super::settings::MultiballSettings;
 use super::sim::usable;
+use super::state::{Carried, MultiballScratch};
+use super::step::StepContext;
 use crate::ball::Ball;
 use crate::obstacle::Obstacles;
-use crate::tolerance::{LONE_BALLS_PER_TASK, MAX_LONE_RUNS};
+use crate::tolerance::{LONE_BALLS_PER_TASK, MAX_LONE_RUNS, MIN_ITEMS_PER_THREAD};
+use glam::Vec2;
 
-/// One task: a run of balls, from `first`, with their lone sweeps and what they write.
-struct Run<'a> {
-    first: usize,
-    balls: &'a mut [Ball],
-    lone: &'a mut [Lone],
-    met: &'a mut [bool],
-    tally: Tally,
-    /// The lone balls of the run with contacts or lost time, by index, in order.
-    noted: &'a mut Vec<u32>,
+/// Where the lone engine reads a step's balls: a caller's store, in its own order (a slice
+/// of balls, a query of entities). [`LoneSweeps::step`] cuts its places into runs of
+/// consecutive places and reads each run, in order, on one thread.
+pub trait BallReader: Sync {
+    /// What the caller knows a ball by: every contact names its ball so.
+    type Id: Copy + Send + Sync;
+
+    /// How many places the store has.
+    fn len(&self) -> usize;
+
+    /// Whether it is empty.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether reading a run starts by passing over every place before it (a query read
+    /// from its start): such a store is cut into one run per thread, not into many small
+    /// runs. Default `false`.
+    fn seeks(&self) -> bool {
+        false
+    }
+
+    /// Calls `visit` with each of the `count` places from `first` on, in order: the ball
+    /// there and its id, or `None` for a place that holds no ball of the step (one the
+    /// caller refused: it is not counted among the step's balls, as if it were not there).
+    fn read(&self, first: usize, count: usize, visit: impl FnMut(Option<(Self::Id, Ball)>));
 }
 
-/// A run's counts.
+/// A slice of balls, each known by its index: how [`step_balls`](super::step_balls) reads
+/// its own balls.
+impl BallReader for [Ball] {
+    type Id = usize;
+
+    #[inline]
+    fn len(&self) -> usize {
+        <[Ball]>::len(self)
+    }
+
+    #[inline]
+    fn read(&self, first: usize, count: usize, mut visit: impl FnMut(Option<(usize, Ball)>)) {
+        for (k, ball) in self.iter().enumerate().skip(first).take(count) {
+            visit(Some((k, *ball)));
+        }
+    }
+}
+
+/// The lone sweeps of a step: per place of the store, its ball and sweep (`Lone`); per
+/// run, its notes. Kept between steps, so a warm step allocates nothing.
+#[derive(Clone, Debug)]
+pub struct LoneSweeps<Id = usize> {
+    /// Per place of the store: its ball and its sweep.
+    pub(super) places: Vec<Lone>,
+    /// Per run of the last sweep: what it found.
+    runs: Vec<RunNotes<Id>>,
+    /// How the last sweep cut the places.
+    cut: Cut,
+}
+
+impl<Id> Default for LoneSweeps<Id> {
+    fn default() -> Self {
+        Self {
+            places: Vec::new(),
+            runs: Vec::new(),
+            cut: Cut::default(),
+        }
+    }
+}
+
+/// How the places are cut into runs: `count` runs of `length` places (the last shorter).
 #[derive(Clone, Copy, Debug, Default)]
-struct Tally {
+struct Cut {
+    count: usize,
+    length: usize,
+}
+
+/// What a run of places found, in the store's order.
+#[derive(Clone, Debug)]
+struct RunNotes<Id> {
+    /// The step's balls among its places (the others were refused by the reader).
+    balls: u32,
+    /// Its balls' contacts, each with its ball's id; `Contact::ball` counts the step's
+    /// balls from the run's first (made the step's count when the runs are added up).
+    contacts: Vec<(Id, Contact)>,
+    /// The lost time of each of its balls that lost some, in order.
+    lost: Vec<f32>,
+    /// Its balls (counted from the run's first) that met a wall.
+    met: Vec<u32>,
+    /// Its counts.
+    counts: LoneCounts,
+}
+
+impl<Id> Default for RunNotes<Id> {
+    fn default() -> Self {
+        Self {
+            balls: 0,
+            contacts: Vec::new(),
+            lost: Vec::new(),
+            met: Vec::new(),
+            counts: LoneCounts::default(),
+        }
+    }
+}
+
+/// A run's counts, as the [`MultiballReport`] has them.
+#[derive(Clone, Copy, Debug, Default)]
+struct LoneCounts {
     lone_balls: u32,
     event_balls: u32,
     bounces: u32,
@@ -45,169 +140,349 @@ struct Tally {
     capped: u32,
 }
 
-/// The per-ball lists a round of runs cuts up, all in the caller's order.
-pub(super) struct RunLists<'a> {
-    pub(super) balls: &'a mut [Ball],
-    /// Every ball's lone sweep (as many as `balls`).
-    pub(super) lone: &'a mut [Lone],
-    /// Per ball: it met something this step.
-    pub(super) met: &'a mut [bool],
-    /// Per run: its noted balls (kept between steps).
-    pub(super) noted: &'a mut Vec<Vec<u32>>,
+/// One task: a run of places, from `first`, with its notes.
+struct Run<'a, Id> {
+    first: usize,
+    places: &'a mut [Lone],
+    notes: &'a mut RunNotes<Id>,
 }
 
-/// The runs of `lists`, as tasks for `round`.
-fn cut<'a>(lists: RunLists<'a>, round: impl Fn(&mut Run<'a>) + Sync, pool: &impl Parallel) -> Finished<'a> {
-    let RunLists {
-        balls,
-        lone,
-        met,
-        noted,
-    } = lists;
-    let count = balls.len().div_ceil(LONE_BALLS_PER_TASK).clamp(1, MAX_LONE_RUNS);
-    let length = balls.len().div_ceil(count).max(1);
-    let count = balls.len().div_ceil(length);
-    if noted.len() < count {
-        noted.resize_with(count, Vec::new);
-    }
-    let mut runs = balls
-        .chunks_mut(length)
-        .zip(lone.chunks_mut(length))
-        .zip(met.chunks_mut(length))
-        .zip(noted.iter_mut())
-        .enumerate()
-        .map(|(r, (((balls, lone), met), noted))| Run {
-            first: r * length,
-            balls,
-            lone,
-            met,
-            tally: Tally::default(),
-            noted,
+impl<Id: Copy + Send + Sync> LoneSweeps<Id> {
+    /// Sweep every ball of `reader` on its own through the step of `ctx`, the runs on
+    /// `pool`'s threads. With `settle` (nothing but walls can meet a ball), every ball keeps
+    /// its sweep: each run also counts its balls as lone, and [`LoneSweeps::add_up`] can
+    /// follow at once; else the event machinery marks some first ([`LoneSweeps::settle`]).
+    pub(super) fn sweep<P: Parallel, R, O>(
+        &mut self,
+        pool: &P,
+        reader: &R,
+        ctx: &StepContext<'_, O>,
+        settle: bool,
+    ) where
+        R: BallReader<Id = Id> + ?Sized,
+        O: Obstacles + Sync + ?Sized,
+    {
+        let threads = pool.threads().max(1);
+        self.cut = cut(reader.len(), reader.seeks(), threads);
+        self.places.resize_with(reader.len(), Lone::default);
+        let mut runs = self.runs_mut();
+        pool.for_each_task(runs.as_mut_slice(), &|run: &mut Option<Run<'_, Id>>| {
+            if let Some(run) = run {
+                sweep_run(run, reader, ctx, settle);
+            }
         });
-    let mut runs: [Option<Run<'a>>; MAX_LONE_RUNS] = std::array::from_fn(|_| runs.next());
-    pool.for_each_task(&mut runs[..count], &|run: &mut Option<Run<'a>>| {
-        if let Some(run) = run {
-            round(run);
+    }
+
+    /// After the event machinery: count each place's ball as lone, or as an event ball if
+    /// `in_events` says so (by place), run by run on `pool`'s threads.
+    pub(super) fn settle<P: Parallel>(&mut self, pool: &P, in_events: &[bool]) {
+        let mut runs = self.runs_mut();
+        pool.for_each_task(runs.as_mut_slice(), &|run: &mut Option<Run<'_, Id>>| {
+            if let Some(run) = run {
+                count_run(run, in_events);
+            }
+        });
+    }
+
+    /// The runs of the last cut, as tasks (on the stack: a warm step allocates nothing).
+    fn runs_mut(&mut self) -> RunTasks<'_, Id> {
+        let Cut { count, length } = self.cut;
+        if self.runs.len() < count {
+            self.runs.resize_with(count, RunNotes::default);
         }
-    });
-    Finished { runs, count }
-}
+        let mut runs = self
+            .places
+            .chunks_mut(length.max(1))
+            .zip(self.runs.iter_mut())
+            .enumerate()
+            .map(|(r, (places, notes))| Run {
+                first: r * length,
+                places,
+                notes,
+            });
+        RunTasks {
+            tasks: std::array::from_fn(|_| runs.next()),
+            count,
+        }
+    }
 
-/// Runs whose tasks are done, to be added up in order.
-struct Finished<'a> {
-    runs: [Option<Run<'a>>; MAX_LONE_RUNS],
-    count: usize,
-}
-
-impl Finished<'_> {
-    /// Add the runs' counts, lost time and contacts to `report` and `on_contact`, run by
-    /// run and ball by ball.
-    fn add_up(&self, report: &mut MultiballReport, on_contact: &mut impl FnMut(&Contact)) {
-        let runs = self.runs[..self.count].iter().flatten();
-        for run in runs.clone() {
-            let t = run.tally;
+    /// Add up the runs in order: their counts to `report`, their lost time in the store's
+    /// order, their contacts to `on_contact` ball by ball (each ball's in time order,
+    /// numbered among the step's balls), and which balls met a wall to `met` (by the
+    /// step's count; grown to the step's balls if shorter, and only ever set). The contacts
+    /// of the balls of `in_events` (by place) are not passed: the event machinery stepped
+    /// those.
+    pub(super) fn add_up(
+        &self,
+        in_events: &[bool],
+        report: &mut MultiballReport,
+        met: &mut Vec<bool>,
+        mut on_contact: impl FnMut(Id, &Contact),
+    ) {
+        let runs = &self.runs[..self.cut.count];
+        let balls: usize = runs.iter().map(|r| r.balls as usize).sum();
+        if met.len() < balls {
+            met.resize(balls, false);
+        }
+        let mut offset = 0;
+        for (r, run) in runs.iter().enumerate() {
+            let t = run.counts;
             report.lone_balls += t.lone_balls;
             report.event_balls += t.event_balls;
             report.bounces += t.bounces;
             report.max_bounces_per_ball = report.max_bounces_per_ball.max(t.max_bounces);
             report.capped_balls += t.capped;
-        }
-        for run in runs {
-            for &k in run.noted.iter() {
-                let s = &run.lone[k as usize - run.first];
-                if let Some(end) = s.end {
-                    report.lost_time += end.lost_time;
+            for &lost in &run.lost {
+                report.lost_time += lost;
+            }
+            for &k in &run.met {
+                met[offset + k as usize] = true;
+            }
+            // (`in_events` is by place, and only a store whose every place holds a ball, the
+            // step's own slice, has event balls: there a run numbers its balls as its
+            // places.)
+            let first = r * self.cut.length;
+            for (id, c) in &run.contacts {
+                if !in_events.get(first + c.ball).copied().unwrap_or(false) {
+                    let contact = Contact {
+                        ball: offset + c.ball,
+                        ..*c
+                    };
+                    on_contact(*id, &contact);
                 }
-                s.contacts.iter().for_each(&mut *on_contact);
             }
+            offset += run.balls as usize;
         }
     }
-}
 
-/// Sweep every usable ball on its own (`lone`, resized to the balls, each entry knowing
-/// its index). If `finish` (nothing but walls can meet a ball), also write each ball's
-/// end, its met flag and its counts to `report`, and pass its contacts to `on_contact`.
-pub(super) fn sweep_runs<P: Parallel, O: Obstacles + Sync + ?Sized>(
-    pool: &P,
-    lists: RunLists<'_>,
-    sweep: (f32, &O, &MultiballSettings),
-    finish: bool,
-    report: &mut MultiballReport,
-    on_contact: &mut impl FnMut(&Contact),
-) {
-    let (dt, obstacles, settings) = sweep;
-    let finished = cut(
-        lists,
-        |run| {
-            for (n, (s, b)) in run.lone.iter_mut().zip(run.balls.iter()).enumerate() {
-                s.index = run.first + n;
-                s.ball = usable(b).then_some(*b);
-                s.events = false;
-                sweep_lone(s, dt, obstacles, settings);
-            }
-            if finish {
-                write_ends(run, &[]);
-            }
-        },
-        pool,
-    );
-    if finish {
-        finished.add_up(report, on_contact);
+    /// Each place's end, in the store's order: its ball's centre and velocity, or `None`
+    /// for a place whose ball was not stepped (refused, bad, or stepped by the event
+    /// machinery). A caller that keeps its balls itself writes them back from here.
+    pub fn ends(&self) -> impl ExactSizeIterator<Item = Option<(Vec2, Vec2)>> + '_ {
+        self.places
+            .iter()
+            .map(|s| s.end.filter(|_| !s.events).map(|e| (e.center, e.velocity)))
     }
 }
 
-/// Write each lone ball's end (those not `in_events`), its met flag and its counts to
-/// `report`, and pass its contacts to `on_contact`.
-pub(super) fn finish_runs<P: Parallel>(
-    pool: &P,
-    lists: RunLists<'_>,
-    in_events: &[bool],
-    report: &mut MultiballReport,
-    on_contact: &mut impl FnMut(&Contact),
-) {
-    cut(lists, |run| write_ends(run, in_events), pool).add_up(report, on_contact);
+/// The runs of a sweep as tasks.
+struct RunTasks<'a, Id> {
+    tasks: [Option<Run<'a, Id>>; MAX_LONE_RUNS],
+    count: usize,
 }
 
-/// One run's lone balls (all, if `in_events` is empty): each one's end, met flag and
-/// counts.
-fn write_ends(run: &mut Run<'_>, in_events: &[bool]) {
-    run.noted.clear();
-    let mut t = Tally::default();
-    let balls = run.balls.iter_mut().zip(run.met.iter_mut()).zip(run.lone.iter());
-    for (n, ((ball, met), s)) in balls.enumerate() {
-        let k = run.first + n;
-        if in_events.get(k).copied().unwrap_or(false) {
+impl<'a, Id> RunTasks<'a, Id> {
+    fn as_mut_slice(&mut self) -> &mut [Option<Run<'a, Id>>] {
+        &mut self.tasks[..self.count]
+    }
+}
+
+/// How `places` places are cut for `threads` threads: into even runs of about
+/// [`LONE_BALLS_PER_TASK`] (at most [`MAX_LONE_RUNS`]), or, for a store that `seeks`, one
+/// run per thread (no more runs than a thread's worth of places).
+fn cut(places: usize, seeks: bool, threads: usize) -> Cut {
+    let wanted = if seeks {
+        threads.min(places / MIN_ITEMS_PER_THREAD)
+    } else {
+        places.div_ceil(LONE_BALLS_PER_TASK)
+    };
+    let count = wanted.clamp(1, MAX_LONE_RUNS);
+    let length = places.div_ceil(count).max(1);
+    Cut {
+        count: places.div_ceil(length),
+        length,
+    }
+}
+
+/// Read and sweep the run's balls in order; with `settle`, count each as lone.
+fn sweep_run<Id: Copy, R: BallReader<Id = Id> + ?Sized, O: Obstacles + ?Sized>(
+    run: &mut Run<'_, Id>,
+    reader: &R,
+    ctx: &StepContext<'_, O>,
+    settle: bool,
+) {
+    let notes = &mut *run.notes;
+    notes.contacts.clear();
+    notes.balls = 0;
+    let mut places = run.places.iter_mut();
+    reader.read(run.first, places.len(), |read| {
+        let Some(lone) = places.next() else {
+            return;
+        };
+        let Some((id, ball)) = read else {
+            *lone = Lone::default();
+            return;
+        };
+        let k = notes.balls as usize;
+        notes.balls += 1;
+        lone.held = true;
+        lone.ball = usable(&ball).then_some(ball);
+        lone.events = false;
+        let contacts = &mut notes.contacts;
+        lone.sweep(k, ctx, |c| contacts.push((id, c)));
+    });
+    if settle {
+        count_run(run, &[]);
+    }
+}
+
+/// Count the run's balls: each as an event ball if `in_events` says so (by place), else
+/// as lone, with its bounces, cap, lost time and whether it met a wall.
+fn count_run<Id>(run: &mut Run<'_, Id>, in_events: &[bool]) {
+    let notes = &mut *run.notes;
+    notes.lost.clear();
+    notes.met.clear();
+    let mut t = LoneCounts::default();
+    let mut k = 0;
+    for (n, lone) in run.places.iter_mut().enumerate() {
+        if !lone.held {
+            continue;
+        }
+        let here = k;
+        k += 1;
+        lone.events = in_events.get(run.first + n).copied().unwrap_or(false);
+        if lone.events {
             t.event_balls += 1;
             continue;
         }
         // (A ball with an end was usable: a bad one is never swept.)
-        let Some(end) = s.end else {
+        let Some(end) = lone.end else {
             continue;
         };
-        ball.center = end.center;
-        ball.velocity = end.velocity;
         t.lone_balls += 1;
-        t.bounces += s.solid_contacts;
+        t.bounces += lone.solid_contacts;
         t.max_bounces = t.max_bounces.max(end.bounces);
         t.capped += u32::from(end.capped);
-        *met = s.solid_contacts > 0;
-        if !s.contacts.is_empty() || end.lost_time != 0.0 {
-            run.noted.push(k as u32);
+        if lone.solid_contacts > 0 {
+            notes.met.push(here);
+        }
+        if end.lost_time != 0.0 {
+            notes.lost.push(end.lost_time);
         }
     }
-    run.tally = t;
+    notes.counts = t;
+}
+
+impl<Id: Copy + Send + Sync> LoneSweeps<Id> {
+    /// Step every ball of `reader` on its own through the step of `ctx`, the runs on
+    /// `pool`'s threads, when nothing but walls can meet a ball
+    /// ([`MultiballScratch::steps_all_lone`]): exactly as [`step_balls`] steps such a step,
+    /// bit for bit, with the same contacts in the same order, passed to `on_contact` with
+    /// each ball's id and its number among the step's balls (the reader's refused places
+    /// left out). What the step leaves for the next goes into `scratch`, so that a later
+    /// [`step_balls`] with it goes on as if it had made this step. Write the ends back from
+    /// [`LoneSweeps::ends`].
+    ///
+    /// ```
+    /// use ccd_core::{Ball, LoneSweeps, MultiballScratch, MultiballSettings, Obstacle, OneThread, Segment, StepContext, Vec2};
+    /// // A floor at y = 0; a ball of radius 1 at (0, 3) falls at 10 units/s for 0.5 s: it
+    /// // touches the floor at t = 0.2 s (centre height 1) and rises for the last 0.3 s, to 4.
+    /// let floor = [Obstacle::segment(Segment::new(Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0)))];
+    /// let balls = [Ball::new(Vec2::new(0.0, 3.0), Vec2::new(0.0, -10.0), 1.0)];
+    /// let settings = MultiballSettings { ball_ball: false, ..Default::default() };
+    /// let (mut sweeps, mut scratch) = (LoneSweeps::default(), MultiballScratch::default());
+    /// let mut times = Vec::new();
+    /// let ctx = StepContext::new(0.5, &floor[..], &settings);
+    /// let report = sweeps.step(&OneThread, &balls[..], &ctx, &mut scratch, |_, c| times.push(c.time));
+    /// assert_eq!(report.bounces, 1);
+    /// assert!((times[0] - 0.2).abs() < 1e-6);
+    /// let (center, velocity) = sweeps.ends().next().flatten().unwrap();
+    /// assert!((center.y - 4.0).abs() < 1e-5 && velocity == Vec2::new(0.0, 10.0));
+    /// ```
+    ///
+    /// [`step_balls`]: super::step_balls
+    /// [`MultiballScratch::steps_all_lone`]: super::MultiballScratch::steps_all_lone
+    pub fn step<P: Parallel, R, O>(
+        &mut self,
+        pool: &P,
+        reader: &R,
+        ctx: &StepContext<'_, O>,
+        scratch: &mut MultiballScratch,
+        on_contact: impl FnMut(Id, &Contact),
+    ) -> MultiballReport
+    where
+        R: BallReader<Id = Id> + ?Sized,
+        O: Obstacles + Sync + ?Sized,
+    {
+        let mut report = MultiballReport::default();
+        if !(ctx.dt > 0.0) || !ctx.dt.is_finite() {
+            self.places.clear();
+            return report;
+        }
+        self.sweep(pool, reader, ctx, true);
+        let MultiballScratch { met, carried, .. } = scratch;
+        met.clear();
+        self.add_up(&[], &mut report, met, on_contact);
+        // A step of no balls carries nothing, as `step_balls` carries nothing then.
+        if !met.is_empty() {
+            carried.step(met, false);
+        }
+        report
+    }
+
+    /// No ball swept on its own: each of `balls` goes through the event machinery (a
+    /// crowded step). Its places hold the balls, nothing swept.
+    pub(super) fn skip(&mut self, balls: &[Ball]) {
+        self.cut = cut(balls.len(), false, 1);
+        self.places.clear();
+        self.places.extend(balls.iter().map(|b| Lone {
+            held: true,
+            ball: usable(b).then_some(*b),
+            ..Lone::default()
+        }));
+        let Cut { count, length } = self.cut;
+        if self.runs.len() < count {
+            self.runs.resize_with(count, RunNotes::default);
+        }
+        for (r, notes) in self.runs[..count].iter_mut().enumerate() {
+            notes.contacts.clear();
+            notes.balls = (balls.len() - r * length).min(length) as u32;
+        }
+    }
+
+    /// Write each lone ball's end (not one in the event machinery) into `balls`, the
+    /// store the sweeps read, run by run on `pool`'s threads.
+    pub(super) fn write_ends<P: Parallel>(&self, pool: &P, balls: &mut [Ball]) {
+        let length = self.cut.length.max(1);
+        let mut parts = balls.chunks_mut(length).zip(self.places.chunks(length));
+        let mut tasks: [Option<(&mut [Ball], &[Lone])>; MAX_LONE_RUNS] =
+            std::array::from_fn(|_| parts.next());
+        pool.for_each_task(&mut tasks[..self.cut.count], &|task| {
+            let Some((balls, places)) = task else {
+                return;
+            };
+            for (ball, lone) in balls.iter_mut().zip(places.iter()) {
+                if let (false, Some(end)) = (lone.events, lone.end) {
+                    ball.center = end.center;
+                    ball.velocity = end.velocity;
+                }
+            }
+        });
+    }
+}
+
+impl Carried {
+    /// This step's marks of which balls met something (`met`, exchanged with last step's),
+    /// and whether it was `crowded`.
+    pub(super) fn step(&mut self, met: &mut Vec<bool>, crowded: bool) {
+        std::mem::swap(&mut self.met, met);
+        self.crowded = crowded;
+    }
 }
 
 #[cfg(test)]
 pub(super) mod tests {
+    use super::{BallReader, LoneSweeps};
     use crate::ball::Ball;
     use crate::bounce::{SweepSettings, sweep_bounces};
     use crate::broadphase::Grid;
     use crate::hit::ContactWith;
+    use crate::multiball::MovingObstacle;
     use crate::multiball::{MultiballReport, MultiballScratch, MultiballSettings};
-    use crate::multiball::{MultiballStep, OneThread, Parallel, Threads, step_balls_parallel};
+    use crate::multiball::{MultiballStep, OneThread, Parallel, StepContext, Threads, step_balls_parallel};
     use crate::obstacle::{Layers, Obstacle};
     use crate::shape::{Circle, Segment};
+    use crate::sweep::SegmentMotion;
     use glam::Vec2;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
@@ -396,5 +671,327 @@ pub(super) mod tests {
                 );
             }
         }
+    }
+
+    /// A store with refused places (`None`), each ball known by its place, that seeks or
+    /// not: as a game engine's query reads its circles.
+    struct Sparse<'a> {
+        places: &'a [Option<Ball>],
+        seeks: bool,
+    }
+
+    impl BallReader for Sparse<'_> {
+        type Id = usize;
+
+        fn len(&self) -> usize {
+            self.places.len()
+        }
+
+        fn seeks(&self) -> bool {
+            self.seeks
+        }
+
+        fn read(&self, first: usize, count: usize, mut visit: impl FnMut(Option<(usize, Ball)>)) {
+            for (k, place) in self.places.iter().enumerate().skip(first).take(count) {
+                visit(place.map(|b| (k, b)));
+            }
+        }
+    }
+
+    /// What a step of `LoneSweeps::step` leaves: the step's balls' bits (refused places left
+    /// out), its contacts with their places, and the report's lone-ball figures.
+    struct Swept {
+        outcome: Outcome,
+        places: Vec<usize>,
+    }
+
+    /// One step of the balls of `places` by the lone engine, from `scratch`.
+    fn by_sweeps<P: Parallel>(
+        pool: &P,
+        reader: &Sparse<'_>,
+        grid: &Grid,
+        settings: &MultiballSettings,
+        scratch: &mut MultiballScratch,
+    ) -> Swept {
+        let mut sweeps = LoneSweeps::default();
+        let (mut contacts, mut places) = (Vec::new(), Vec::new());
+        let ctx = StepContext::new(DT, grid, settings);
+        let r = sweeps.step(pool, reader, &ctx, scratch, |place, c| {
+            places.push(place);
+            contacts.push((c.ball, c.time.to_bits(), c.with));
+        });
+        let balls = reader
+            .places
+            .iter()
+            .zip(sweeps.ends())
+            .filter_map(|(place, end)| {
+                let ball = (*place)?;
+                let (center, velocity) = end.unwrap_or((ball.center, ball.velocity));
+                Some(bits(&Ball {
+                    center,
+                    velocity,
+                    ..ball
+                }))
+            })
+            .collect();
+        let figures = (
+            r.lone_balls,
+            r.bounces,
+            r.max_bounces_per_ball,
+            r.capped_balls,
+            r.lost_time.to_bits(),
+        );
+        Swept {
+            outcome: Outcome {
+                balls,
+                contacts,
+                figures,
+            },
+            places,
+        }
+    }
+
+    /// Fast balls all over the box; every 250th a bad one (a NaN velocity, a negative
+    /// radius), and every 97th place refused by the reader.
+    fn sparse_balls(n: usize) -> Vec<Option<Ball>> {
+        let mut rng = StdRng::seed_from_u64(30);
+        (0..n)
+            .map(|k| {
+                let at = Vec2::new(rng.random_range(-190.0..190.0), rng.random_range(-190.0..190.0));
+                let v = Vec2::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0)) * 30_000.0;
+                match (k % 97, k % 250) {
+                    (5, _) => None,
+                    (_, 0) => Some(Ball::new(at, Vec2::NAN, 2.0)),
+                    (_, 1) => Some(Ball::new(at, v, -2.0)),
+                    _ => Some(Ball::new(at, v, 2.0)),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_lone_engine_on_a_store_of_its_own_steps_as_step_balls_steps() {
+        // A store that refuses some places, read in runs on one, two and three threads, by
+        // seeking runs (one a thread) and by many small ones: the step's balls (the places
+        // it holds, in order) end as `step_balls` ends them, bit for bit, with the same
+        // contacts in the same order (numbered among the step's balls, each with its
+        // place), the same report, and the same carried state.
+        let grid = walls();
+        for gravity in [Vec2::ZERO, Vec2::new(0.0, -3.0e5)] {
+            let settings = MultiballSettings {
+                ball_ball: false,
+                max_bounces: 2,
+                gravity,
+                ..MultiballSettings::default()
+            };
+            let places = sparse_balls(3000);
+            let mut held: Vec<Ball> = places.iter().flatten().copied().collect();
+            let mut own = MultiballScratch::default();
+            let expected = step_on_scratch(&OneThread, &mut held, &grid, &settings, &mut own);
+            assert!(
+                expected.figures.3 > 20,
+                "a busy scene: capped {}",
+                expected.figures.3
+            );
+            assert_eq!(expected.balls.len(), 3000 - 31, "31 places refused");
+            let place_of: Vec<usize> = (0..places.len()).filter(|&k| places[k].is_some()).collect();
+            for (threads, seeks) in [(1, false), (1, true), (2, true), (3, false), (3, true)] {
+                let what = format!("{gravity}, {threads} threads, seeks {seeks}");
+                let reader = Sparse {
+                    places: &places,
+                    seeks,
+                };
+                let mut scratch = MultiballScratch::default();
+                let got = by_sweeps(&Threads(threads), &reader, &grid, &settings, &mut scratch);
+                same(&got.outcome, &expected, &what);
+                let named = got.outcome.contacts.iter().zip(&got.places);
+                for (&(ball, _, _), &place) in named {
+                    assert_eq!(place_of[ball], place, "{what}: a contact names another place");
+                }
+                assert_eq!(
+                    scratch.carried.met, own.carried.met,
+                    "{what}: which balls met a wall"
+                );
+                assert_eq!(scratch.carried.crowded, own.carried.crowded);
+            }
+        }
+    }
+
+    /// One step of `start` on `pool`, from `scratch`.
+    fn step_on_scratch<P: Parallel>(
+        pool: &P,
+        start: &mut [Ball],
+        grid: &Grid,
+        settings: &MultiballSettings,
+        scratch: &mut MultiballScratch,
+    ) -> Outcome {
+        let mut contacts = Vec::new();
+        let step = MultiballStep {
+            balls: start,
+            dt: DT,
+            obstacles: grid,
+            moving: &mut [],
+        };
+        let r = step_balls_parallel(pool, step, settings, scratch, |c| {
+            contacts.push((c.ball, c.time.to_bits(), c.with));
+        });
+        Outcome {
+            balls: start.iter().map(bits).collect(),
+            contacts,
+            figures: (
+                r.lone_balls,
+                r.bounces,
+                r.max_bounces_per_ball,
+                r.capped_balls,
+                r.lost_time.to_bits(),
+            ),
+        }
+    }
+
+    #[test]
+    fn a_bad_step_steps_nothing_and_a_bad_ball_is_left_as_it_was() {
+        let grid = walls();
+        let settings = MultiballSettings::default();
+        let good = Ball::new(Vec2::ZERO, Vec2::new(100.0, 0.0), 2.0);
+        let places = [
+            Some(Ball::new(Vec2::new(f32::NAN, 0.0), Vec2::ZERO, 2.0)),
+            Some(Ball::new(Vec2::ZERO, Vec2::new(0.0, f32::INFINITY), 2.0)),
+            Some(Ball::new(Vec2::ZERO, Vec2::ZERO, -1.0)),
+            Some(Ball {
+                inverse_mass: -1.0,
+                ..good
+            }),
+            Some(good),
+        ];
+        let reader = Sparse {
+            places: &places,
+            seeks: false,
+        };
+        let mut sweeps = LoneSweeps::default();
+        let mut scratch = MultiballScratch::default();
+        for dt in [0.0, -DT, f32::NAN, f32::INFINITY] {
+            let ctx = StepContext::new(dt, &grid, &settings);
+            let r = sweeps.step(&OneThread, &reader, &ctx, &mut scratch, |_, _| {
+                panic!("dt {dt}: a contact")
+            });
+            assert_eq!((r.lone_balls, sweeps.ends().len()), (0, 0), "dt {dt}");
+        }
+        let ctx = StepContext::new(DT, &grid, &settings);
+        let r = sweeps.step(&OneThread, &reader, &ctx, &mut scratch, |_, _| {});
+        let ends: Vec<_> = sweeps.ends().collect();
+        assert_eq!(r.lone_balls, 1);
+        assert!(ends[..4].iter().all(Option::is_none), "{ends:?}");
+        // By hand: 100 units/s for 1/60 s in open space.
+        assert_eq!(ends[4], Some((Vec2::new(100.0 * DT, 0.0), good.velocity)));
+    }
+
+    #[test]
+    fn a_lone_step_carried_goes_on_as_the_steps_own() {
+        // Under gravity, balls drop onto the floor and rest there: which met a wall last
+        // step decides where the next step's resting solve looks. A step made by the lone
+        // engine on a store of its own must leave the next step (ball–ball contacts on)
+        // exactly as a step of `step_balls` would.
+        let grid = walls();
+        let gravity = Vec2::new(0.0, -1000.0);
+        let walls_only = MultiballSettings {
+            ball_ball: false,
+            gravity,
+            ..MultiballSettings::default()
+        };
+        let with_balls = MultiballSettings {
+            ball_ball: true,
+            ..walls_only
+        };
+        let mut rng = StdRng::seed_from_u64(31);
+        // A row on the floor, creeping sideways; a row in the air above, falling.
+        let start: Vec<Ball> = (0..120)
+            .map(|k| {
+                let x = -180.0 + 6.0 * (k % 60) as f32;
+                let y = if k < 60 { -198.0 + 1e-3 } else { -150.0 };
+                Ball::new(Vec2::new(x, y), Vec2::new(rng.random_range(-5.0..5.0), -1.0), 2.0)
+            })
+            .collect();
+        // The first step: by `step_balls`, or by the engine on a store and carried.
+        let mut own = MultiballScratch::default();
+        let mut by_steps = start.clone();
+        assert!(own.steps_all_lone(&walls_only, &[]));
+        step_on_scratch(&OneThread, &mut by_steps, &grid, &walls_only, &mut own);
+        let mut carried = MultiballScratch::default();
+        let places: Vec<Option<Ball>> = start.iter().copied().map(Some).collect();
+        let reader = Sparse {
+            places: &places,
+            seeks: true,
+        };
+        let mut sweeps = LoneSweeps::default();
+        let ctx = StepContext::new(DT, &grid, &walls_only);
+        sweeps.step(&Threads(2), &reader, &ctx, &mut carried, |_, _| {});
+        let mut by_store = start.clone();
+        for (ball, end) in by_store.iter_mut().zip(sweeps.ends()) {
+            if let Some((center, velocity)) = end {
+                (ball.center, ball.velocity) = (center, velocity);
+            }
+        }
+        // Some met the floor, some did not: a carry of all or none would differ.
+        let met = carried.carried.met.iter().filter(|&&m| m).count();
+        assert!((50..=70).contains(&met), "{met} met the floor");
+        assert_eq!(carried.carried.met, own.carried.met, "which balls met a wall");
+        assert_eq!(carried.carried.crowded, own.carried.crowded);
+        // And the steps after it, ball–ball contacts on, go on alike.
+        for k in 0..3 {
+            let a = step_on_scratch(&OneThread, &mut by_steps, &grid, &with_balls, &mut own);
+            let b = step_on_scratch(&OneThread, &mut by_store, &grid, &with_balls, &mut carried);
+            assert!(
+                a.balls == b.balls && a.contacts == b.contacts && a.figures == b.figures,
+                "step {k} after the carried one differs"
+            );
+        }
+    }
+
+    #[test]
+    fn steps_all_lone_only_while_nothing_but_walls_can_meet() {
+        let grid = walls();
+        let walls_only = MultiballSettings {
+            ball_ball: false,
+            ..MultiballSettings::default()
+        };
+        let with_balls = MultiballSettings {
+            ball_ball: true,
+            ..walls_only
+        };
+        let mut scratch = MultiballScratch::default();
+        assert!(scratch.steps_all_lone(&walls_only, &[]));
+        assert!(!scratch.steps_all_lone(&with_balls, &[]));
+        let gate = MovingObstacle::new(
+            Obstacle::segment(Segment::new(Vec2::new(300.0, 0.0), Vec2::new(310.0, 0.0))),
+            SegmentMotion {
+                pivot: Vec2::new(300.0, 0.0),
+                angle: 0.1,
+                pivot_motion: Vec2::ZERO,
+            },
+        );
+        assert!(!scratch.steps_all_lone(&walls_only, &[gate]));
+        // A packed crowd, ball–ball on: most balls go through the event machinery, and the
+        // step is crowded. With ball–ball contacts then off, nothing but walls can meet a
+        // ball: the next step is every ball's own sweep all the same.
+        let mut crowd: Vec<Ball> = (0..400)
+            .map(|k| {
+                let at = Vec2::new((k % 20) as f32 * 4.1 - 40.0, (k / 20) as f32 * 4.1 - 40.0);
+                Ball::new(
+                    at,
+                    Vec2::new(((k * 37) % 11) as f32 - 5.0, ((k * 53) % 13) as f32 - 6.0) * 100.0,
+                    2.0,
+                )
+            })
+            .collect();
+        step_on_scratch(&OneThread, &mut crowd, &grid, &with_balls, &mut scratch);
+        assert!(scratch.carried.crowded, "a crowded step");
+        assert!(
+            scratch.steps_all_lone(&walls_only, &[]),
+            "crowded, and ball–ball off: every ball on its own"
+        );
+        let (expected, _) = each_lone(&crowd, &grid, &walls_only);
+        let got = step_on_scratch(&OneThread, &mut crowd, &grid, &walls_only, &mut scratch);
+        same(&got, &expected, "crowded, then ball-ball off");
+        assert!(!scratch.carried.crowded);
     }
 }

@@ -14,16 +14,20 @@
 //!
 //! | word | means |
 //! |---|---|
-//! | ball | a moving circle, [`Ball`] |
-//! | wall | a static obstacle, in the caller's [`Obstacles`](crate::Obstacles) store ([`ContactWith::Obstacle`]) |
-//! | moving obstacle | a kinematic or hinged shape, [`MovingObstacle`] ([`ContactWith::Moving`]) |
+//! | ball | a moving circle, [`Ball`](crate::Ball) |
+//! | wall | a static obstacle, in the caller's [`Obstacles`](crate::Obstacles) store ([`ContactWith::Obstacle`](crate::ContactWith::Obstacle)) |
+//! | moving obstacle | a kinematic or hinged shape, [`MovingObstacle`] ([`ContactWith::Moving`](crate::ContactWith::Moving)) |
 //! | obstacle | a wall or a moving obstacle: anything a ball meets that is not a ball |
 //! | hinged body, part | a body that turns about a pivot when balls push it; each of its shapes is one moving obstacle, a *part* |
 //! | step | one call, `dt` seconds; times are seconds since its start, a *fraction* is a time over `dt` |
+//! | phase | one stage of a step, over the read-only [`StepContext`], owning its state (`step.rs`) |
+//! | meet | what a ball does when it meets a surface: the crate's one decision (`meet.rs`), for lone and event balls alike |
 //! | clock, leg | a ball's own time within the step; its leg is its path from its clock to the end of the step |
 //! | flight, settled, sliding | under gravity, a ball in flight has a parabola for a leg; a settled one rests on something: on the face of one still wall it is *sliding*, its leg the parabola of gravity's part along the face; otherwise it took the rest of the step's gravity at once and moves straight (`settle.rs`) |
-//! | lone ball | a ball swept on its own ([`sweep_bounces`](crate::sweep_bounces)), because nothing can meet it; [`step_lone_ball`] steps one for a caller that walks its balls itself |
+//! | lone ball | a ball swept on its own ([`sweep_bounces`](crate::sweep_bounces)'s sweep), because nothing can meet it but walls ([`LoneSweeps`]) |
+//! | store, place, run | where the lone engine reads the balls ([`BallReader`]: a slice, a game engine's query); a place in it (which may hold no ball of the step); a run of consecutive places, one task |
 //! | free flight | a lone ball whose step's box meets no obstacle: its step ends where its path takes it, without the sweep's machinery (same result, bit for bit) |
+//! | mark | a lone ball whose path can meet a moving obstacle or another ball is marked for the event machinery (`marks.rs`) |
 //! | event ball | a ball stepped by the event machinery; a lone ball *joins* when an event ball's leg may reach its path |
 //! | contact | a ball touching something at an instant, and the change of velocity there ([`Contact`]) |
 //! | event | a ball's next contact, scheduled in the queue |
@@ -38,84 +42,92 @@
 //!
 //! # The life of an event
 //!
-//! From [`step_balls`] to the message a game receives, in the order the data passes
-//! through the files:
+//! From [`step_balls`] to the message a game receives, phase by phase (`step.rs` lists
+//! them), in the order the data passes through the files:
 //!
-//! 1. `step.rs`: [`step_balls_parallel`] takes a [`MultiballStep`] (balls, `dt`, walls,
-//!    moving obstacles) and the [`MultiballScratch`] (`state.rs`: what lives for the step,
-//!    for its start, for one event, and across steps). `hinge_clocks.rs` readies the
-//!    hinged bodies' clocks.
-//! 2. `lone.rs`: every ball is swept on its own, in parallel (`parallel.rs`, in runs of
-//!    balls: `lone_runs.rs`), most in free flight; a ball whose path's box meets another
-//!    ball's or a moving obstacle's becomes an event ball. When nothing but walls can
-//!    meet a ball, each run writes its balls' ends at once, and the step is done.
-//!    (A caller that walks its balls itself can make that step ball by ball with
-//!    [`step_lone_ball`], `lone_step.rs`: the plugin does, stepping each circle as it reads
-//!    it.)
-//! 3. `order.rs`: the event balls are sorted along a Morton curve; `sim.rs` gives each a
-//!    clock (`Sim::prepare`) and the pair grid its box (`ball_grid.rs`).
-//! 4. `settle.rs`, under gravity: the resting solve (`resting.rs`, its contacts in
-//!    `resting_contacts.rs`) runs on the velocities with the step's gravity added; the
-//!    balls it finds resting stay settled, every other flies on its parabola. Overlaps are
-//!    pushed apart (`overlap.rs`).
-//! 5. `first_predictions.rs`: every event ball's first prediction (`prediction.rs`), in
-//!    parallel, each pair of balls swept once (`pair_sweep.rs`; the pairs in bands of the
-//!    pair grid's rows, in parallel too).
-//! 6. `next_event.rs`: a prediction is the earliest of the ball's walls
-//!    (`earliest_solid` in `bounce/leg.rs`, on a curve in flight), moving obstacles
-//!    (`sweep/`) and balls (`pair_sweep.rs`). Scheduling it makes the lone balls its
-//!    leg may reach join (`Sim::join`, `sim.rs`), then puts it in the queue (`queue.rs`).
-//! 7. `step.rs`, the loop: a hinge limit due first is taken (`hinges.rs`); else the
-//!    earliest event is taken from the queue and resolved:
-//!    - a wall or moving obstacle: `obstacle_contact.rs` asks the crate's one decision for
-//!      a ball that meets a surface (`meet.rs`, as the lone sweep does): with a second
-//!      surface touched at the same instant (a corner or a squeeze) and hinged bodies
-//!      (`hinges.rs`), solved as one contact (`simultaneous.rs`, or `response.rs` for one
-//!      surface);
-//!    - another ball: the ball–ball contacts of that instant as one batch (`pairs.rs`,
-//!      its impulses in `lcp.rs`).
+//! 1. **read** (`step.rs`): [`step_balls_parallel`] takes a [`MultiballStep`] (balls,
+//!    `dt`, walls, moving obstacles) and the [`MultiballScratch`] (`state.rs`: each phase's
+//!    state); the hinged bodies' clocks are readied (`hinge_clocks.rs`), the moving
+//!    obstacles' swept boxes go into the [`StepContext`].
+//! 2. **sweep** (`lone_runs.rs`): every ball is swept on its own, in runs of balls on the
+//!    threads (`parallel.rs`), each ball by `lone.rs` (most in free flight). When nothing
+//!    but walls can meet a ball, that is the step. (A game engine that keeps its balls
+//!    itself drives the same engine with a reader of its own: the plugin does.)
+//! 3. **mark** (`marks.rs`): a ball whose path's box meets another ball's or a moving
+//!    obstacle's becomes an event ball.
+//! 4. **events** (`events.rs`): the event balls are sorted along a Morton curve
+//!    (`order.rs`); `sim.rs` gives each a clock (`Sim::prepare`) and the pair grid its box
+//!    (`ball_grid.rs`).
+//!    - Under gravity (`settle.rs`), the resting solve (`resting.rs`, its contacts in
+//!      `resting_contacts.rs`) runs on the velocities with the step's gravity added; the
+//!      balls it finds resting stay settled, every other flies on its parabola. Overlaps
+//!      are pushed apart (`overlap.rs`).
+//!    - `first_predictions.rs`: every event ball's first prediction (`prediction.rs`), in
+//!      parallel, each pair of balls swept once (`pair_sweep.rs`; the pairs in bands of
+//!      the pair grid's rows, in parallel too).
+//!    - `next_event.rs`: a prediction is the earliest of the ball's walls (`earliest_solid`
+//!      in `bounce/leg.rs`, on a curve in flight), moving obstacles (`moving_sweep.rs`, on
+//!      `sweep/`) and balls (`pair_sweep.rs`). Scheduling it makes the lone balls its leg
+//!      may reach join (`Sim::join`, `sim.rs`), then puts it in the queue (`queue.rs`).
+//!    - The loop (`events.rs`): a hinge limit due first is taken (`hinges.rs`); else the
+//!      earliest event is taken from the queue and resolved:
+//!      - a wall or moving obstacle: `obstacle_contact.rs` asks the crate's one decision
+//!        for a ball that meets a surface (`meet.rs`, as the lone sweep does), which
+//!        answers with a second surface touched at the same instant (a corner or a
+//!        squeeze) and hinged bodies (`hinges.rs`) as one contact (`simultaneous.rs`, or
+//!        `response.rs` for one surface);
+//!      - another ball: the ball–ball contacts of that instant as one batch (`pairs.rs`,
+//!        its impulses in `lcp.rs`).
 //!
-//!    The contact goes to the caller's `on_contact` (buffered, see 9), and the balls whose
-//!    course changed are predicted again (6).
-//! 8. `step.rs`, the end: every ball moves to the end of its leg (`Sim::advance`, which
-//!    reports the sensors it crossed), riders and squeezed balls are placed (`squeeze.rs`),
-//!    the lone balls' ends are written back in their runs (`lone_runs.rs`), and the counts
-//!    go into the [`MultiballReport`] (`report.rs`).
-//! 9. The contacts are passed to `on_contact` in time order, each ball's in the order
-//!    they happened. In the plugin, `bevy_circle_ccd`'s `step.rs` turns each [`Contact`]
-//!    into a `CircleHit` message and a `CircleHitEvent` for observers.
+//!      The contact is kept for the report, and the balls whose course changed are
+//!      predicted again.
+//!    - At the step's end every event ball moves to the end of its leg (`Sim::advance`,
+//!      which reports the sensors it crossed), riders and squeezed balls are placed
+//!      (`squeeze.rs`, `free_place.rs`), and the balls go back in the caller's order.
+//! 5. **finish** (`lone_runs.rs`): every other ball keeps its own sweep: its end is written
+//!    back in its run, and the runs' counts, lost time and contacts are added up in the
+//!    caller's order.
+//! 6. **report** (`step.rs`, `events.rs`): the event machinery's contacts go to
+//!    `on_contact` in time order, each ball's in the order they happened, after the lone
+//!    balls'; the counts are in the [`MultiballReport`] (`report.rs`), and what the next
+//!    step needs in `Carried` (`state.rs`). In the plugin, `bevy_circle_ccd`'s `step.rs`
+//!    turns each [`Contact`] into a `CircleHit` message and a `CircleHitEvent` for
+//!    observers.
 //!
 //! # Where each part lives
 //!
 //! The files form a tree under `step.rs`: data files (`state.rs` and the files it reads)
-//! import no behaviour, and every behaviour file extends `Sim` (`sim.rs`) without
-//! importing another behaviour file except the one whose type it takes.
+//! import no behaviour, and every behaviour file of the event machinery extends `Sim`
+//! (`sim.rs`) without importing another behaviour file except the one whose type it takes.
 //!
 //! | Part | File |
 //! |---|---|
-//! | The public entry, [`step_balls`] / [`step_balls_parallel`], and the loop over events | `step.rs` |
+//! | The public entry, [`step_balls`] / [`step_balls_parallel`], and the phases in order; [`StepContext`] | `step.rs` |
 //! | Inputs ([`MovingObstacle`]; the [`Ball`](crate::Ball) is the crate's), settings, the report | `moving.rs`, `settings.rs`, `report.rs` |
-//! | What the step keeps, by lifetime | `state.rs` |
-//! | Lone balls: which balls need events at all | `lone.rs` |
-//! | The lone sweeps and the lone balls' ends, run by run of balls over the threads | `lone_runs.rs` |
-//! | One lone ball's step, for a caller that walks its balls itself ([`step_lone_ball`]) | `lone_step.rs` |
+//! | What each phase keeps, by lifetime | `state.rs` |
+//! | One ball swept on its own, and its place in the sweeps | `lone.rs` |
+//! | The lone engine: runs of balls over the threads, read from any store ([`LoneSweeps`], [`BallReader`]) | `lone_runs.rs` |
+//! | Which balls go through the event machinery | `marks.rs` |
+//! | The events phase and its loop | `events.rs` |
 //! | Spreading the independent work over threads ([`Parallel`]) | `parallel.rs` |
 //! | The event queue (per-ball next event, a tournament tree over the balls) | `queue.rs` |
 //! | Spatial order: the machinery works on the balls sorted along a Morton curve | `order.rs` |
 //! | A prediction, and the step's first predictions | `prediction.rs`, `first_predictions.rs` |
 //! | Predicting and scheduling each ball's next event | `next_event.rs` |
 //! | When two balls, each on its own leg, first touch | `pair_sweep.rs` |
+//! | When a ball on its leg first meets a moving obstacle | `moving_sweep.rs` |
 //! | The candidate pairs: a grid of swept boxes | `ball_grid.rs`, its cells in `ball_grid/cell.rs` |
 //! | The balls' clocks and legs, and joining | `sim.rs` |
 //! | A ball meets an obstacle: the crate's decision (`meet.rs`) carried into the ball's clock | `obstacle_contact.rs` |
 //! | Hinged bodies: impulse exchange, new motion from the impact on, limits | `hinges.rs`, `hinge_clocks.rs` |
-//! | Squeezed balls and riders: ignoring the faster surface, pushed out at the step's end | `squeeze.rs` |
+//! | Squeezed balls and riders: ignoring the faster surface, pushed out at the step's end | `squeeze.rs`, the nearest free place in `free_place.rs` |
 //! | Ball–ball contacts of one instant | `pairs.rs`, with the solve in `lcp.rs` |
 //! | The resting solve for slow contacts under gravity | `resting.rs`, `resting_contacts.rs` |
 //! | Gravity: which balls fly on parabolas, which are settled | `settle.rs` |
 //! | Overlap correction, by position only | `overlap.rs` |
 
 mod ball_grid;
+mod events;
 mod first_predictions;
 mod free_place;
 mod hinge_clocks;
@@ -123,7 +135,7 @@ mod hinges;
 mod lcp;
 mod lone;
 mod lone_runs;
-mod lone_step;
+mod marks;
 mod moving;
 mod moving_sweep;
 mod next_event;
@@ -145,13 +157,13 @@ mod squeeze;
 mod state;
 mod step;
 
-pub use lone_step::{LoneStep, step_lone_ball};
+pub use lone_runs::{BallReader, LoneSweeps};
 pub use moving::MovingObstacle;
 pub use parallel::{OneThread, Parallel, Threads};
 pub use report::{Contact, MultiballReport};
 pub use settings::MultiballSettings;
 pub use state::MultiballScratch;
-pub use step::{MultiballStep, step_balls, step_balls_parallel};
+pub use step::{MultiballStep, StepContext, step_balls, step_balls_parallel};
 
 #[cfg(test)]
 mod tests;

@@ -220,7 +220,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let from = leg.start / self.dt;
         for (index, m) in self.moving.iter().enumerate() {
             if !ball.layers.interacts(m.obstacle.layers)
-                || !self.step.moving_boxes[index].intersects(&bounds)
+                || !self.moving_boxes[index].intersects(&bounds)
                 || squeezed_by.is_some_and(|faster| self.moves_with(faster, index))
                 || slides_on == Some(ContactWith::Moving(index))
             {
@@ -267,8 +267,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         // grid lists only the boxes that meet this one. The margin keeps f32 rounding of
         // the boxes from dropping a contact at their very edge.
         let reach = leg.bounds().inflated(self.max_radius * TOUCH_SLOP_REL);
-        let (lone, order) = (&self.step.lone, &self.step.order);
-        let in_events = &self.step.in_events;
+        let (lone, order) = (&self.lone, &self.step.order);
+        let in_events = &self.in_events;
         let shared_layers = self.shared_layers;
         let queue = &self.step.queue;
         self.step.grid.query_except(reach, i, |j| {

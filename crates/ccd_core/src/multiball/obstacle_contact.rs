@@ -170,7 +170,7 @@ impl<O: Obstacles + ?Sized> Surroundings for Around<'_, '_, O> {
         }
         let toi = self.time / sim.dt;
         for (index, m) in sim.moving.iter().enumerate() {
-            if !sim.step.moving_boxes[index].intersects(&area) {
+            if !sim.moving_boxes[index].intersects(&area) {
                 continue;
             }
             let (obstacle, _) = m.rest_of_step(toi);
@@ -182,7 +182,7 @@ impl<O: Obstacles + ?Sized> Surroundings for Around<'_, '_, O> {
     }
 
     fn moving_near(&self, area: Aabb) -> bool {
-        self.sim.step.moving_boxes.iter().any(|b| b.intersects(&area))
+        self.sim.moving_boxes.iter().any(|b| b.intersects(&area))
     }
 
     /// A wall, or a kinematic obstacle without motion this step (a hinged body's part

@@ -37,8 +37,6 @@ pub(super) struct SpatialOrder {
     codes: Vec<u32>,
     /// The radix sort's other buffer.
     swap: Vec<u32>,
-    /// The balls in sorted order, while the event machinery runs.
-    pub(super) balls: Vec<Ball>,
     /// `in_events` in the order it is not in (swapped in and out).
     in_events: Vec<bool>,
 }
@@ -84,9 +82,9 @@ fn sort_by_code(codes: &[u32], order: &mut Vec<u32>, swap: &mut Vec<u32>) {
 }
 
 impl SpatialOrder {
-    /// Sort `balls` (copied into `self.balls`), and move `in_events` into the same order.
-    /// (`lone` stays in the caller's order: see [`SpatialOrder::caller`].)
-    pub(super) fn sort_in(&mut self, balls: &[Ball], in_events: &mut Vec<bool>) {
+    /// Sort `balls` (copied into `sorted`), and move `in_events` into the same order. (The
+    /// lone sweeps stay in the caller's order: see [`SpatialOrder::caller`].)
+    pub(super) fn sort_in(&mut self, balls: &[Ball], sorted: &mut Vec<Ball>, in_events: &mut Vec<bool>) {
         let finite = || balls.iter().map(|b| b.center).filter(|c| c.is_finite());
         let lo = finite().fold(Vec2::splat(f32::INFINITY), Vec2::min);
         let hi = finite().fold(Vec2::splat(f32::NEG_INFINITY), Vec2::max);
@@ -102,8 +100,8 @@ impl SpatialOrder {
             }
         }));
         sort_by_code(&self.codes, &mut self.order, &mut self.swap);
-        self.balls.clear();
-        self.balls.extend(self.order.iter().map(|&k| balls[k as usize]));
+        sorted.clear();
+        sorted.extend(self.order.iter().map(|&k| balls[k as usize]));
         self.in_events.clear();
         self.in_events
             .extend(self.order.iter().map(|&k| in_events[k as usize]));
@@ -116,10 +114,10 @@ impl SpatialOrder {
         self.order.get(n).map_or(n, |&k| k as usize)
     }
 
-    /// Put the sorted balls back into `balls`, and `in_events` back in the caller's order.
-    pub(super) fn sort_out(&mut self, balls: &mut [Ball], in_events: &mut Vec<bool>) {
+    /// Put the `sorted` balls back into `balls`, and `in_events` back in the caller's order.
+    pub(super) fn sort_out(&mut self, balls: &mut [Ball], sorted: &[Ball], in_events: &mut Vec<bool>) {
         for (n, &k) in self.order.iter().enumerate() {
-            balls[k as usize] = self.balls[n];
+            balls[k as usize] = sorted[n];
         }
         std::mem::swap(in_events, &mut self.in_events);
         in_events.clear();
@@ -165,14 +163,14 @@ mod tests {
         let mut in_events: Vec<bool> = (0..100).map(|i| i % 3 == 0).collect();
         let (in_events_before, mut out) = (in_events.clone(), balls.clone());
         let mut order = SpatialOrder::default();
-        order.sort_in(&balls, &mut in_events);
+        let mut sorted = Vec::new();
+        order.sort_in(&balls, &mut sorted, &mut in_events);
         for n in 0..100 {
-            assert_eq!(order.balls[n], balls[order.caller(n)]);
+            assert_eq!(sorted[n], balls[order.caller(n)]);
             assert_eq!(in_events[n], in_events_before[order.caller(n)]);
         }
         // Neighbours along the curve are near in space.
-        let near = order
-            .balls
+        let near = sorted
             .windows(2)
             .filter(|w| (w[0].center - w[1].center).length() < 30.0);
         assert!(near.count() > 60);
@@ -188,7 +186,8 @@ mod tests {
         }];
         let (a, b) = (order.caller(0), order.caller(1));
         order.renumber(&mut contacts);
-        order.sort_out(&mut out, &mut in_events);
+        out.fill(Ball::new(Vec2::ZERO, Vec2::ZERO, 1.0));
+        order.sort_out(&mut out, &sorted, &mut in_events);
         assert_eq!(out, balls);
         assert_eq!(in_events, in_events_before);
         assert_eq!((contacts[0].ball, contacts[0].with), (a, ContactWith::Ball(b)));

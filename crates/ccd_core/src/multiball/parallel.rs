@@ -11,6 +11,11 @@
 
 /// Runs independent work on several threads.
 pub trait Parallel: Sync {
+    /// How many threads it runs work on (the calling thread among them). Default 1.
+    fn threads(&self) -> usize {
+        1
+    }
+
     /// Calls `f` on chunks that together cover `items`, possibly at once, and returns when
     /// every chunk is done.
     fn for_each_chunk<T: Send>(&self, items: &mut [T], f: &(dyn Fn(&mut [T]) + Sync));
@@ -42,6 +47,10 @@ pub struct Threads(pub usize);
 use crate::tolerance::MIN_ITEMS_PER_THREAD;
 
 impl Parallel for Threads {
+    fn threads(&self) -> usize {
+        self.0.max(1)
+    }
+
     fn for_each_chunk<T: Send>(&self, items: &mut [T], f: &(dyn Fn(&mut [T]) + Sync)) {
         let threads = self.0.min(items.len() / MIN_ITEMS_PER_THREAD).max(1);
         on_threads(threads, items, f);

@@ -1,10 +1,12 @@
 //! The state of one step: balls with their own clocks, moving along their legs.
 
+use super::hinge_clocks::HingeClocks;
+use super::lone::Lone;
 use super::lone::wall_contact;
 use super::moving::MovingObstacle;
 use super::report::Contact;
 use super::settings::MultiballSettings;
-use super::state::{BallState, Clock, EventBuffers, SensorHit, StartBuffers, StepState};
+use super::state::{BallState, Clock, EventBuffers, EventState, SensorHit, StartBuffers};
 use crate::ball::Ball;
 use crate::bounce::{SweepSettings, sweep_bounces};
 use crate::hit::ContactWith;
@@ -15,16 +17,27 @@ use crate::shape::Aabb;
 use crate::tolerance::{MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG, SEPARATION_SPEED_REL};
 use glam::Vec2;
 
+/// The event machinery at work: the event balls (in its order) with their clocks, and
+/// what it reads and writes of the rest of the step.
 pub(super) struct Sim<'a, O: ?Sized> {
+    /// The event balls, in the machinery's order (`order.rs`).
     pub(super) balls: &'a mut [Ball],
     pub(super) dt: f32,
     pub(super) obstacles: &'a O,
     pub(super) moving: &'a mut [MovingObstacle],
+    /// The moving obstacles' swept boxes over the step.
+    pub(super) moving_boxes: &'a [Aabb],
     pub(super) settings: &'a MultiballSettings,
-    /// The step's state, and the buffers of its start and of one event.
-    pub(super) step: &'a mut StepState,
+    /// The event phase's state, and its buffers of the step's start and of one event.
+    pub(super) step: &'a mut EventState,
     pub(super) start: &'a mut StartBuffers,
     pub(super) event: &'a mut EventBuffers,
+    /// Every ball's lone sweep, by the caller's place (ball `k`'s at `order.caller(k)`).
+    pub(super) lone: &'a [Lone],
+    /// Per ball, in the machinery's order: in the event machinery (a lone ball joins).
+    pub(super) in_events: &'a mut [bool],
+    /// The hinged bodies' clocks.
+    pub(super) hinges: &'a mut HingeClocks,
     /// The largest ball radius, for neighbour searches.
     pub(super) max_radius: f32,
     /// Every usable ball is on the same layers, which interact with themselves: pair
@@ -87,7 +100,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 same_layers &= *layers.get_or_insert(ball.layers) == ball.layers;
             }
             // A bad ball sits out the whole step, and so does one swept on its own.
-            let valid = ok && step.in_events.get(k).copied().unwrap_or(true);
+            let valid = ok && self.in_events.get(k).copied().unwrap_or(true);
             // Under gravity a ball starts in flight, on its curve (`start_gravity` settles
             // the ones at rest).
             step.clock.push(Clock {
@@ -101,16 +114,12 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         self.shared_layers = layers.is_none_or(|l| same_layers && l.interacts(l));
         self.step.queue.reset(n);
         self.step.due.reset(n);
-        self.step.moving_boxes.clear();
-        self.step
-            .moving_boxes
-            .extend(self.moving.iter().map(MovingObstacle::swept_aabb));
         if self.settings.ball_ball {
             self.step.boxes.clear();
             for k in 0..n {
                 // A ball swept on its own is in the grid by its whole path's box (a leg that
                 // may reach it makes it join first); an event ball by its leg.
-                let b = match self.step.lone.get(self.step.order.caller(k)) {
+                let b = match self.lone.get(self.step.order.caller(k)) {
                     Some(lone) if !self.step.clock[k].valid => {
                         lone.bounds.unwrap_or(Aabb::new(Vec2::ZERO, Vec2::ZERO))
                     }
@@ -309,10 +318,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// replayed to `now` (reporting its contacts), then a clock at `now`. `false` if it
     /// cannot (already in, or a bad ball).
     pub(super) fn join(&mut self, j: usize, now: f32) -> bool {
-        if self.step.in_events[j] {
+        if self.in_events[j] {
             return false;
         }
-        let Some(start) = self.step.lone[self.step.order.caller(j)].ball else {
+        let Some(start) = self.lone[self.step.order.caller(j)].ball else {
             return false;
         };
         let mut ball = start;
@@ -337,7 +346,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             (ball.center, ball.velocity, bounces) = (out.center, out.velocity, out.bounces);
         }
         self.balls[j] = ball;
-        self.step.in_events[j] = true;
+        self.in_events[j] = true;
         self.step.clock[j] = Clock {
             time: now,
             version: 0,

@@ -257,7 +257,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         };
         self.obstacles.query(near, |_, o| add(o, false));
         for (index, m) in self.moving.iter().enumerate() {
-            if self.step.moving_boxes[index].intersects(&near) {
+            if self.moving_boxes[index].intersects(&near) {
                 add(&m.at_end(), self.moves_with(faster, index));
             }
         }

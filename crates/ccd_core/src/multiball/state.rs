@@ -1,19 +1,25 @@
-//! What the event machinery keeps, grouped by how long it lives.
+//! What a step keeps, grouped by the phase that owns it and by how long it lives (see
+//! `step.rs` for the phases).
 //!
-//! | struct | lives for | holds |
-//! |---|---|---|
-//! | [`StepState`] | one step: set up at its start, read at its end | each ball's clock and state, the lone sweeps, the queue, the grids, the hinges' clocks, the contacts to report |
-//! | [`StartBuffers`] | the step's start: its first predictions and the resting solve | buffers only |
-//! | [`EventBuffers`] | one event: resolving a contact, a batch of ball–ball contacts, a join | buffers only |
-//! | [`Carried`] | from one step to the next | what the last step learned |
+//! | struct | phase | lives for | holds |
+//! |---|---|---|---|
+//! | [`LoneSweeps`](super::lone_runs::LoneSweeps) (`lone_runs.rs`) | sweep, finish | one step | each ball's sweep on its own, each run's notes |
+//! | [`Marks`](super::marks::Marks) (`marks.rs`) | mark | one step | the lone paths' grid, which balls go through the event machinery |
+//! | [`EventState`] | events | one step: set up at its start, read at its end | each event ball's clock and state, the spatial order, the queue, the pair grid, the contacts to report |
+//! | [`HingeClocks`] (`hinge_clocks.rs`) | read, events, report | one step | the hinged bodies' clocks and limit counts |
+//! | [`StartBuffers`] | events | the step's start: its first predictions and the resting solve | buffers only |
+//! | [`EventBuffers`] | events | one event: resolving a contact, a batch of ball–ball contacts, a join | buffers only |
+//! | [`Carried`] | report | from one step to the next | what the last step learned |
 //!
-//! All four are kept in [`MultiballScratch`] between calls, so that a warm step allocates
+//! All are kept in [`MultiballScratch`] between calls, so that a warm step allocates
 //! nothing; only [`Carried`] means anything at the start of a step.
 
 use super::ball_grid::BallGrid;
+use super::events::Events;
 use super::hinge_clocks::HingeClocks;
 use super::lcp::{BatchContact, LcpScratch};
-use super::lone::Lone;
+use super::lone_runs::LoneSweeps;
+use super::marks::Marks;
 use super::order::SpatialOrder;
 use super::prediction::FirstPrediction;
 use super::queue::{EventQueue, Schedule};
@@ -30,15 +36,21 @@ use glam::Vec2;
 /// allocates nothing once warm. Keep one per world and pass it to every step.
 #[derive(Clone, Debug, Default)]
 pub struct MultiballScratch {
-    pub(super) step: StepState,
-    pub(super) start: StartBuffers,
-    pub(super) event: EventBuffers,
+    /// Per moving obstacle: its swept box over the step (the read phase's).
+    pub(super) moving_boxes: Vec<Aabb>,
+    pub(super) hinges: HingeClocks,
+    pub(super) lone: LoneSweeps,
+    pub(super) marks: Marks,
+    pub(super) events: Events,
+    /// Per ball, in the caller's order: it met something this step (becomes
+    /// `Carried::met` at the step's end).
+    pub(super) met: Vec<bool>,
     pub(super) carried: Carried,
 }
 
-/// The state of one step (see the [module](self) docs).
+/// The event phase's state over one step (see the [module](self) docs).
 #[derive(Clone, Debug, Default)]
-pub(super) struct StepState {
+pub(super) struct EventState {
     /// Per ball: what every pair prediction reads.
     pub(super) clock: Vec<Clock>,
     /// Per ball: the rest of its state over the step.
@@ -46,13 +58,6 @@ pub(super) struct StepState {
     /// Per ball, the sensors its leg crosses before its next event (the first
     /// `Clock::sensors`), kept apart: rare, and large beside the rest of the state.
     pub(super) sensors: Vec<[SensorHit; SENSORS_PER_LEG]>,
-    /// Per ball: in the event machinery (the others are lone, see `lone.rs`).
-    pub(super) in_events: Vec<bool>,
-    /// Every ball's lone sweep, in the caller's order (the event machinery finds ball
-    /// `k`'s at `order.caller(k)`).
-    pub(super) lone: Vec<Lone>,
-    /// The grid of the lone balls' paths, to find the balls that can meet.
-    pub(super) lone_grid: BallGrid,
     /// The spatial order the event machinery works in.
     pub(super) order: SpatialOrder,
     /// Each ball's next event's time, earliest first.
@@ -63,20 +68,9 @@ pub(super) struct StepState {
     pub(super) grid: BallGrid,
     /// Per ball: its box in `grid`.
     pub(super) boxes: Vec<Aabb>,
-    /// Per moving obstacle: its swept box over the step.
-    pub(super) moving_boxes: Vec<Aabb>,
-    /// Per moving obstacle: the step fraction its hinge last changed motion at, and how
-    /// many limits it has hit this step.
-    pub(super) hinges: HingeClocks,
-    /// The event machinery's contacts, and those of the balls that joined it replayed up to
-    /// when they joined (merged in time order at the end of the step).
-    pub(super) event_contacts: Vec<Contact>,
+    /// The contacts of the balls that joined the event machinery, replayed up to when they
+    /// joined (merged with the machinery's in time order at the end of the step).
     pub(super) joined_contacts: Vec<Contact>,
-    /// Per ball, in the caller's order: it met something this step (becomes
-    /// `Carried::met` at the step's end).
-    pub(super) met: Vec<bool>,
-    /// Per run of `lone_runs.rs`: its lone balls with contacts or lost time.
-    pub(super) noted: Vec<Vec<u32>>,
 }
 
 /// Buffers of the step's start: its first predictions (see `first_predictions.rs`) and
