@@ -2,9 +2,11 @@
 //! it must, with no time lost and no tunnelling.
 
 use crate::ball::Ball;
-use crate::hit::{ContactWith, Hit};
+use crate::hit::{ContactWith, Feature, Hit};
 use crate::material::Material;
-use crate::meet::{Bounces, Halt, Meeting, Pushed, Rest, Rules, SurfaceOf, Surroundings, Touch, meet};
+use crate::meet::{
+    Bounces, Halt, Meeting, Pushed, Rest, RestRule, Rules, SurfaceOf, Surroundings, Touch, meet,
+};
 use crate::obstacle::{Layers, Obstacle, ObstacleId, ObstacleShape, Obstacles};
 use crate::parabola::{Parabola, PathLeg};
 use crate::response::ResponseMode;
@@ -179,16 +181,6 @@ impl<H: FnMut(&BounceHit), L: FnMut(PathLeg)> SweepWatch for Watch<H, L> {
     }
 }
 
-/// How a lone ball moves between its contacts under gravity (see [`meet`]'s rest): in
-/// flight on the parabola of gravity, sliding on a face under gravity's part along it,
-/// or settled (it took the rest of the step's gravity at once) in a straight line.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Motion {
-    Flight,
-    Sliding(Slide),
-    Settled,
-}
-
 /// [`sweep_bounces`], telling `watch` every contact and every leg it travels.
 pub(crate) fn sweep_legs<O: Obstacles + ?Sized>(
     circle: Circle,
@@ -219,7 +211,7 @@ pub(crate) fn sweep_legs<O: Obstacles + ?Sized>(
             lost_time: 0.0,
         },
         elapsed: 0.0,
-        motion: Motion::Flight,
+        slide: None,
         bounces: Bounces::new(settings.max_bounces),
         sensors: SensorHits::new(),
     };
@@ -239,7 +231,9 @@ struct Sweep<'a, O: ?Sized> {
     out: SweepOutcome,
     /// Seconds of the step travelled.
     elapsed: f32,
-    motion: Motion,
+    /// The face it slides on under gravity, if it does (see [`meet`]'s rest); else it flies
+    /// its parabola.
+    slide: Option<Slide>,
     bounces: Bounces,
     /// One list for every leg's sensors.
     sensors: SensorHits,
@@ -258,7 +252,7 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
         let Some((path, duration)) = leg_path(
             self.out.velocity,
             self.rules.gravity,
-            self.motion,
+            self.slide,
             here.center,
             time_left,
         ) else {
@@ -267,22 +261,15 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
         // The wall just met, if the circle's centre lies on it, is met again at once from
         // the other side: that contact is dropped (see `met_again_from_behind`).
         let just_met = self.bounces.last.and_then(|l| match l.with {
-            ContactWith::Obstacle(id) => Some((id, l.normal)),
+            ContactWith::Obstacle(id) => Some(JustMet { id, normal: l.normal }),
             _ => None,
         });
-        let skip = match self.motion {
-            Motion::Sliding(s) => Some(s.obstacle),
-            _ => None,
-        };
-        let found = earliest_on_path(
-            here,
-            path,
-            self.obstacles,
-            self.settings.layers,
-            skip,
+        let counted = Counted {
+            layers: self.settings.layers,
+            skip: self.slide.map(|s| s.obstacle),
             just_met,
-            &mut self.sensors,
-        );
+        };
+        let found = earliest_on_path(here, path, self.obstacles, counted, &mut self.sensors);
         for sensor in self.sensors.as_slice() {
             if found.as_ref().is_none_or(|solid| sensor.1.toi <= solid.hit.toi) {
                 let (_, at) = path.at(sensor.1.toi, self.out.velocity);
@@ -301,7 +288,7 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
             self.out.velocity = end_velocity;
             // A slide that reached its face's end flies on from there.
             self.elapsed += duration;
-            self.motion = Motion::Flight;
+            self.slide = None;
             return duration < time_left;
         };
         self.meet_solid(&solid, path, duration, watch)
@@ -311,21 +298,16 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
     fn meet_solid(
         &mut self,
         solid: &Solid,
-        path: LegPath,
+        path: Course,
         duration: f32,
         watch: &mut impl SweepWatch,
     ) -> bool {
         let (id, hit) = (solid.id, solid.hit);
-        let (_, mut at_contact) = path.at(hit.toi, self.out.velocity);
+        let (_, at_contact) = path.at(hit.toi, self.out.velocity);
         let mut event = leg_hit(id, hit, self.elapsed, duration, at_contact, false);
         self.out.center = hit.center;
         self.elapsed = event.time;
         self.out.bounces += 1;
-        if matches!(self.motion, Motion::Sliding(_)) {
-            // A sliding ball that meets something settles there.
-            at_contact += self.rules.gravity * (self.rules.dt - self.elapsed);
-            self.motion = Motion::Settled;
-        }
         let settings = self.settings;
         let ball = Ball {
             center: hit.center,
@@ -343,7 +325,10 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
             time: self.elapsed,
             material: solid.material,
             surface_velocity: Vec2::ZERO,
-            in_flight: self.rules.gravity != Vec2::ZERO && self.motion == Motion::Flight,
+            rule: RestRule::Lone {
+                on_face: solid.feature == Feature::Face,
+                sliding_on: self.slide.map(|s| s.normal),
+            },
         };
         let met = meet(
             &mut Walls(self.obstacles),
@@ -365,18 +350,17 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
             }
             None => {}
         }
-        // (`meet` turned the velocity along the face, or added the rest of the step's gravity.)
-        match met.rest {
-            Some(Rest::Slide(segment)) => {
-                self.motion = Motion::Sliding(Slide {
-                    obstacle: id,
-                    normal: hit.normal,
-                    segment,
-                });
-            }
-            Some(Rest::Settle) => self.motion = Motion::Settled,
-            None => {}
-        }
+        // (`meet` turned the velocity along the face, or, held, stopped it.)
+        self.slide = match met.rest {
+            Some(Rest::Slide { face, .. }) => Some(Slide {
+                obstacle: id,
+                normal: hit.normal,
+                segment: face,
+            }),
+            Some(Rest::Held) => return false,
+            // (The lone rule settles no ball: `Settle` is the event machinery's.)
+            Some(Rest::Settle) | None => None,
+        };
         true
     }
 }
@@ -433,37 +417,31 @@ pub(crate) fn still_wall<O: Obstacles + ?Sized>(
 }
 
 /// The next leg's path from `center` and its duration: straight without gravity (`None`
-/// when it does not move) or once settled, a curve in flight, or, sliding on a face, a
-/// curve under gravity's part along it, cut where the centre's foot leaves the face.
+/// when it does not move), a curve in flight, or, sliding on a face, a curve under
+/// gravity's part along it, cut where the centre's foot leaves the face.
 #[inline(always)]
 fn leg_path(
     velocity: Vec2,
     gravity: Vec2,
-    motion: Motion,
+    slide: Option<Slide>,
     center: Vec2,
     time_left: f32,
-) -> Option<(LegPath, f32)> {
-    let straight = || {
-        let motion = velocity * time_left;
-        (motion != Vec2::ZERO).then_some((LegPath::Straight(motion), time_left))
-    };
+) -> Option<(Course, f32)> {
     if gravity == Vec2::ZERO {
-        return straight();
+        let motion = velocity * time_left;
+        return (motion != Vec2::ZERO).then_some((Course::Straight(motion), time_left));
     }
-    match motion {
-        Motion::Flight => Some((
-            LegPath::Curved(Parabola::new(velocity, gravity, time_left)),
+    let Some(slide) = slide else {
+        return Some((
+            Course::Curved(Parabola::new(velocity, gravity, time_left)),
             time_left,
-        )),
-        Motion::Settled => straight(),
-        Motion::Sliding(slide) => {
-            let along = Parabola::new(velocity, slide.gravity(gravity), time_left);
-            let duration = slide
-                .leaves_at(center, along)
-                .map_or(time_left, |s| (s * f64::from(time_left)) as f32);
-            Some((LegPath::Curved(Parabola { duration, ..along }), duration))
-        }
-    }
+        ));
+    };
+    let along = Parabola::new(velocity, slide.gravity(gravity), time_left);
+    let duration = slide
+        .leaves_at(center, along)
+        .map_or(time_left, |s| (s * f64::from(time_left)) as f32);
+    Some((Course::Curved(Parabola { duration, ..along }), duration))
 }
 
 /// The circle, its velocity and the step, or the first bad one.
@@ -515,8 +493,8 @@ fn leg_hit(
 mod leg;
 mod slide;
 
-pub(crate) use leg::{LegPath, earliest_solid, keep_earliest};
-use leg::{SensorHits, Solid, earliest_on_path};
+pub(crate) use leg::{Counted, Course, JustMet, Solid, earliest_solid, keep_earliest};
+use leg::{SensorHits, earliest_on_path};
 use slide::Slide;
 pub(crate) use slide::foot_leaves_face;
 

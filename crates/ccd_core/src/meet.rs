@@ -23,18 +23,24 @@
 //! 7. **The bounce cap** ([`Bounces`]), raised in a corner by the bounces an elastic ball
 //!    can take there ([`corner_bounces`]); a ball that stops dead on a still surface halts
 //!    too.
-//! 8. **Rest**, under gravity ([`Rest`]): a ball in flight that gravity presses on, and
-//!    that came too slowly to bounce (or whose hop would be over within an instant),
-//!    comes to rest there. Alone on the face of one still surface it *slides* along it;
-//!    anywhere else it *settles*: it takes the rest of the step's gravity at once and
-//!    moves on straight.
+//! 8. **Rest**, under gravity ([`Rest`]), by the caller's [`RestRule`]. The lone sweep
+//!    and the event machinery come to rest by two rules, each written here once: a lone
+//!    ball slides on a face it lands on too slowly to hop (and is held still in a wedge of
+//!    two faces); an event ball in flight that lands slower than the resting speed slides
+//!    on the face of one still, frictionless surface, and elsewhere *settles*: it takes
+//!    the rest of the step's gravity at once and moves on straight, and the resting
+//!    contacts hold it. Lasting contacts (issue 51) are to replace both with one motion
+//!    along any shape; until then each path keeps the rule its tests and recorded games
+//!    were written against (one rule for both changed the classic pinball table: a ball
+//!    wedged in a corner took 1,968 capped steps in 300 s).
 
 use crate::ball::Ball;
 use crate::hit::{ContactWith, Hit};
 use crate::material::Material;
 use crate::obstacle::{Obstacle, ObstacleShape};
 use crate::response::{
-    ResponseMode, Surface, TwoSurfaces, contact_restitution, limit_speed, respond, two_surfaces,
+    ResponseMode, Surface, TwoSurfaces, contact_restitution, limit_speed, respond, rested, slide_along,
+    two_surfaces,
 };
 use crate::ride::{ride_chord, ride_radius, rides_at_most};
 use crate::shape::{Aabb, Segment};
@@ -93,8 +99,33 @@ pub(crate) struct Meeting {
     pub(crate) material: Material,
     /// The velocity of the surface's point under the ball (zero for a wall).
     pub(crate) surface_velocity: Vec2,
-    /// The ball was in flight (under gravity, on its parabola): it may come to rest here.
-    pub(crate) in_flight: bool,
+    /// How the ball may come to rest here under gravity.
+    pub(crate) rule: RestRule,
+}
+
+/// The rule by which a ball comes to rest at a contact under gravity: the lone sweep's or
+/// the event machinery's (see the [module](self) docs, item 8).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum RestRule {
+    /// A lone ball (`bounce.rs`). It slides on the face it met when gravity presses it on
+    /// and it leaves no faster than a hop that is over within an instant
+    /// ([`SIMULTANEOUS_TIME_REL`] of the step), or at any speed when it came slower than
+    /// the resting speed or than a fall from within the touch slop gives. Slid into a
+    /// second face, or into a corner, that holds it against gravity, it is held there.
+    Lone {
+        /// The contact is with a face (not a round part: an end or a pillar).
+        on_face: bool,
+        /// The normal of the face it was sliding on, if it was.
+        sliding_on: Option<Vec2>,
+    },
+    /// A ball of the event machinery. In flight, it comes to rest where gravity presses it
+    /// on and it came slower than the resting speed or than a fall from within the touch
+    /// slop gives: it slides on the face of one still surface without friction, no corner
+    /// and no hinged body; anywhere else it settles.
+    Event {
+        /// It was in flight (on its parabola), not settled or sliding.
+        in_flight: bool,
+    },
 }
 
 /// A surface a ball touches, and whose it is.
@@ -191,14 +222,18 @@ pub(crate) enum Halt {
     Stopped,
 }
 
-/// How a ball in flight comes to rest at a contact (see the [module](self) docs).
+/// How a ball comes to rest at a contact ([`RestRule`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Rest {
-    /// On this face of one still surface, alone: it slides along it, under gravity's part
-    /// along the face, skipping the surface (it moves along it) until its foot leaves it.
-    Slide(Segment),
-    /// Anywhere else: the rest of the step's gravity at once, then straight.
+    /// On this face: it slides along it until its foot leaves it, at `acceleration`
+    /// (gravity's part along the face; the event machinery's keeps the separation bias).
+    Slide { face: Segment, acceleration: Vec2 },
+    /// Anywhere else (event machinery): the rest of the step's gravity at once, then
+    /// straight.
     Settle,
+    /// Wedged between two faces that hold it against gravity (lone sweep): at rest for the
+    /// rest of the step.
+    Held,
 }
 
 /// What a ball does after meeting a surface.
@@ -224,8 +259,8 @@ pub(crate) struct Met {
 }
 
 /// Ball `ball` (its centre and velocity those of the contact's instant) meets a surface as
-/// `meeting` says, with its `bounces` so far (updated): what it does (see the
-/// [module](self) docs).
+/// `meeting` says, with its `bounces` so far (updated): what it does, step by step as the
+/// [module](self) docs list them.
 pub(crate) fn meet(
     world: &mut impl Surroundings,
     ball: &Ball,
@@ -233,91 +268,208 @@ pub(crate) fn meet(
     rules: &Rules,
     bounces: &mut Bounces,
 ) -> Met {
-    let Meeting {
-        with,
-        hit,
-        time,
-        material,
-        surface_velocity,
-        ..
-    } = *meeting;
-    let combined = ball.material.combine(material);
-    let approach = -(ball.velocity - surface_velocity).dot(hit.normal);
-    let this = Surface {
-        normal: hit.normal,
-        velocity: surface_velocity,
-        restitution: match ball.response {
-            ResponseMode::Bounce => contact_restitution(combined, approach, rules.resting_speed),
-            ResponseMode::Slide | ResponseMode::Stop => 0.0,
-        },
-    };
-    let second = match ball.response {
-        ResponseMode::Bounce => second_surface(&*world, ball, meeting, this, bounces.last, rules),
+    let facts = Facts::new(ball, meeting, rules);
+    // A lone ball looks for a second face at any response: it may hold a slide still.
+    let second = match (ball.response, meeting.rule) {
+        (ResponseMode::Bounce, _) | (_, RestRule::Lone { .. }) => {
+            second_surface(&*world, &facts, bounces.last)
+        }
         _ => None,
     };
-    let pushed = match ball.response {
-        ResponseMode::Stop => None,
-        _ => {
-            let touch = Touch {
-                ball: *ball,
-                time,
-                with,
-                surface: this,
-                hit,
-                material,
-                approach,
-            };
-            world.push(touch, second)
-        }
-    };
-    let mut met = match pushed {
-        // A hinged body takes no kick: its impulse is the whole exchange.
-        Some(p) => Met {
-            velocity: p.velocity,
-            turned: p.turned,
-            pushed: true,
-            ..Met::new(approach)
-        },
-        None => response(
-            ball,
-            SurfaceOf { with, surface: this },
-            second,
-            combined,
-            approach,
-            rules,
-        ),
-    };
+    let mut met = facts.push_or_respond(world, second);
     // A graze of the inside of a still arc rides it: it neither rests nor settles there.
-    let ride = match (with, second, ball.response) {
-        (ContactWith::Obstacle(_), None, ResponseMode::Bounce) => {
-            ride(&*world, ball, meeting, met.velocity, approach)
-        }
+    let ride = match (meeting.with, second, ball.response) {
+        (ContactWith::Obstacle(_), None, ResponseMode::Bounce) => ride(&*world, &facts, met.velocity),
         _ => None,
     };
     met.velocity = limit_speed(ride.unwrap_or(met.velocity), ball.max_speed);
-    let stops_dead = ball.response == ResponseMode::Stop && surface_velocity == Vec2::ZERO;
-    met.halt = count(
-        bounces,
-        LastContact {
-            with,
-            normal: this.normal,
-            surface_velocity,
-            restitution: this.restitution,
-            time,
-        },
-    )
-    .or(stops_dead.then_some(Halt::Stopped));
-    if ride.is_none() && met.halt.is_none() {
-        met.rest = rest(&*world, ball, meeting, &met, second.is_some(), rules);
-        let (v, n) = (met.velocity, hit.normal);
-        match met.rest {
-            // Along the face, exactly: the slide skips the surface it moves along.
-            Some(Rest::Slide(_)) => met.velocity = v - n * v.dot(n),
-            Some(Rest::Settle) => met.velocity = v + rules.gravity * (rules.dt - time),
-            None => {}
+    met.halt = facts.count(bounces);
+    met.rest = facts.rest(&*world, &mut met, second, ride.is_some());
+    met
+}
+
+/// What a contact is, before anything is decided: the ball, what it met and how, the
+/// rules, the materials combined, the approach speed relative to the surface, and the
+/// surface with the contact's restitution.
+struct Facts<'a> {
+    ball: &'a Ball,
+    meeting: &'a Meeting,
+    rules: &'a Rules,
+    combined: Material,
+    approach: f32,
+    this: Surface,
+}
+
+impl<'a> Facts<'a> {
+    /// The facts of `ball` meeting `meeting`'s surface under `rules`.
+    fn new(ball: &'a Ball, meeting: &'a Meeting, rules: &'a Rules) -> Self {
+        let combined = ball.material.combine(meeting.material);
+        let normal = meeting.hit.normal;
+        let approach = -(ball.velocity - meeting.surface_velocity).dot(normal);
+        let this = Surface {
+            normal,
+            velocity: meeting.surface_velocity,
+            restitution: match ball.response {
+                ResponseMode::Bounce => contact_restitution(combined, approach, rules.resting_speed),
+                ResponseMode::Slide | ResponseMode::Stop => 0.0,
+            },
+        };
+        Self {
+            ball,
+            meeting,
+            rules,
+            combined,
+            approach,
+            this,
         }
     }
-    met
+
+    /// The hinged bodies' push, if one takes part (a ball that stops pushes none); else the
+    /// surfaces' response ([`response`]).
+    fn push_or_respond(&self, world: &mut impl Surroundings, second: Option<SurfaceOf>) -> Met {
+        let Meeting {
+            with,
+            hit,
+            time,
+            material,
+            ..
+        } = *self.meeting;
+        let pushed = match self.ball.response {
+            ResponseMode::Stop => None,
+            _ => {
+                let touch = Touch {
+                    ball: *self.ball,
+                    time,
+                    with,
+                    surface: self.this,
+                    hit,
+                    material,
+                    approach: self.approach,
+                };
+                world.push(touch, second)
+            }
+        };
+        match pushed {
+            // A hinged body takes no kick: its impulse is the whole exchange.
+            Some(p) => Met {
+                velocity: p.velocity,
+                turned: p.turned,
+                pushed: true,
+                ..Met::new(self.approach)
+            },
+            None => response(self, second),
+        }
+    }
+
+    /// Count the contact against the ball's `bounces` ([`count`]); why it waits, if it
+    /// does: at the cap, or stopped dead on a still surface.
+    fn count(&self, bounces: &mut Bounces) -> Option<Halt> {
+        let meeting = self.meeting;
+        let stops_dead = self.ball.response == ResponseMode::Stop && meeting.surface_velocity == Vec2::ZERO;
+        let this = LastContact {
+            with: meeting.with,
+            normal: self.this.normal,
+            surface_velocity: meeting.surface_velocity,
+            restitution: self.this.restitution,
+            time: meeting.time,
+        };
+        let capped = count(bounces, this);
+        if stops_dead { Some(Halt::Stopped) } else { capped }
+    }
+
+    /// Whether and how the ball comes to rest, by the meeting's [`RestRule`], with its
+    /// velocity then (`met.velocity` changed to suit): `second` is the surface it touches
+    /// at the same instant, if any; `rode` when it rides an arc.
+    fn rest(
+        &self,
+        world: &impl Surroundings,
+        met: &mut Met,
+        second: Option<SurfaceOf>,
+        rode: bool,
+    ) -> Option<Rest> {
+        match self.meeting.rule {
+            RestRule::Lone { on_face, sliding_on } if met.halt.is_none() && on_face => {
+                let held_by = second.map(|s| s.surface.normal).or(sliding_on);
+                self.lone_rest(world, met, held_by)
+            }
+            RestRule::Event { in_flight: true } if !rode => self.event_rest(world, met, second.is_some()),
+            _ => None,
+        }
+    }
+
+    /// [`RestRule::Lone`]: on the face it met (`held_by` the normal of another face that
+    /// holds it too, if any).
+    fn lone_rest(&self, world: &impl Surroundings, met: &mut Met, held_by: Option<Vec2>) -> Option<Rest> {
+        let Facts {
+            ball, meeting, rules, ..
+        } = *self;
+        let (g, n) = (rules.gravity, meeting.hit.normal);
+        if g == Vec2::ZERO {
+            return None;
+        }
+        let pressing = -g.dot(n);
+        let settling = (2.0 * pressing.max(0.0) * TOUCH_SLOP_REL * ball.radius).sqrt();
+        let approach = met.approach;
+        let hop_speed = if approach < rules.resting_speed.max(settling) || !(approach > 0.0) {
+            f32::INFINITY
+        } else {
+            // A hop at speed u lasts 2u / g_n.
+            0.5 * pressing * SIMULTANEOUS_TIME_REL * rules.dt
+        };
+        if !(g.dot(n) < 0.0) || !(met.velocity.dot(n) <= hop_speed) {
+            return None;
+        }
+        let face = world
+            .still_shape(meeting.with, meeting.hit.point)?
+            .face_near(meeting.hit.center)?;
+        let v = met.velocity;
+        met.velocity = v - n * v.dot(n);
+        if held_by.is_some_and(|other| wedged(n, other, g)) {
+            met.velocity = Vec2::ZERO;
+            return Some(Rest::Held);
+        }
+        Some(Rest::Slide {
+            face,
+            acceleration: g - n * g.dot(n),
+        })
+    }
+
+    /// [`RestRule::Event`] for a ball in flight (`corner`: it touches a second surface).
+    fn event_rest(&self, world: &impl Surroundings, met: &mut Met, corner: bool) -> Option<Rest> {
+        let Facts {
+            ball,
+            meeting,
+            rules,
+            combined,
+            approach,
+            ..
+        } = *self;
+        let (g, n) = (rules.gravity, meeting.hit.normal);
+        let pressing = -g.dot(n);
+        if !(pressing > 0.0) {
+            return None;
+        }
+        let settling = (2.0 * pressing * TOUCH_SLOP_REL * ball.radius).sqrt();
+        if !(approach < rules.resting_speed.max(settling)) {
+            return None;
+        }
+        let alone =
+            !corner && !met.pushed && meeting.surface_velocity == Vec2::ZERO && !(combined.friction > 0.0);
+        let face = alone
+            .then(|| world.still_shape(meeting.with, meeting.hit.point))
+            .flatten()
+            .and_then(|shape| shape.face_near(meeting.hit.center));
+        if let Some(face) = face {
+            let acceleration = slide_along(g, n);
+            let velocity = rested(met.velocity, n);
+            if acceleration.is_finite() && velocity.is_finite() {
+                met.velocity = velocity;
+                return Some(Rest::Slide { face, acceleration });
+            }
+        }
+        met.velocity += g * (rules.dt - meeting.time);
+        Some(Rest::Settle)
+    }
 }
 
 impl Met {
@@ -336,19 +488,22 @@ impl Met {
     }
 }
 
-/// The velocity of `ball` after meeting surface `met` at `approach` (`combined`: the
-/// ball's and the surface's materials): alone (bounce with the kick, slide or stop, relative to the
-/// surface), or as one contact with a `second` surface it still touches (a corner, or a
-/// squeeze), where no kick fires.
-fn response(
-    ball: &Ball,
-    met: SurfaceOf,
-    second: Option<SurfaceOf>,
-    combined: Material,
-    approach: f32,
-    rules: &Rules,
-) -> Met {
-    let this = met.surface;
+/// The velocity of the ball of `facts` after meeting its surface: alone (bounce with the
+/// kick, slide or stop, relative to the surface), or as one contact with a `second`
+/// surface it still touches (a corner, or a squeeze), where no kick fires.
+fn response(facts: &Facts<'_>, second: Option<SurfaceOf>) -> Met {
+    let Facts {
+        ball,
+        combined,
+        approach,
+        this,
+        rules,
+        ..
+    } = *facts;
+    let met = SurfaceOf {
+        with: facts.meeting.with,
+        surface: this,
+    };
     let mut out = Met::new(approach);
     match (ball.response, second) {
         (ResponseMode::Bounce, Some(other)) => match two_surfaces(ball.velocity, this, other.surface) {
@@ -389,20 +544,24 @@ fn response(
     out
 }
 
-/// Another surface `ball` touches as it meets `meeting`'s (whose surface is `this`),
-/// facing `this` (their normals more than 90° apart): the most opposed one. It is the
-/// `last` contact if that was with something else a moment ago (within
-/// [`SIMULTANEOUS_TIME_REL`] of the step); else, where moving parts are near, any surface
-/// within touching distance (a flipper striking a ball that rests on a wall); else a wall
-/// the ball moves into at this very instant too (straight into a corner).
-pub(crate) fn second_surface(
+/// Another surface the ball of `facts` touches as it meets its surface (`this`), facing
+/// it (their normals more than 90° apart): the most opposed one. It is the `last` contact
+/// if that was with something else a moment ago (within [`SIMULTANEOUS_TIME_REL`] of the
+/// step); else, where moving parts are near, any surface within touching distance (a
+/// flipper striking a ball that rests on a wall); else a wall the ball moves into at this
+/// very instant too (straight into a corner).
+fn second_surface(
     world: &impl Surroundings,
-    ball: &Ball,
-    meeting: &Meeting,
-    this: Surface,
+    facts: &Facts<'_>,
     last: Option<LastContact>,
-    rules: &Rules,
 ) -> Option<SurfaceOf> {
+    let Facts {
+        ball,
+        meeting,
+        rules,
+        this,
+        ..
+    } = *facts;
     if let Some(last) = last
         && last.with != meeting.with
         && last.normal.dot(this.normal) < 0.0
@@ -454,16 +613,17 @@ pub(crate) fn second_surface(
     best
 }
 
-/// The velocity along the next chord, if `ball` (at its velocity before the contact)
-/// grazed the inside of a still arc, and the contact left it at `after` (see `ride.rs`).
-/// Most contacts are turned away by their angle alone, before the shape is looked up.
-fn ride(
-    world: &impl Surroundings,
-    ball: &Ball,
-    meeting: &Meeting,
-    after: Vec2,
-    approach: f32,
-) -> Option<Vec2> {
+/// The velocity along the next chord, if the ball of `facts` (at its velocity before the
+/// contact) grazed the inside of a still arc, and the contact left it at `after` (see
+/// `ride.rs`). Most contacts are turned away by their angle alone, before the shape is
+/// looked up.
+fn ride(world: &impl Surroundings, facts: &Facts<'_>, after: Vec2) -> Option<Vec2> {
+    let Facts {
+        ball,
+        meeting,
+        approach,
+        ..
+    } = *facts;
     let before = ball.velocity;
     if !rides_at_most(approach, before) {
         return None;
@@ -493,40 +653,14 @@ fn count(bounces: &mut Bounces, this: LastContact) -> Option<Halt> {
     bounces.capped().then_some(Halt::Capped)
 }
 
-/// Whether, and how, a ball in flight comes to rest at the contact `meeting` that left it
-/// `met` (see [`Rest`]): gravity presses it on, and it came slower than the resting speed
-/// or than a fall from within the touch slop gives, `sqrt(2·g_n·slop)` (a centre rounded a
-/// hair off the surface falls back onto it: that is no bounce), or it leaves so slowly that
-/// its hop would be over within an instant of the step ([`SIMULTANEOUS_TIME_REL`]). It
-/// slides when it is alone on the face of one still surface (no `corner`, no hinged body).
-fn rest(
-    world: &impl Surroundings,
-    ball: &Ball,
-    meeting: &Meeting,
-    met: &Met,
-    corner: bool,
-    rules: &Rules,
-) -> Option<Rest> {
-    let normal = meeting.hit.normal;
-    let pressing = -rules.gravity.dot(normal);
-    if !meeting.in_flight || !(pressing > 0.0) {
-        return None;
-    }
-    let settling = (2.0 * pressing * TOUCH_SLOP_REL * ball.radius).sqrt();
-    let approach = met.approach;
-    // A hop at speed u lasts 2u / g_n.
-    let hop = 0.5 * pressing * SIMULTANEOUS_TIME_REL * rules.dt;
-    let leaving = (met.velocity - meeting.surface_velocity).dot(normal);
-    let resting = approach < rules.resting_speed.max(settling) || !(approach > 0.0) || leaving <= hop;
-    if !resting {
-        return None;
-    }
-    let alone = !corner && !met.pushed && meeting.surface_velocity == Vec2::ZERO;
-    let face = alone
-        .then(|| world.still_shape(meeting.with, meeting.hit.point))
-        .flatten()
-        .and_then(|shape| shape.face_near(meeting.hit.center));
-    Some(face.map_or(Rest::Settle, Rest::Slide))
+/// Whether a ball held on a face of unit normal `n` and on another of normal `other` (both
+/// towards the ball) is wedged between them under `gravity`: gravity along each face
+/// pushes it into the other, so gravity lies between the two normals' opposites and the
+/// faces hold it still.
+fn wedged(n: Vec2, other: Vec2, gravity: Vec2) -> bool {
+    let this_way = (gravity - n * gravity.dot(n)).dot(other);
+    let that_way = (gravity - other * gravity.dot(other)).dot(n);
+    gravity.dot(other) < 0.0 && this_way <= 0.0 && that_way <= 0.0
 }
 
 /// The most times an elastic ball can bounce between two walls with these normals before

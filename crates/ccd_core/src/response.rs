@@ -194,6 +194,17 @@ pub(crate) fn rested(velocity: Vec2, normal: Vec2) -> Vec2 {
     leave_resting(v - n * v.dot(n), n).as_vec2()
 }
 
+/// The part of `acceleration` along a wall of unit `normal` (towards the ball), computed in
+/// f64, and leaving the wall at the separation bias, [`SEPARATION_SPEED_REL`] of it: a
+/// sliding ball's acceleration. Rounded to f32, the part along the wall keeps a part into
+/// it of about 1e-7 of its size, and a leg that starts touching the wall would meet it
+/// again at once; the bias is a hundred times that.
+pub(crate) fn slide_along(acceleration: Vec2, normal: Vec2) -> Vec2 {
+    let (a, n) = (acceleration.as_dvec2(), normal.as_dvec2());
+    let along = a - n * a.dot(n);
+    (along + n * (along.length() * f64::from(SEPARATION_SPEED_REL))).as_vec2()
+}
+
 /// A velocity that leaves a wall of unit `normal` (towards the ball) at no more than the
 /// separation bias (as [`leave_wall`] and [`rested`] leave it), with that part removed;
 /// any other velocity unchanged. The resting solve starts from it: the bias is no motion.

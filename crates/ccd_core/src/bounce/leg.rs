@@ -13,14 +13,14 @@ use glam::Vec2;
 
 /// The path of a leg's centre.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum LegPath {
+pub(crate) enum Course {
     /// A straight motion: no gravity. The centre moves by this over the leg.
     Straight(Vec2),
     /// A curve under gravity (or, sliding on a face, under gravity's part along it).
     Curved(Parabola),
 }
 
-impl LegPath {
+impl Course {
     /// The part of this leg (of `duration` seconds, from `start` at `velocity`) travelled
     /// up to the fraction `until` (the whole leg for `None`).
     #[inline]
@@ -49,7 +49,7 @@ impl LegPath {
 /// What a leg's search needs of its path: its box and its sweep against one obstacle. The
 /// search is written once and compiled once per kind of path, so the straight sweep's
 /// inner loop holds no curved code.
-trait Course: Copy {
+trait SearchedCourse: Copy {
     /// The box a circle of `radius` from `from` sweeps.
     fn bounds(self, from: Vec2, radius: f32) -> Aabb;
     /// The first contact with `obstacle`, its `toi` a fraction of the leg.
@@ -57,7 +57,7 @@ trait Course: Copy {
 }
 
 /// A straight leg: the motion.
-impl Course for Vec2 {
+impl SearchedCourse for Vec2 {
     #[inline]
     fn bounds(self, from: Vec2, radius: f32) -> Aabb {
         Aabb::swept(from, self, radius)
@@ -86,7 +86,7 @@ impl Curved {
     }
 }
 
-impl Course for Curved {
+impl SearchedCourse for Curved {
     #[inline]
     fn bounds(self, _from: Vec2, _radius: f32) -> Aabb {
         self.reach
@@ -100,11 +100,13 @@ impl Course for Curved {
     }
 }
 
-/// The earliest solid contact of a leg: the obstacle and its material, and the contact.
+/// The earliest solid contact of a leg: the obstacle and its material, the contact, and
+/// the feature touched (a face or a round part).
 pub(crate) struct Solid {
     pub(crate) id: ObstacleId,
     pub(crate) material: Material,
     pub(crate) hit: Hit,
+    pub(crate) feature: Feature,
 }
 
 /// The sensors one leg enters: the earliest [`MAX_SENSOR_HITS_PER_LEG`], in time order.
@@ -175,22 +177,49 @@ pub(crate) fn keep_earliest<T: Copy>(list: &mut [T], len: &mut usize, entry: T, 
     list[k] = entry;
 }
 
-/// The earliest solid contact of the leg `path` from `circle`, with the sensors it enters
-/// put in `sensors` (the earliest [`MAX_SENSOR_HITS_PER_LEG`], in time order; the list is
-/// cleared first). `skip` and `just_met` are as for [`earliest_solid`]. Inlined into each
-/// loop of legs: the loop then keeps the leg in registers instead of copying it out.
+/// Which obstacles a leg's search counts: those on `layers`, but `skip`; and `just_met`,
+/// the solid contact the leg starts from, if any: that obstacle met again at once from the
+/// other side is the same contact (the circle's centre lies on it) and is dropped, so the
+/// side the first contact chose holds (see [`met_again_from_behind`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Counted {
+    pub(crate) layers: Layers,
+    pub(crate) skip: Option<ObstacleId>,
+    pub(crate) just_met: Option<JustMet>,
+}
+
+/// The solid contact a leg starts from: the obstacle, and the normal it was met with.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JustMet {
+    pub(crate) id: ObstacleId,
+    pub(crate) normal: Vec2,
+}
+
+impl Counted {
+    /// Every obstacle on `layers`.
+    pub(crate) fn on(layers: Layers) -> Self {
+        Self {
+            layers,
+            skip: None,
+            just_met: None,
+        }
+    }
+}
+
+/// The earliest solid contact of the leg `path` from `circle` among the `counted`
+/// obstacles, with the sensors it enters put in `sensors` (the earliest
+/// [`MAX_SENSOR_HITS_PER_LEG`], in time order; the list is cleared first). Inlined into
+/// each loop of legs: the loop then keeps the leg in registers instead of copying it out.
 #[inline(always)]
 pub(crate) fn earliest_on_path<O: Obstacles + ?Sized>(
     circle: Circle,
-    path: LegPath,
+    path: Course,
     obstacles: &O,
-    layers: Layers,
-    skip: Option<ObstacleId>,
-    just_met: Option<(ObstacleId, Vec2)>,
+    counted: Counted,
     sensors: &mut SensorHits,
 ) -> Option<Solid> {
     sensors.clear();
-    solid_on(circle, path, obstacles, layers, skip, just_met, |id, hit| {
+    solid_on(circle, path, obstacles, counted, |id, hit| {
         sensors.push(id, hit);
     })
 }
@@ -198,22 +227,15 @@ pub(crate) fn earliest_on_path<O: Obstacles + ?Sized>(
 /// [`earliest_on_path`] without the sensor list: the earliest solid contact, with every
 /// sensor entered passed to `on_sensor` as found (in no time order). For callers that
 /// only count sensors, or keep them their own way: no list to fill.
-///
-/// `skip` is an obstacle to ignore. `just_met` is the solid contact the leg starts from
-/// (obstacle and normal), if any: that obstacle met again at once from the other side is
-/// the same contact (the circle's centre lies on it) and is dropped, so the side the
-/// first contact chose holds (see [`met_again_from_behind`]).
 #[inline]
 pub(crate) fn earliest_solid<O: Obstacles + ?Sized>(
     circle: Circle,
-    path: LegPath,
+    path: Course,
     obstacles: &O,
-    layers: Layers,
-    skip: Option<ObstacleId>,
-    just_met: Option<(ObstacleId, Vec2)>,
+    counted: Counted,
     on_sensor: impl FnMut(ObstacleId, Hit),
-) -> Option<(ObstacleId, Material, Hit)> {
-    solid_on(circle, path, obstacles, layers, skip, just_met, on_sensor).map(|s| (s.id, s.material, s.hit))
+) -> Option<Solid> {
+    solid_on(circle, path, obstacles, counted, on_sensor)
 }
 
 /// [`earliest_solid_on_path`] for a leg of either kind: the search compiled once for a
@@ -222,40 +244,33 @@ pub(crate) fn earliest_solid<O: Obstacles + ?Sized>(
 #[inline(always)]
 fn solid_on<O: Obstacles + ?Sized>(
     circle: Circle,
-    path: LegPath,
+    path: Course,
     obstacles: &O,
-    layers: Layers,
-    skip: Option<ObstacleId>,
-    just_met: Option<(ObstacleId, Vec2)>,
+    counted: Counted,
     on_sensor: impl FnMut(ObstacleId, Hit),
 ) -> Option<Solid> {
     match path {
-        LegPath::Straight(motion) => {
-            earliest_solid_on_path(circle, motion, obstacles, layers, skip, just_met, on_sensor)
+        Course::Straight(motion) => earliest_solid_on_path(circle, motion, obstacles, counted, on_sensor),
+        Course::Curved(curve) => {
+            earliest_solid_on_path(circle, Curved::new(curve, circle), obstacles, counted, on_sensor)
         }
-        LegPath::Curved(curve) => earliest_solid_on_path(
-            circle,
-            Curved::new(curve, circle),
-            obstacles,
-            layers,
-            skip,
-            just_met,
-            on_sensor,
-        ),
     }
 }
 
 /// [`earliest_solid`] on a path of either kind, with its obstacle and order.
 #[inline]
-fn earliest_solid_on_path<O: Obstacles + ?Sized, C: Course>(
+fn earliest_solid_on_path<O: Obstacles + ?Sized, C: SearchedCourse>(
     circle: Circle,
     path: C,
     obstacles: &O,
-    layers: Layers,
-    skip: Option<ObstacleId>,
-    just_met: Option<(ObstacleId, Vec2)>,
+    counted: Counted,
     mut on_sensor: impl FnMut(ObstacleId, Hit),
 ) -> Option<Solid> {
+    let Counted {
+        layers,
+        skip,
+        just_met,
+    } = counted;
     let mut solid = None;
     let mut best = ContactOrder {
         toi: f64::INFINITY,
@@ -274,12 +289,13 @@ fn earliest_solid_on_path<O: Obstacles + ?Sized, C: Course>(
                 on_sensor(id, hit);
             }
         } else if order.before(best)
-            && !just_met.is_some_and(|(met, normal)| met == id && met_again_from_behind(&hit, normal))
+            && !just_met.is_some_and(|met| met.id == id && met_again_from_behind(&hit, met.normal))
         {
             solid = Some(Solid {
                 id,
                 material: obstacle.material,
                 hit,
+                feature: order.feature,
             });
             best = order;
         }

@@ -11,7 +11,7 @@ use super::prediction::{Leg, Next, Prediction};
 use super::queue::{Event, EventKind, Key};
 use super::sim::Sim;
 use super::state::{Clock, SensorHit};
-use crate::bounce::{LegPath, earliest_solid, foot_leaves_face, keep_earliest};
+use crate::bounce::{Counted, JustMet, Solid, earliest_solid, foot_leaves_face, keep_earliest};
 use crate::hit::ContactWith;
 use crate::hit::Hit;
 use crate::meet::LastContact;
@@ -157,22 +157,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
     }
 
-    /// What ball `i` slides on, if it slides.
-    #[inline]
-    fn slides_on(&self, i: usize) -> Option<ContactWith> {
-        if self.step.clock[i].sliding {
-            self.step.state[i].slide.map(|s| s.on)
-        } else {
-            None
-        }
-    }
-
     /// The first static obstacle on the leg, and the sensors crossed on the way.
     fn predict_walls(&self, i: usize, leg: Leg, next: &mut Next, sensors: &mut impl SensorSink) {
         let ball = self.balls[i];
-        // A squeezed ball ignores the faster of the two surfaces squeezing it; a sliding
-        // ball, the surface it slides on.
-        let skip = match self.squeezed_by(i).or(self.slides_on(i)) {
+        // A squeezed ball ignores the faster of the two surfaces squeezing it.
+        let skip = match self.squeezed_by(i) {
             Some(ContactWith::Obstacle(id)) => Some(id),
             _ => None,
         };
@@ -184,7 +173,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 normal,
                 time,
                 ..
-            }) if time == leg.start => Some((id, normal)),
+            }) if time == leg.start => Some(JustMet { id, normal }),
             _ => None,
         };
         let on_sensor = |id, hit: Hit| {
@@ -194,17 +183,15 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 hit,
             });
         };
-        let path = leg.curve.map_or(LegPath::Straight(leg.motion), LegPath::Curved);
-        let solid = earliest_solid(
-            leg.circle,
-            path,
-            self.obstacles,
-            ball.layers,
+        let counted = Counted {
+            layers: ball.layers,
             skip,
             just_met,
-            on_sensor,
-        );
-        if let Some((id, material, hit)) = solid {
+        };
+        if let Some(Solid {
+            id, material, hit, ..
+        }) = earliest_solid(leg.circle, leg.course(), self.obstacles, counted, on_sensor)
+        {
             next.consider(
                 leg.start + hit.toi * leg.left,
                 EventKind::Obstacle { id, material, hit },
@@ -215,14 +202,13 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// The first moving obstacle the leg meets, swept against its motion.
     fn predict_moving(&self, i: usize, leg: Leg, next: &mut Next, sensors: &mut impl SensorSink) {
         let ball = self.balls[i];
-        let (squeezed_by, slides_on) = (self.squeezed_by(i), self.slides_on(i));
+        let squeezed_by = self.squeezed_by(i);
         let bounds = leg.bounds();
         let from = leg.start / self.dt;
         for (index, m) in self.moving.iter().enumerate() {
             if !ball.layers.interacts(m.obstacle.layers)
                 || !self.moving_boxes[index].intersects(&bounds)
                 || squeezed_by.is_some_and(|faster| self.moves_with(faster, index))
-                || slides_on == Some(ContactWith::Moving(index))
             {
                 continue;
             }

@@ -3,13 +3,13 @@
 //! about the ball's surroundings ([`Around`]), and carries the outcome into the ball's
 //! clock and state.
 
-use super::report::{Contact, MultiballReport};
+use super::report::Contact;
 use super::sim::Sim;
 use super::state::SlideOn;
 use crate::bounce::still_wall;
 use crate::hit::{ContactWith, Hit};
 use crate::material::Material;
-use crate::meet::{Meeting, Met, Pushed, Rest, Rules, SurfaceOf, Surroundings, Touch, meet};
+use crate::meet::{Meeting, Met, Pushed, Rest, RestRule, Rules, SurfaceOf, Surroundings, Touch, meet};
 use crate::obstacle::{Obstacle, ObstacleShape, Obstacles};
 use crate::shape::Aabb;
 use glam::Vec2;
@@ -28,21 +28,14 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Ball `i` meets a wall or a moving obstacle at `time`: [`meet`] decides what it does;
     /// the contact is reported, the ball's clock and state follow, and it (and the balls
     /// near a hinged body it turned) are predicted again.
-    pub(super) fn resolve_obstacle(
-        &mut self,
-        i: usize,
-        time: f32,
-        contact: ObstacleHit,
-        report: &mut MultiballReport,
-        on_contact: &mut impl FnMut(&Contact),
-    ) {
+    pub(super) fn resolve_obstacle(&mut self, i: usize, time: f32, contact: ObstacleHit) {
         let ObstacleHit {
             with,
             material,
             mut hit,
             surface_velocity,
         } = contact;
-        self.flush_sensors(i, time, on_contact);
+        self.flush_sensors(i, time);
         let clock = self.step.clock[i];
         if clock.curved || clock.sliding {
             // In flight or sliding: met with the velocity of this instant.
@@ -69,7 +62,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             time,
             material,
             surface_velocity,
-            in_flight: self.step.clock[i].curved,
+            rule: RestRule::Event {
+                in_flight: self.step.clock[i].curved,
+            },
         };
         let rules = Rules {
             dt: self.dt,
@@ -85,7 +80,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             &mut bounces,
         );
         self.step.state[i].bounces = bounces;
-        on_contact(&Contact {
+        self.contacts.push(Contact {
             ball: i,
             with,
             time,
@@ -95,14 +90,14 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             sensor: false,
             kick: met.kick,
         });
-        report.bounces += 1;
+        self.report.bounces += 1;
         self.follow(i, &meeting, &met);
         self.moved(i);
         if met.turned.iter().any(Option::is_some) {
-            report.hinge_impacts += 1;
+            self.report.hinge_impacts += 1;
         }
         for near in met.turned.into_iter().flatten() {
-            self.repredict_near(near, time, Some(i), on_contact);
+            self.repredict_near(near, time, Some(i));
         }
         self.repredict(i);
     }
@@ -129,18 +124,14 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
         }
         match met.rest {
-            Some(Rest::Slide(face)) => {
-                let n = meeting.hit.normal;
-                let g = self.settings.gravity;
+            Some(Rest::Slide { face, acceleration }) => {
                 clock.curved = false;
-                clock.sliding = true;
-                state.slide = Some(SlideOn {
-                    on: meeting.with,
-                    face,
-                    acceleration: g - n * g.dot(n),
-                });
+                // On a level face gravity has no part along it: the leg is straight.
+                clock.sliding = acceleration != Vec2::ZERO;
+                state.slide = Some(SlideOn { face, acceleration });
             }
-            Some(Rest::Settle) => clock.curved = false,
+            // (The event machinery's rule holds no ball: `Held` is the lone sweep's.)
+            Some(Rest::Settle | Rest::Held) => clock.curved = false,
             None => {}
         }
     }
@@ -185,15 +176,14 @@ impl<O: Obstacles + ?Sized> Surroundings for Around<'_, '_, O> {
         self.sim.moving_boxes.iter().any(|b| b.intersects(&area))
     }
 
-    /// A wall, or a kinematic obstacle without motion this step (a hinged body's part
-    /// may start to move within the step, when a ball strikes the body: not that).
+    /// A wall, or a kinematic obstacle without motion this step.
     fn still_shape(&self, with: ContactWith, point: Vec2) -> Option<ObstacleShape> {
         let ContactWith::Moving(index) = with else {
             return still_wall(self.sim.obstacles, with, point);
         };
         let m = self.sim.moving.get(index)?;
         let still = m.motion.angle == 0.0 && m.motion.pivot_motion == Vec2::ZERO;
-        (still && self.sim.pushable(with).is_none()).then_some(m.obstacle.shape)
+        still.then_some(m.obstacle.shape)
     }
 
     fn push(&mut self, touch: Touch, second: Option<SurfaceOf>) -> Option<Pushed> {

@@ -1,9 +1,8 @@
 //! Overlap correction: pushing balls that sank into each other apart, by position only.
 
-use super::report::MultiballReport;
 use super::resting_contacts::RestingPair;
 use super::sim::Sim;
-use crate::bounce::{LegPath, earliest_solid};
+use crate::bounce::{Counted, Course, earliest_solid};
 use crate::obstacle::Obstacles;
 use crate::tolerance::{
     ALLOWED_OVERLAP_REL, CORRECTION_SLIDE_MIN_REL, MAX_CORRECTION_SLIDES, OVERLAP_CORRECTION_FRACTION,
@@ -54,16 +53,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
             let ball = self.balls[k];
             let circle = ball.circle();
-            let mut first = earliest_solid(
-                circle,
-                LegPath::Straight(left),
-                self.obstacles,
-                ball.layers,
-                None,
-                None,
-                |_, _| {},
-            )
-            .map(|(_, _, hit)| hit);
+            let counted = Counted::on(ball.layers);
+            let mut first =
+                earliest_solid(circle, Course::Straight(left), self.obstacles, counted, |_, _| {})
+                    .map(|solid| solid.hit);
             for m in self.moving.iter() {
                 if m.obstacle.sensor || !ball.layers.interacts(m.obstacle.layers) {
                     continue;

@@ -2,6 +2,7 @@
 //! balls can be predicted at once, on several threads), kept until it is scheduled.
 
 use super::queue::{Event, EventKind};
+use crate::bounce::Course;
 use crate::parabola::Parabola;
 use crate::shape::{Aabb, Circle};
 use glam::Vec2;
@@ -19,6 +20,12 @@ pub(super) struct Leg {
 }
 
 impl Leg {
+    /// How its centre moves: straight by `motion`, or along `curve`.
+    #[inline]
+    pub(super) fn course(&self) -> Course {
+        self.curve.map_or(Course::Straight(self.motion), Course::Curved)
+    }
+
     /// The box the ball sweeps over the leg.
     #[inline]
     pub(super) fn bounds(&self) -> Aabb {

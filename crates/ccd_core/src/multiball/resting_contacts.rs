@@ -39,8 +39,6 @@ pub(super) struct WallContact {
 /// step's start: it slides along that face (`settle.rs`).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct OnlyWall {
-    /// The wall.
-    pub(super) obstacle: ObstacleId,
     /// The face the ball touches.
     pub(super) face: Segment,
     /// The point of the face the ball touches.

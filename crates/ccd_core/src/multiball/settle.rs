@@ -9,21 +9,18 @@
 //! step's start the resting solve (`resting.rs`) runs on the velocities with the step's
 //! gravity added, and the balls it presses on stay settled; every other ball gets its
 //! velocity back and flies. A ball in flight that comes to rest on a wall or a moving
-//! obstacle during the step settles there, as the crate's one decision for a contact says
-//! (`meet.rs`: a contact slower than the resting speed, or than a fall from within the
-//! touch slop, or whose hop would be over within an instant, with gravity pressing it in);
-//! so does one that meets a settled ball (`pairs.rs`). A settled ball moves in one of two
-//! ways:
+//! obstacle during the step (a contact slower than the resting speed, or than a fall from
+//! within the touch slop, with gravity pressing it in: the event machinery's rest rule in
+//! `meet.rs`) settles there; so does one that meets a settled ball (`pairs.rs`). A settled
+//! ball moves in one of two ways:
 //!
-//! - *Sliding*, on the face of one still wall or kinematic obstacle, touching nothing else
-//!   (a ball on a slope): its leg is the parabola of gravity's part along the face, exactly
-//!   as `s(t) = ½·g·sin θ·t²` says, and it passes by the surface it slides on (its leg
-//!   never meets it). At the step's start the resting solve's whole change along the face,
-//!   friction included, is spread evenly over the step (`slide_from_start`): Coulomb
-//!   friction under a steady press is a steady deceleration. A ball that comes to rest on
-//!   a face during the step slides on it for the rest of the step with no friction but
-//!   the landing's (`meet.rs`), as a lone ball does; a hinged part, which a ball may set
-//!   turning within the step, is never slid on.
+//! - *Sliding*, on the face of one still wall and touching nothing else (a ball on a
+//!   slope): its leg is the parabola of gravity's part along the face, exactly as
+//!   `s(t) = ½·g·sin θ·t²` says. At the step's start the resting solve's whole change along
+//!   the face, friction included, is spread evenly over the step (`slide_from_start`):
+//!   Coulomb friction under a steady press is a steady deceleration. During the step only
+//!   a frictionless face is slid on; a rough one, a moving one that turns or a hinged part
+//!   the ball pushes settle it straight.
 //! - *Straight*, anywhere else (in a V, in a pile, on an end cap or a pillar): it takes the
 //!   rest of the step's gravity at once (`v += g·(dt − t)`) and moves on straight, and the
 //!   resting contacts take away what presses it in (`Sim::settle`).
@@ -36,14 +33,20 @@
 //! Settling is one way within a step (flight, then sliding, then straight), so it cannot go
 //! back and forth.
 
-use super::report::{Contact, MultiballReport};
-use super::resting_contacts::{OnlyWall, Rest};
-use super::sim::{Sim, slide_along};
+use super::resting_contacts::{OnlyWall, Rest, RestingContacts};
+use super::sim::Sim;
 use super::state::SlideOn;
-use crate::hit::ContactWith;
 use crate::obstacle::Obstacles;
-use crate::response::rested;
+use crate::response::{rested, slide_along};
 use glam::Vec2;
+
+/// What the step's start keeps, between steps: the velocities before the step's gravity
+/// was added, and the resting solve's contacts.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Settling {
+    flight: Vec<Vec2>,
+    pub(super) rest: RestingContacts,
+}
 
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// The step's start: the resting solve on the velocities with the step's gravity added,
@@ -75,42 +78,41 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 clock.curved = false;
             }
         }
-        self.solve_resting(report, on_contact);
-        let saved = std::mem::take(&mut self.start.flight_velocities);
-        for (k, &flight_velocity) in saved.iter().enumerate() {
+        self.solve_resting(rest, flight);
+        for (k, &flight_velocity) in flight.iter().enumerate() {
             if self.step.clock[k].waiting {
                 continue;
             }
-            if !self.start.resting_balls[k] {
+            if !rest.resting[k] {
                 self.balls[k].velocity = flight_velocity;
                 self.step.clock[k].curved = true;
-                if self.start.touched_balls[k] {
+                if rest.touched[k] {
                     // Its box was updated as a settled ball's.
                     self.moved(k);
                 }
             }
         }
-        // A pressed ball on the face of one wall, touching nothing else, slides on it.
-        let walls = std::mem::take(&mut self.start.wall_contacts);
-        for group in walls.chunk_by(|a, b| a.ball == b.ball) {
+        self.slide_pressed(rest, flight);
+    }
+
+    /// A pressed ball on the face of one wall, touching nothing else, slides on it.
+    fn slide_pressed(&mut self, rest: &RestingContacts, flight: &[Vec2]) {
+        for group in rest.walls.chunk_by(|a, b| a.ball == b.ball) {
             if let [c] = group
                 && let Rest::Face(face) = c.on
-                && self.start.resting_balls[c.ball]
-                && !self.start.paired_balls[c.ball]
+                && rest.resting[c.ball]
+                && !rest.paired[c.ball]
             {
                 let wall = OnlyWall {
-                    obstacle: c.obstacle,
                     face,
                     point: c.point,
                     normal: c.normal,
                     gripped: c.taken.tangent != 0.0,
                 };
                 self.touch(c.ball, wall);
-                self.slide_from_start(c.ball, wall, saved[c.ball]);
+                self.slide_from_start(c.ball, wall, flight[c.ball]);
             }
         }
-        self.start.wall_contacts = walls;
-        self.start.flight_velocities = saved;
     }
 
     /// Ball `k`, in flight or sliding, comes to rest on something at its clock: it takes
@@ -162,7 +164,6 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         self.balls[k].velocity = rested(self.balls[k].velocity - slide * self.dt, wall.normal);
         self.step.clock[k].sliding = true;
         self.step.state[k].slide = Some(SlideOn {
-            on: ContactWith::Obstacle(wall.obstacle),
             face: wall.face,
             acceleration: slide,
         });

@@ -14,7 +14,7 @@ use crate::meet::Bounces;
 use crate::obstacle::Obstacles;
 use crate::parabola::Parabola;
 use crate::shape::Aabb;
-use crate::tolerance::{MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG, SEPARATION_SPEED_REL};
+use crate::tolerance::MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG;
 use glam::Vec2;
 
 /// The event machinery at work: the event balls (in its order) with their clocks, and
@@ -59,17 +59,6 @@ pub(super) fn usable(b: &Ball) -> bool {
         & (b.radius >= 0.0)
         & b.inverse_mass.is_finite()
         & (b.inverse_mass >= 0.0)
-}
-
-/// The part of `acceleration` along a wall of unit `normal` (towards the ball), computed in
-/// f64, and leaving the wall at the separation bias, [`SEPARATION_SPEED_REL`] of it: a
-/// sliding ball's acceleration. Rounded to f32, the part along the wall keeps a part into
-/// it of about 1e-7 of its size, and a leg that starts touching the wall would meet it
-/// again at once; the bias is a hundred times that.
-pub(super) fn slide_along(acceleration: Vec2, normal: Vec2) -> Vec2 {
-    let (a, n) = (acceleration.as_dvec2(), normal.as_dvec2());
-    let along = a - n * a.dot(n);
-    (along + n * (along.length() * f64::from(SEPARATION_SPEED_REL))).as_vec2()
 }
 
 /// Per-ball clocks and legs over one step.

@@ -222,12 +222,10 @@ pub(super) struct Clock {
     pub(super) sensors: u8,
 }
 
-/// What a sliding ball slides on (skipped while it slides: it moves along it), its face, and
-/// its acceleration along it (gravity's part along it, or with friction the resting
-/// solve's whole change spread over the step), units/s².
+/// The face a sliding ball slides on, and its acceleration along it (gravity's part along
+/// it, or with friction the resting solve's whole change spread over the step), units/s².
 #[derive(Clone, Copy, Debug)]
 pub(super) struct SlideOn {
-    pub(super) on: ContactWith,
     pub(super) face: Segment,
     pub(super) acceleration: Vec2,
 }
