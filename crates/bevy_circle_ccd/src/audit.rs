@@ -130,42 +130,12 @@ pub(crate) fn audit_step(
     if !settings.audit {
         return;
     }
-    let AuditScratch {
-        placed,
-        built,
-        solids,
-        met,
-    } = &mut *scratch;
-    placed.clear();
-    solids.clear();
-    for (entity, parts, transform) in &moving {
-        let pose = Pose::of(transform);
-        let scale = transform.scale.truncate();
-        let place = |local: Vec2| pose.place(local, scale);
-        built.clear();
-        if let Some(Ok(())) = parts.build(&pose.placement(&place, scale), pose.translation, built) {
-            placed.extend(built.iter().map(|p| (entity, p.obstacle)));
-            let shape = parts
-                .shape
-                .filter(|_| parts.segment.is_none() && parts.pillar.is_none());
-            if let (Some(shape), false) = (shape, parts.sensor) {
-                let mut found = Vec::new();
-                polygons_of(shape, &place, &mut found);
-                let layers: Layers = parts.layers.copied().unwrap_or_default().into();
-                solids.extend(found.into_iter().map(|p| (entity, layers, p)));
-            }
-        }
-    }
+    scratch.place_moving(&moving);
     let mut audit = Audit {
         step: stats.steps,
         faults: &mut faults,
         found: 0,
     };
-    // Without one-way segments or solid polygons only what overlaps a circle at its end
-    // matters: its own box (a surface it is inside meets that box), not the box of its
-    // whole path. A circle that crossed into a polygon crossed one of its edges, whose box
-    // meets the path's (deep inside a large polygon, no edge is near its end).
-    let one_way = world.has_one_way() || world.has_polygons();
     let mut next_start = 0;
     for (entity, circle, transform, layers) in &circles {
         let ball = Circle::new(transform.translation.truncate(), circle.radius);
@@ -174,53 +144,81 @@ pub(crate) fn audit_step(
         if ball.validate().is_err() {
             continue;
         }
-        let layers: Layers = layers.copied().unwrap_or_default().into();
-        let start = match starts.order.get(next_start) {
-            Some(&(e, from)) if e == entity => {
-                next_start += 1;
-                Some(from)
-            }
-            _ => {
-                if starts.lookup.is_empty() && !starts.order.is_empty() {
-                    let AuditStarts { order, lookup } = &mut *starts;
-                    lookup.extend(order.iter().copied());
-                }
-                starts.lookup.get(&entity).copied()
-            }
+        let audited = Audited {
+            entity,
+            ball,
+            layers: layers.copied().unwrap_or_default().into(),
+            start: starts.start_of(entity, &mut next_start),
         };
-        // The box the straight path from the start swept, for the one-way and polygon checks.
-        let bounds = match start {
-            Some(from) if one_way => Aabb::swept(from, ball.center - from, ball.radius),
-            _ => ball.aabb(),
-        };
-        met.clear();
-        world.grid().query(bounds, |id, obstacle| {
-            if let Some(wall) = world.entity(id) {
-                // A solid polygon's edges face out: a circle is checked against the whole
-                // polygon below, not crossing each edge's line (a bounce off one edge
-                // makes the straight path cut across its neighbours).
-                let solid = world.polygons(wall).is_some();
-                audit.check(entity, ball, layers, start.filter(|_| !solid), wall, obstacle);
-                if solid && !obstacle.sensor && !met.contains(&(wall, obstacle.layers)) {
-                    met.push((wall, obstacle.layers));
-                }
-            }
-        });
-        for &(wall, wall_layers) in met.iter() {
-            for polygon in world.polygons(wall).into_iter().flatten() {
-                audit.check_solid(entity, ball, layers, wall, wall_layers, polygon);
-            }
-        }
-        for (wall, obstacle) in placed.iter() {
-            audit.check(entity, ball, layers, None, *wall, obstacle);
-        }
-        for (wall, wall_layers, polygon) in solids.iter() {
-            audit.check_solid(entity, ball, layers, *wall, *wall_layers, polygon);
-        }
+        audit.circle(&audited, &world, &mut scratch);
     }
     let found = audit.found;
     faults.steps += 1;
     faults.last_step = found;
+}
+
+impl AuditStarts {
+    /// Where `entity` started the step, if known: the next in `order` (the query's, as the
+    /// circles are audited, `next` counting them), else looked up.
+    fn start_of(&mut self, entity: Entity, next: &mut usize) -> Option<Vec2> {
+        match self.order.get(*next) {
+            Some(&(e, from)) if e == entity => {
+                *next += 1;
+                Some(from)
+            }
+            _ => {
+                if self.lookup.is_empty() && !self.order.is_empty() {
+                    self.lookup.extend(self.order.iter().copied());
+                }
+                self.lookup.get(&entity).copied()
+            }
+        }
+    }
+}
+
+/// A circle being audited: its entity, where it ended the step, its layers, and where it
+/// started, if known.
+#[derive(Clone, Copy)]
+struct Audited {
+    entity: Entity,
+    ball: Circle,
+    layers: Layers,
+    start: Option<Vec2>,
+}
+
+impl AuditScratch {
+    /// Every moving obstacle where it ended the step, and its body's solid polygons.
+    fn place_moving(
+        &mut self,
+        moving: &Query<(Entity, ObstacleParts, &Transform), (Moves, Without<CcdInvalid>)>,
+    ) {
+        let AuditScratch {
+            placed,
+            built,
+            solids,
+            ..
+        } = self;
+        placed.clear();
+        solids.clear();
+        for (entity, parts, transform) in moving {
+            let pose = Pose::of(transform);
+            let scale = transform.scale.truncate();
+            let place = |local: Vec2| pose.place(local, scale);
+            built.clear();
+            if let Some(Ok(())) = parts.build(&pose.placement(&place, scale), pose.translation, built) {
+                placed.extend(built.iter().map(|p| (entity, p.obstacle)));
+                let shape = parts
+                    .shape
+                    .filter(|_| parts.segment.is_none() && parts.pillar.is_none());
+                if let (Some(shape), false) = (shape, parts.sensor) {
+                    let mut found = Vec::new();
+                    polygons_of(shape, &place, &mut found);
+                    let layers: Layers = parts.layers.copied().unwrap_or_default().into();
+                    solids.extend(found.into_iter().map(|p| (entity, layers, p)));
+                }
+            }
+        }
+    }
 }
 
 /// What the audit reuses from step to step.
@@ -244,17 +242,64 @@ struct Audit<'a> {
 }
 
 impl Audit<'_> {
-    /// Check `ball` (which started the step at `start`, if known) against one obstacle.
-    /// A moving obstacle gets no one-way check: its start pose is not kept.
-    fn check(
-        &mut self,
-        circle: Entity,
-        ball: Circle,
-        layers: Layers,
-        start: Option<Vec2>,
-        obstacle_entity: Entity,
-        obstacle: &Obstacle,
-    ) {
+    /// Check `audited` against the static obstacles near it (in `world`) and the moving
+    /// ones where they ended the step (in `scratch`).
+    fn circle(&mut self, audited: &Audited, world: &CcdWorld, scratch: &mut AuditScratch) {
+        let ball = audited.ball;
+        // Without one-way segments or solid polygons only what overlaps a circle at its end
+        // matters: its own box (a surface it is inside meets that box), not the box of its
+        // whole path. A circle that crossed into a polygon crossed one of its edges, whose
+        // box meets the path's (deep inside a large polygon, no edge is near its end).
+        let one_way = world.has_one_way() || world.has_polygons();
+        // The box the straight path from the start swept, for the one-way and polygon checks.
+        let bounds = match audited.start {
+            Some(from) if one_way => Aabb::swept(from, ball.center - from, ball.radius),
+            _ => ball.aabb(),
+        };
+        let met = &mut scratch.met;
+        met.clear();
+        world.grid().query(bounds, |id, obstacle| {
+            if let Some(wall) = world.entity(id) {
+                // A solid polygon's edges face out: a circle is checked against the whole
+                // polygon below, not crossing each edge's line (a bounce off one edge
+                // makes the straight path cut across its neighbours).
+                let solid = world.polygons(wall).is_some();
+                let checked = Audited {
+                    start: audited.start.filter(|_| !solid),
+                    ..*audited
+                };
+                self.check(&checked, wall, obstacle);
+                if solid && !obstacle.sensor && !met.contains(&(wall, obstacle.layers)) {
+                    met.push((wall, obstacle.layers));
+                }
+            }
+        });
+        for &(wall, wall_layers) in met.iter() {
+            for polygon in world.polygons(wall).into_iter().flatten() {
+                self.check_solid(audited, wall, wall_layers, polygon);
+            }
+        }
+        let unstarted = Audited {
+            start: None,
+            ..*audited
+        };
+        for (wall, obstacle) in scratch.placed.iter() {
+            self.check(&unstarted, *wall, obstacle);
+        }
+        for (wall, wall_layers, polygon) in scratch.solids.iter() {
+            self.check_solid(audited, *wall, *wall_layers, polygon);
+        }
+    }
+
+    /// Check `audited` (which started the step at its `start`, if known) against one
+    /// obstacle. A moving obstacle gets no one-way check: its start pose is not kept.
+    fn check(&mut self, audited: &Audited, obstacle_entity: Entity, obstacle: &Obstacle) {
+        let Audited {
+            entity: circle,
+            ball,
+            layers,
+            start,
+        } = *audited;
         if let Some(p) = penetration(ball, layers, obstacle) {
             self.faults.deepest = self.faults.deepest.max(p.depth);
             if p.depth > penetration_slop(ball.radius) {
@@ -280,17 +325,15 @@ impl Audit<'_> {
         }
     }
 
-    /// Check `ball` against a solid polygon of `wall` (on `wall_layers`): inside it, or
+    /// Check `audited` against a solid polygon of `wall` (on `wall_layers`): inside it, or
     /// reaching into it from outside, by more than the slop.
-    fn check_solid(
-        &mut self,
-        circle: Entity,
-        ball: Circle,
-        layers: Layers,
-        wall: Entity,
-        wall_layers: Layers,
-        polygon: &Polygon,
-    ) {
+    fn check_solid(&mut self, audited: &Audited, wall: Entity, wall_layers: Layers, polygon: &Polygon) {
+        let Audited {
+            entity: circle,
+            ball,
+            layers,
+            ..
+        } = *audited;
         if !wall_layers.interacts(layers) {
             return;
         }

@@ -5,11 +5,12 @@
 //! velocity the step left it with, and its `Transform`.
 
 use crate::kinematic::{Kinematics, Pose, shortest_turn};
-use crate::query::ObstacleParts;
+use crate::query::{ObstacleParts, ObstaclePartsItem};
 use crate::remote::{OptionalHingeMotor, OptionalHingeSpring};
 use crate::shape::Part;
 use crate::world::PartOf;
 use crate::{CcdInvalid, Kinematic};
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use ccd_core::{HingeBody, HingeDrive, HingeMotor, HingeSpring, MovingObstacle, SegmentMotion, ShapeError};
 
@@ -242,24 +243,35 @@ type PartQuery<'w, 's> = Query<
     (Or<(With<Hinge>, With<HingePart>)>, Without<Kinematic>),
 >;
 
+/// What preparing the hinges writes: the step's moving obstacles, the hinges' list, and
+/// the commands that mark bad entities.
+#[derive(SystemParam)]
+pub(crate) struct HingeOut<'w, 's> {
+    kinematics: ResMut<'w, Kinematics>,
+    hinges: ResMut<'w, Hinges>,
+    commands: Commands<'w, 's>,
+}
+
 /// Drive every hinge and add its parts to this step's moving obstacles. Runs in
 /// [`CircleCcdSystems::Prepare`](crate::CircleCcdSystems::Prepare), after the kinematic
 /// obstacles.
 pub(crate) fn prepare_hinges(
     time: Res<Time>,
-    mut kinematics: ResMut<Kinematics>,
-    mut hinges: ResMut<Hinges>,
+    mut out: HingeOut,
     mut bodies: Query<BodyParts>,
     parts: PartQuery,
     mut built: Local<Vec<Part>>,
-    mut commands: Commands,
 ) {
-    let built = &mut *built;
     let dt = time.delta_secs();
+    let HingeOut {
+        kinematics,
+        hinges,
+        commands,
+    } = &mut out;
     let Hinges {
         bodies: done,
         parts: list,
-    } = &mut *hinges;
+    } = &mut **hinges;
     done.clear();
     list.clear();
     list.extend(parts.iter().map(|(e, _, part)| (part.map_or(e, |p| p.0), e)));
@@ -268,84 +280,121 @@ pub(crate) fn prepare_hinges(
     for run in list.chunk_by(|x, y| x.0 == y.0) {
         let body_entity = run[0].0;
         let Ok((_, mut hinge, transform, parented, invalid)) = bodies.get_mut(body_entity) else {
-            // Parts pointing at an entity without a Hinge: they would be ghost walls.
-            for &(_, part) in run {
-                if let Ok((_, p, _)) = parts.get(part) {
-                    let error = ShapeError::OutOfRange {
-                        field: "HingePart",
-                        range: "an entity that has a Hinge",
-                    };
-                    crate::mark_invalid(&mut commands, part, p.invalid, "HingePart", error);
-                }
-            }
+            refuse_orphans(run, &parts, commands);
             continue;
         };
         if parented {
-            crate::mark_invalid(&mut commands, body_entity, invalid, "ChildOf", crate::PARENTED);
+            crate::mark_invalid(commands, body_entity, invalid, "ChildOf", crate::PARENTED);
             continue;
         }
         if let Err((field, error)) = hinge.validate().and_then(|()| check_spring_step(&hinge, dt)) {
-            crate::mark_invalid(&mut commands, body_entity, invalid, field, error);
+            crate::mark_invalid(commands, body_entity, invalid, field, error);
             continue;
         }
-        let pose = Pose::of(transform);
-        hinge.angle += shortest_turn(pose.angle - hinge.angle);
-        let id = done.len() as u32;
-        let drive = hinge.drive();
-        let mut body = hinge.body(id, hinge.angle);
-        // Hits on a stop slower than the drive's push of a step rest there (no chatter).
-        let resting = drive.resting_speed(&body, dt);
-        if let Some(limits) = &mut body.limits {
-            limits.resting_speed = resting;
-        }
-        hinge.angular_velocity = drive.angular_velocity_after(&body, hinge.angular_velocity, dt);
-        let motion = SegmentMotion {
-            pivot: pose.translation,
-            angle: hinge.angular_velocity * dt,
-            pivot_motion: Vec2::ZERO,
-        };
+        let (body, motion) = drive(&mut hinge, transform, done.len() as u32, dt);
         let first = kinematics.moving.len();
-        let scale = transform.scale.truncate();
+        let placed = PlacedBody {
+            pose: Pose::of(transform),
+            scale: transform.scale.truncate(),
+            body,
+            motion,
+        };
         for &(_, part) in run {
-            let Ok((_, p, _)) = parts.get(part) else { continue };
-            if p.segment.is_none() && p.shape.is_none() {
-                let error = ShapeError::ZeroLength {
-                    field: "StaticSegment",
-                };
-                crate::mark_invalid(
-                    &mut commands,
-                    part,
-                    p.invalid,
-                    "HingePart (needs a StaticSegment or a CcdShape)",
-                    error,
-                );
-                continue;
-            }
-            let place = |local: Vec2| pose.place(local, scale);
-            built.clear();
-            match p.build(&pose.placement(&place, scale), pose.translation, built) {
-                Some(Ok(())) => {
-                    if p.invalid {
-                        commands.entity(part).try_remove::<CcdInvalid>();
-                    }
-                    for (index, built) in built.iter().enumerate() {
-                        let moving = MovingObstacle::new(built.obstacle, motion).with_hinge(body);
-                        let of = PartOf {
-                            part: index as u32,
-                            ends: built.ends,
-                        };
-                        kinematics.push_hinged(part, of, moving);
-                    }
-                }
-                Some(Err((field, error))) => {
-                    crate::mark_invalid(&mut commands, part, p.invalid, field, error)
-                }
-                None => {}
+            if let Ok((_, p, _)) = parts.get(part) {
+                add_part(part, &p, &placed, &mut built, kinematics, commands);
             }
         }
         if kinematics.moving.len() > first {
             done.push((body_entity, first));
         }
+    }
+}
+
+/// Mark the parts of `run` bad: they point at an entity without a [`Hinge`], and would be
+/// ghost walls.
+fn refuse_orphans(run: &[(Entity, Entity)], parts: &PartQuery, commands: &mut Commands) {
+    for &(_, part) in run {
+        if let Ok((_, p, _)) = parts.get(part) {
+            let error = ShapeError::OutOfRange {
+                field: "HingePart",
+                range: "an entity that has a Hinge",
+            };
+            crate::mark_invalid(commands, part, p.invalid, "HingePart", error);
+        }
+    }
+}
+
+/// The body `hinge` is this step (as body `id`), after its drive over `dt`, and its
+/// motion: its angle follows its `transform`'s, and its stops rest what arrives slower
+/// than the drive's push of a step (no chatter).
+fn drive(hinge: &mut Hinge, transform: &Transform, id: u32, dt: f32) -> (HingeBody, SegmentMotion) {
+    let pose = Pose::of(transform);
+    hinge.angle += shortest_turn(pose.angle - hinge.angle);
+    let drive = hinge.drive();
+    let mut body = hinge.body(id, hinge.angle);
+    let resting = drive.resting_speed(&body, dt);
+    if let Some(limits) = &mut body.limits {
+        limits.resting_speed = resting;
+    }
+    hinge.angular_velocity = drive.angular_velocity_after(&body, hinge.angular_velocity, dt);
+    let motion = SegmentMotion {
+        pivot: pose.translation,
+        angle: hinge.angular_velocity * dt,
+        pivot_motion: Vec2::ZERO,
+    };
+    (body, motion)
+}
+
+/// A hinge body where it is this step: its pose and scale, the body and its motion.
+struct PlacedBody {
+    pose: Pose,
+    scale: Vec2,
+    body: HingeBody,
+    motion: SegmentMotion,
+}
+
+/// Add part `part` (with components `p`) of the body `placed` to the step's moving
+/// obstacles, each shape of it one ([`Kinematics::push_hinged`]), or mark it bad.
+fn add_part(
+    part: Entity,
+    p: &ObstaclePartsItem,
+    placed: &PlacedBody,
+    built: &mut Vec<Part>,
+    kinematics: &mut Kinematics,
+    commands: &mut Commands,
+) {
+    if p.segment.is_none() && p.shape.is_none() {
+        let error = ShapeError::ZeroLength {
+            field: "StaticSegment",
+        };
+        let field = "HingePart (needs a StaticSegment or a CcdShape)";
+        crate::mark_invalid(commands, part, p.invalid, field, error);
+        return;
+    }
+    let PlacedBody {
+        pose,
+        scale,
+        body,
+        motion,
+    } = *placed;
+    let place = |local: Vec2| pose.place(local, scale);
+    built.clear();
+    match p.build(&pose.placement(&place, scale), pose.translation, built) {
+        Some(Ok(())) => {
+            if p.invalid {
+                commands.entity(part).try_remove::<CcdInvalid>();
+            }
+            for (index, built) in built.iter().enumerate() {
+                let moving = MovingObstacle::new(built.obstacle, motion).with_hinge(body);
+                let of = PartOf {
+                    part: index as u32,
+                    ends: built.ends,
+                };
+                kinematics.push_hinged(part, of, moving);
+            }
+        }
+        Some(Err((field, error))) => crate::mark_invalid(commands, part, p.invalid, field, error),
+        None => {}
     }
 }
 

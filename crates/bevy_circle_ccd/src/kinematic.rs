@@ -9,6 +9,7 @@ use crate::shape::{Part, ShapePlacement};
 use crate::world::PartOf;
 use crate::{CcdInvalid, Hinge, HingePart, Kinematic};
 use bevy::ecs::entity::EntityHashMap;
+use bevy::ecs::query::QueryItem;
 use bevy::prelude::*;
 use ccd_core::{MovingObstacle, SegmentMotion, ShapeError};
 use std::f32::consts::{PI, TAU};
@@ -113,7 +114,6 @@ pub(crate) fn prepare_kinematics(
     mut commands: Commands,
 ) {
     let dt = time.delta_secs();
-    let built = &mut *built;
     built.clear();
     let k = &mut *kinematics;
     k.moving.clear();
@@ -126,27 +126,57 @@ pub(crate) fn prepare_kinematics(
     order.sort_unstable();
     k.previous.retain(|e, _| query.contains(*e));
     for &entity in order.iter() {
-        let Ok((_, kinematic, transform, parts, parented, hinge, hinge_part)) = query.get(entity) else {
+        let Ok(item) = query.get(entity) else {
             continue;
         };
+        let marked = item.3.invalid;
+        match k.add(item, dt, &mut built) {
+            Ok(()) if marked => {
+                commands.entity(entity).try_remove::<CcdInvalid>();
+            }
+            Ok(()) => {}
+            Err(Refused { field, reason }) => {
+                crate::mark_invalid(&mut commands, entity, marked, field, reason)
+            }
+        }
+    }
+}
+
+/// Why an entity is skipped: its bad field, and why.
+struct Refused {
+    field: &'static str,
+    reason: String,
+}
+
+impl Refused {
+    fn new(field: &'static str, reason: impl ToString) -> Self {
+        Self {
+            field,
+            reason: reason.to_string(),
+        }
+    }
+}
+
+impl Kinematics {
+    /// Add the kinematic obstacle `item` for a step of `dt`: its parts (built in `built`)
+    /// with its motion, or, without a shape now, its end pose alone (the motion goes on).
+    fn add(
+        &mut self,
+        item: QueryItem<KinematicParts<'static>>,
+        dt: f32,
+        built: &mut Vec<Part>,
+    ) -> Result<(), Refused> {
+        let (entity, kinematic, transform, parts, parented, hinge, hinge_part) = item;
         if hinge || hinge_part {
-            crate::mark_invalid(
-                &mut commands,
-                entity,
-                parts.invalid,
-                "Kinematic",
-                KINEMATIC_AND_HINGED,
-            );
-            continue;
+            return Err(Refused::new("Kinematic", KINEMATIC_AND_HINGED));
         }
         if parented {
             // The rule: what the plugin moves is simulated in world space, from its own
             // `Transform`; a child's would be read as world space and be wrong.
-            crate::mark_invalid(&mut commands, entity, parts.invalid, "ChildOf", crate::PARENTED);
-            continue;
+            return Err(Refused::new("ChildOf", crate::PARENTED));
         }
         let current = Pose::of(transform);
-        let (start, end, turn) = poses(*kinematic, current, k.previous.get(&entity).copied(), dt);
+        let (start, end, turn) = poses(*kinematic, current, self.previous.get(&entity).copied(), dt);
         let scale = transform.scale.truncate();
         let place = |local: Vec2| start.place(local, scale);
         let at = start.placement(&place, scale);
@@ -158,40 +188,33 @@ pub(crate) fn prepare_kinematics(
         let finite = motion.pivot_motion.is_finite() && turn.is_finite();
         let first = built.len();
         let shaped = match parts.build(&at, start.translation, built) {
-            Some(Err((field, error))) => {
-                crate::mark_invalid(&mut commands, entity, parts.invalid, field, error);
-                continue;
-            }
+            Some(Err((field, error))) => return Err(Refused::new(field, error)),
             _ if !finite => {
                 built.truncate(first);
                 // With a shape, a bad Transform was named above; without one, name it here.
-                let (field, error) = if current.translation.is_finite() && current.angle.is_finite() {
-                    ("Kinematic", ShapeError::NonFinite { field: "velocity" })
+                return Err(if current.translation.is_finite() && current.angle.is_finite() {
+                    Refused::new("Kinematic", ShapeError::NonFinite { field: "velocity" })
                 } else {
-                    ("Transform", ShapeError::NonFinite { field: "translation" })
-                };
-                crate::mark_invalid(&mut commands, entity, parts.invalid, field, error);
-                continue;
+                    Refused::new("Transform", ShapeError::NonFinite { field: "translation" })
+                });
             }
             Some(Ok(())) => true,
             // No shape now: nothing to sweep, but the motion goes on.
             None => false,
         };
-        if parts.invalid {
-            commands.entity(entity).try_remove::<CcdInvalid>();
-        }
         if !shaped {
-            k.shapeless.push((entity, end));
+            self.shapeless.push((entity, end));
         }
         for (index, part) in built[first..].iter().enumerate() {
-            k.moving.push(MovingObstacle::new(part.obstacle, motion));
-            k.entities.push(entity);
-            k.parts.push(PartOf {
+            self.moving.push(MovingObstacle::new(part.obstacle, motion));
+            self.entities.push(entity);
+            self.parts.push(PartOf {
                 part: index as u32,
                 ends: part.ends,
             });
-            k.end_poses.push(end);
+            self.end_poses.push(end);
         }
+        Ok(())
     }
 }
 

@@ -11,13 +11,12 @@
 //! order), sums the lost time in it, and carries the step on in the core's scratch as its
 //! own step would.
 
+use crate::CircleHit;
 use crate::circles::{Defaults, Stepped, checked_ball, write};
 use crate::query::CircleParts;
-use crate::{CcdWorld, CircleHit};
+use crate::step::CoreInput;
 use bevy::prelude::*;
-use ccd_core::{
-    Ball, BallReader, ContactWith, LoneSweeps, MultiballScratch, MultiballSettings, Parallel, StepContext,
-};
+use ccd_core::{Ball, BallReader, ContactWith, LoneSweeps, MultiballScratch, Parallel, StepContext};
 
 /// The circles of the query as the lone engine reads them: each checked and made a
 /// [`Ball`] as it is read, known by its entity; a refused one is no ball of the step.
@@ -57,23 +56,13 @@ impl BallReader for CircleReader<'_, '_, '_> {
     }
 }
 
-/// What the lone step reads: the step, the static world, the core's settings and the
-/// pool whose threads take the runs.
-#[derive(Clone, Copy)]
-pub(crate) struct LoneInput<'a, P> {
-    pub(crate) dt: f32,
-    pub(crate) world: &'a CcdWorld,
-    pub(crate) settings: &'a MultiballSettings,
-    pub(crate) pool: &'a P,
-}
-
 /// Step every circle on its own, write the ends back, mark the refused circles and clear
 /// the marks of those fine again by command. Returns the report the core's step would,
 /// and how many circles were stepped and refused; pushes the hits to `hits`, in the
 /// query's order.
 pub(crate) fn step_lone<P: Parallel>(
     circles: &mut Query<CircleParts>,
-    input: LoneInput<'_, P>,
+    input: CoreInput<'_, P>,
     sweeps: &mut LoneSweeps<Entity>,
     scratch: &mut MultiballScratch,
     hits: &mut Vec<CircleHit>,

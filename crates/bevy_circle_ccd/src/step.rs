@@ -8,7 +8,7 @@
 use crate::circles::{CircleBuffers, Stepped, gather_circles, write_back};
 use crate::events::HitOther;
 use crate::kinematic::Kinematics;
-use crate::lone::{LoneInput, step_lone};
+use crate::lone::step_lone;
 use crate::pool::StepPool;
 use crate::query::CircleParts;
 use crate::{CcdSettings, CcdStats, CcdWorld, CircleHit, CircleHitEvent, HitFeature};
@@ -94,14 +94,14 @@ pub(crate) fn step_circles(
         resting_speed: settings.resting_speed_for(dt),
     };
     let pool = StepPool::new(&settings);
+    let input = CoreInput {
+        dt,
+        world: &world,
+        settings: &multiball,
+        pool: &pool,
+    };
     let stepped = if buffers.scratch.steps_all_lone(&multiball, &kinematics.moving) {
         // Nothing but walls can meet a circle: each is stepped as it is read (`lone.rs`).
-        let input = LoneInput {
-            dt,
-            world: &world,
-            settings: &multiball,
-            pool: &pool,
-        };
         let StepBuffers { scratch, lone, .. } = &mut *buffers;
         step_lone(&mut circles, input, lone, scratch, &mut hits.0, &mut commands)
     } else {
@@ -109,15 +109,7 @@ pub(crate) fn step_circles(
         // notes where each circle's ball is, for it).
         let parallel = pool.parallel();
         let skipped = gather_circles(&circles, &mut buffers.circles, parallel, &mut commands);
-        let report = run_core(
-            &pool,
-            &multiball,
-            dt,
-            &world,
-            &mut kinematics,
-            &mut buffers,
-            &mut hits.0,
-        );
+        let report = run_core(input, &mut kinematics, &mut buffers, &mut hits.0);
         write_back(&mut circles, &buffers.circles, parallel);
         Stepped {
             report,
@@ -188,17 +180,29 @@ fn note_stepped(step: &mut CcdStats, stepped: Stepped) -> MultiballReport {
     report
 }
 
-/// Step the gathered balls with `ccd_core` on `pool`, collecting the contacts as
-/// [`CircleHit`]s.
+/// What the core's step reads: the step, the static world, the core's settings and the
+/// pool whose threads take its independent work.
+#[derive(Clone, Copy)]
+pub(crate) struct CoreInput<'a, P> {
+    pub(crate) dt: f32,
+    pub(crate) world: &'a CcdWorld,
+    pub(crate) settings: &'a MultiballSettings,
+    pub(crate) pool: &'a P,
+}
+
+/// Step the gathered balls with `ccd_core`, collecting the contacts as [`CircleHit`]s.
 fn run_core(
-    pool: &StepPool,
-    multiball: &MultiballSettings,
-    dt: f32,
-    world: &CcdWorld,
+    input: CoreInput<'_, StepPool>,
     kinematics: &mut Kinematics,
     buffers: &mut StepBuffers,
     hits: &mut Vec<CircleHit>,
 ) -> MultiballReport {
+    let CoreInput {
+        dt,
+        world,
+        settings: multiball,
+        pool,
+    } = input;
     let StepBuffers { scratch, circles, .. } = buffers;
     let CircleBuffers { balls, entities, .. } = circles;
     // Hinged bodies come back turned by what hit them.

@@ -7,7 +7,7 @@
 //! `FixedUpdate` would be swept one step late, or at the origin on its first step.
 
 use crate::events::{HitFeature, HitOther};
-use crate::query::ObstacleParts;
+use crate::query::{ObstacleParts, ObstaclePartsItem};
 use crate::shape::{Part, ShapePlacement, polygons_of};
 use crate::{
     CcdInvalid, CcdLayers, CcdMaterial, CcdSensor, CcdShape, Hinge, HingePart, Kicker, Kinematic, OneSided,
@@ -330,15 +330,39 @@ fn world_transform(
     Err(NO_PLACEMENT)
 }
 
-/// Where obstacles are in the hierarchy: those with a parent, each entity's placement, and
-/// the children to search below an entity that lost its parent.
+/// What changed since the last sync: the obstacles added or changed, those that lost a
+/// component, and where obstacles are in the hierarchy (those with a parent, each entity's
+/// placement, and the children to search below an entity that lost its parent).
 #[derive(SystemParam)]
-pub(crate) struct Hierarchy<'w, 's> {
+pub(crate) struct Changes<'w, 's> {
+    changed: Query<'w, 's, Entity, (IsObstacle, ObstacleChanged)>,
+    removed: ResMut<'w, PendingRemovals>,
     parented: Query<'w, 's, Entity, (IsObstacle, With<ChildOf>)>,
     placements: Query<'w, 's, Placement<'static>>,
     children: Query<'w, 's, &'static Children>,
     obstacles: Query<'w, 's, (), IsObstacle>,
     let_go: ResMut<'w, LetGo>,
+}
+
+impl Changes<'_, '_> {
+    /// Every entity to look at again, into `dirty`, sorted and once each (so the grid's ids,
+    /// and every later tie-break, are the same run after run).
+    fn dirty(&mut self, dirty: &mut Vec<Entity>) {
+        dirty.clear();
+        dirty.extend(self.changed.iter());
+        dirty.append(&mut self.removed.0);
+        // A child moves with its ancestors: walk each parented obstacle's chain (a pinball
+        // table's walls on one table entity: one or two links each).
+        let placements = &self.placements;
+        dirty.extend(self.parented.iter().filter(|&e| placement_changed(e, placements)));
+        // An entity let go of its parent carries every obstacle below it along.
+        for let_go in self.let_go.0.drain(..) {
+            let below = core::iter::once(let_go).chain(self.children.iter_descendants(let_go));
+            dirty.extend(below.filter(|&e| self.obstacles.contains(e)));
+        }
+        dirty.sort_unstable();
+        dirty.dedup();
+    }
 }
 
 /// What the sync reuses from run to run: the entities to look at, and one entity's parts.
@@ -353,26 +377,13 @@ pub(crate) struct SyncScratch {
 /// module's note). Runs in [`CircleCcdSystems::Prepare`](crate::CircleCcdSystems::Prepare).
 pub(crate) fn sync_world(
     mut world: ResMut<CcdWorld>,
-    changed: Query<Entity, (IsObstacle, ObstacleChanged)>,
     parts: Query<StaticParts>,
-    mut hierarchy: Hierarchy,
-    mut removed: ResMut<PendingRemovals>,
+    mut changes: Changes,
     mut scratch: Local<SyncScratch>,
     mut commands: Commands,
 ) {
     let SyncScratch { dirty, built } = &mut *scratch;
-    dirty.clear();
-    dirty.extend(changed.iter());
-    dirty.append(&mut removed.0);
-    // A child moves with its ancestors: walk each parented obstacle's chain (a pinball
-    // table's walls on one table entity: one or two links each).
-    let h = &mut hierarchy;
-    dirty.extend(h.parented.iter().filter(|&e| placement_changed(e, &h.placements)));
-    // An entity let go of its parent carries every obstacle below it along.
-    for let_go in h.let_go.0.drain(..) {
-        let below = core::iter::once(let_go).chain(h.children.iter_descendants(let_go));
-        dirty.extend(below.filter(|&e| h.obstacles.contains(e)));
-    }
+    changes.dirty(dirty);
     if dirty.is_empty() {
         // A step without an edit: pack the grid for its queries, once (see `Grid::pack`;
         // the packing is a cache of the cells, no change of the world).
@@ -381,9 +392,6 @@ pub(crate) fn sync_world(
         }
         return;
     }
-    // Sorted, so the grid's ids (and every later tie-break) are the same run after run.
-    dirty.sort_unstable();
-    dirty.dedup();
     for &entity in dirty.iter() {
         // Kinematic and hinged obstacles move every step: they live in `Kinematics`, not
         // the grid.
@@ -391,14 +399,33 @@ pub(crate) fn sync_world(
             world.remove(entity);
             continue;
         };
-        let transform = match world_transform(entity, &hierarchy.placements) {
-            Ok(transform) => transform,
-            Err(error) => {
-                world.remove(entity);
-                crate::mark_invalid(&mut commands, entity, p.invalid, "ChildOf", error);
-                continue;
+        let placed = world_transform(entity, &changes.placements)
+            .map_err(|error| ("ChildOf", error))
+            .and_then(|transform| world.place(entity, &p, &transform, built));
+        match placed {
+            Ok(true) if p.invalid => {
+                commands.entity(entity).try_remove::<CcdInvalid>();
             }
-        };
+            Ok(_) => {}
+            Err((field, error)) => {
+                world.remove(entity);
+                crate::mark_invalid(&mut commands, entity, p.invalid, field, error);
+            }
+        }
+    }
+}
+
+impl CcdWorld {
+    /// Put static obstacle `entity` (with components `p`) where `transform` places it, its
+    /// parts built in `built`, with its solid polygons: `Ok(true)`; `Ok(false)` when it has
+    /// no shape now (it is removed).
+    fn place(
+        &mut self,
+        entity: Entity,
+        p: &ObstaclePartsItem,
+        transform: &GlobalTransform,
+        built: &mut Vec<Part>,
+    ) -> Result<bool, (&'static str, ShapeError)> {
         let place = |local: Vec2| transform.transform_point(local.extend(0.0)).truncate();
         let center = transform.translation().truncate();
         let m = transform.affine().matrix3;
@@ -411,29 +438,19 @@ pub(crate) fn sync_world(
         };
         built.clear();
         let Some(result) = p.build(&at, center, built) else {
-            world.remove(entity);
-            continue;
+            self.remove(entity);
+            return Ok(false);
         };
-        let had_invalid = p.invalid;
-        match result.and_then(|()| world.upsert(entity, built).map_err(|e| ("obstacle", e))) {
-            Ok(()) => {
-                if let Some(shape) = p.shape.filter(|_| p.segment.is_none() && p.pillar.is_none()) {
-                    let mut solids = Vec::new();
-                    polygons_of(shape, &place, &mut solids);
-                    if solids.is_empty() {
-                        world.polygons.remove(&entity);
-                    } else {
-                        world.polygons.insert(entity, solids);
-                    }
-                }
-                if had_invalid {
-                    commands.entity(entity).try_remove::<CcdInvalid>();
-                }
-            }
-            Err((field, error)) => {
-                world.remove(entity);
-                crate::mark_invalid(&mut commands, entity, had_invalid, field, error);
+        result.and_then(|()| self.upsert(entity, built).map_err(|e| ("obstacle", e)))?;
+        if let Some(shape) = p.shape.filter(|_| p.segment.is_none() && p.pillar.is_none()) {
+            let mut solids = Vec::new();
+            polygons_of(shape, &place, &mut solids);
+            if solids.is_empty() {
+                self.polygons.remove(&entity);
+            } else {
+                self.polygons.insert(entity, solids);
             }
         }
+        Ok(true)
     }
 }
