@@ -4,8 +4,8 @@
 #![allow(clippy::unwrap_used, reason = "a test: a bad setup is a failed test")]
 
 use ccd_core::{
-    Ball, Circle, DEFAULT_MAX_BOUNCES, MultiballScratch, MultiballSettings, Obstacle, Segment, SweepSettings,
-    Vec2, step_balls, sweep_bounces,
+    Ball, Circle, DEFAULT_MAX_BOUNCES, MultiballScratch, MultiballSettings, MultiballStep, Obstacle, Segment,
+    SweepSettings, Vec2, step_balls, sweep_bounces,
 };
 
 /// The ball's radius.
@@ -70,10 +70,7 @@ fn step_balls_counts_the_time_lost_at_the_cap_on_both_paths() {
             ..MultiballSettings::default()
         };
         let report = step_balls(
-            &mut balls,
-            DT,
-            &channel()[..],
-            &mut [],
+            MultiballStep::new(&mut balls, DT, &channel()[..]),
             &settings,
             &mut MultiballScratch::default(),
             |_| {},
@@ -95,10 +92,11 @@ fn nothing_is_lost_below_the_cap() {
     let walls =
         [-5.0_f32, 5.0].map(|x| Obstacle::segment(Segment::new(Vec2::new(x, -10.0), Vec2::new(x, 10.0))));
     let report = step_balls(
-        &mut [Ball::new(Vec2::ZERO, Vec2::new(64.0, 0.0), RADIUS)],
-        DT,
-        &walls[..],
-        &mut [],
+        MultiballStep::new(
+            &mut [Ball::new(Vec2::ZERO, Vec2::new(64.0, 0.0), RADIUS)],
+            DT,
+            &walls[..],
+        ),
         &MultiballSettings::default(),
         &mut MultiballScratch::default(),
         |_| {},

@@ -29,8 +29,8 @@
 
 use ccd_core::{
     Aabb, Ball, Circle, ContactWith, Layers, Material, MovingObstacle, MultiballScratch, MultiballSettings,
-    Obstacle, ObstacleShape, Segment, SegmentMotion, SweepSettings, Vec2, penetration, penetration_slop,
-    step_balls, sweep_bounces,
+    MultiballStep, Obstacle, ObstacleShape, Segment, SegmentMotion, SweepSettings, Vec2, penetration,
+    penetration_slop, step_balls, sweep_bounces,
 };
 use glam::DVec2;
 use rand::rngs::StdRng;
@@ -152,10 +152,7 @@ impl<'a> Run<'a> {
                 };
                 let mut balls = [self.ball, self.passer];
                 let report = step_balls(
-                    &mut balls,
-                    self.dt,
-                    self.walls,
-                    &mut [],
+                    MultiballStep::new(&mut balls, self.dt, self.walls),
                     &settings,
                     &mut self.scratch,
                     |c| contacts += u32::from(c.ball == 0),
@@ -675,10 +672,7 @@ pub fn squeeze(angle: f32, speed: f32, e: f32, slide: f32, ball_ball: bool) -> S
             },
         );
         step_balls(
-            &mut balls,
-            dt,
-            &floor[..],
-            &mut [moving],
+            MultiballStep::new(&mut balls, dt, &floor[..]).with_moving(&mut [moving]),
             &settings,
             &mut scratch,
             |contact| out.plate_contacts += u32::from(contact.with == ContactWith::Moving(0)),

@@ -13,8 +13,8 @@
 
 use ccd_core::{
     Ball, Circle, ContactWith, Layers, Material, MovingObstacle, MultiballScratch, MultiballSettings,
-    Obstacle, Segment, SegmentMotion, SweepSettings, Vec2, penetration, penetration_slop, step_balls,
-    sweep_bounces,
+    MultiballStep, Obstacle, Segment, SegmentMotion, SweepSettings, Vec2, penetration, penetration_slop,
+    step_balls, sweep_bounces,
 };
 use glam::DVec2;
 
@@ -139,10 +139,7 @@ fn step_balls_comes_out_of_a_one_degree_v_on_time() {
     let (mut capped, mut bounces) = (0, 0);
     for _ in 0..steps {
         let report = step_balls(
-            &mut ball,
-            dt,
-            &walls[..],
-            &mut [],
+            MultiballStep::new(&mut ball, dt, &walls[..]),
             &MultiballSettings::default(),
             &mut scratch,
             |_| {},
@@ -206,10 +203,7 @@ fn pinch(hz: f64, x: f32, squeeze: f32, e: f32) -> Pinch {
             },
         );
         step_balls(
-            &mut ball,
-            dt,
-            &wall[..],
-            &mut [flipper],
+            MultiballStep::new(&mut ball, dt, &wall[..]).with_moving(&mut [flipper]),
             &MultiballSettings::default(),
             &mut scratch,
             |c| out.contacts += u32::from(matches!(c.with, ContactWith::Moving(_))),
@@ -368,10 +362,7 @@ fn a_ball_caught_between_two_flipper_tips_is_squeezed_out_of_the_gap() {
                         }))
                         .collect();
                     let report = step_balls(
-                        &mut ball,
-                        dt,
-                        &pivots[..],
-                        &mut bats,
+                        MultiballStep::new(&mut ball, dt, &pivots[..]).with_moving(&mut bats),
                         &settings,
                         &mut scratch,
                         |_| {},
@@ -472,8 +463,12 @@ fn a_ball_on_two_raised_tips_is_squeezed_out_when_one_bat_falls() {
                     }
                     let mut bats = bat(left_pivot, left_angle, 0.0);
                     bats.extend(bat(right_pivot, angle, turn));
-                    let report =
-                        step_balls(&mut ball, dt, &[], &mut bats, &settings(dt), &mut scratch, |_| {});
+                    let report = step_balls(
+                        MultiballStep::new(&mut ball, dt, &[]).with_moving(&mut bats),
+                        &settings(dt),
+                        &mut scratch,
+                        |_| {},
+                    );
                     angle += turn;
                     spin += if falling { acceleration * dt } else { 0.0 };
                     let circle = Circle::new(ball[0].center, RADIUS);

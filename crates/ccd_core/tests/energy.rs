@@ -8,7 +8,7 @@
 #[path = "../benches/common/pit.rs"]
 mod pit;
 
-use ccd_core::{Ball, MultiballScratch, MultiballSettings, Obstacle, Vec2, step_balls};
+use ccd_core::{Ball, MultiballScratch, MultiballSettings, MultiballStep, Obstacle, Vec2, step_balls};
 use glam::DVec2;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -41,10 +41,7 @@ fn a_thousand_balls_keep_their_energy_for_ten_seconds() {
     let (mut contacts, mut worst, mut deepest) = (0_u64, 0.0_f64, 0.0_f32);
     for _ in 0..(10.0 * pit::HZ) as usize {
         let report = step_balls(
-            &mut balls,
-            dt,
-            &grid,
-            &mut [],
+            MultiballStep::new(&mut balls, dt, &grid),
             &MultiballSettings::default(),
             &mut scratch,
             |_| {},
@@ -91,10 +88,7 @@ fn a_colliding_cluster_keeps_its_momentum_and_energy() {
     let mut contacts = 0;
     for _ in 0..240 {
         let report = step_balls(
-            &mut balls,
-            1.0 / 240.0,
-            &none[..],
-            &mut [],
+            MultiballStep::new(&mut balls, 1.0 / 240.0, &none[..]),
             &MultiballSettings::default(),
             &mut scratch,
             |_| {},

@@ -296,7 +296,9 @@ fn the_prediction_matches_the_steps_own_path() {
 
 // --- Through the event machinery (`step_balls`) ------------------------------------------
 
-use ccd_core::{Ball, MovingObstacle, MultiballScratch, MultiballSettings, SegmentMotion, step_balls};
+use ccd_core::{
+    Ball, MovingObstacle, MultiballScratch, MultiballSettings, MultiballStep, SegmentMotion, step_balls,
+};
 
 /// One step of [`step_balls`] for a single ball, which must go through the event
 /// machinery (a moving obstacle near its path puts it there).
@@ -308,7 +310,12 @@ fn step_event_ball(
     settings: &MultiballSettings,
     scratch: &mut MultiballScratch,
 ) -> ccd_core::MultiballReport {
-    let report = step_balls(balls, dt, obstacles, moving, settings, scratch, |_| {});
+    let report = step_balls(
+        MultiballStep::new(balls, dt, obstacles).with_moving(moving),
+        settings,
+        scratch,
+        |_| {},
+    );
     assert_eq!(
         report.event_balls, 1,
         "the ball must go through the event machinery"
@@ -382,10 +389,7 @@ fn fifty_elastic_balls_in_a_box_keep_their_energy() {
     let (mut worst, mut pairs) = (0.0_f64, 0);
     for _ in 0..10_000 {
         let report = step_balls(
-            &mut balls,
-            1.0 / 120.0,
-            &walls,
-            &mut [],
+            MultiballStep::new(&mut balls, 1.0 / 120.0, &walls),
             &settings,
             &mut scratch,
             |c| {

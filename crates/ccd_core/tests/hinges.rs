@@ -5,8 +5,8 @@
 
 use ccd_core::{
     Ball, HINGE_LIMIT_SLOP, HingeBody, HingeDrive, HingeLimits, HingeMotor, HingeSpring, Material,
-    MovingObstacle, MultiballReport, MultiballScratch, MultiballSettings, Obstacle, ObstacleShape, Segment,
-    SegmentMotion, Vec2, step_balls,
+    MovingObstacle, MultiballReport, MultiballScratch, MultiballSettings, MultiballStep, Obstacle,
+    ObstacleShape, Segment, SegmentMotion, Vec2, step_balls,
 };
 
 /// A hinged arm as a game drives it: its pose at angle 0, its state, and its drive.
@@ -67,7 +67,12 @@ impl Arm {
             resting_speed: 0.0,
             ..Default::default()
         };
-        let report = step_balls(balls, dt, walls, &mut moving, &settings, scratch, |_| {});
+        let report = step_balls(
+            MultiballStep::new(balls, dt, walls).with_moving(&mut moving),
+            &settings,
+            scratch,
+            |_| {},
+        );
         self.angle = moving[0].end_angle().unwrap();
         self.spin = moving[0].angular_velocity(dt);
         self.last = Some(moving[0]);

@@ -7,7 +7,7 @@
 
 use ccd_core::{
     Ball, Circle, Contact, ContactWith, Kick, Material, MovingObstacle, MultiballScratch, MultiballSettings,
-    Obstacle, Segment, SegmentMotion, SweepSettings, Vec2, step_balls, sweep_bounces,
+    MultiballStep, Obstacle, Segment, SegmentMotion, SweepSettings, Vec2, step_balls, sweep_bounces,
 };
 
 /// Units. f32 positions near 10 round at 1e-6; the contact is found to about 1e-6 of
@@ -52,10 +52,7 @@ fn step_pair(center: Vec2, velocity: Vec2, dt: f32, walls: &[Obstacle]) -> (Ball
     ];
     let mut contacts = Vec::new();
     let report = step_balls(
-        &mut balls,
-        dt,
-        walls,
-        &mut [],
+        MultiballStep::new(&mut balls, dt, walls),
         &MultiballSettings::default(),
         &mut MultiballScratch::default(),
         |c| contacts.push(*c),
@@ -166,10 +163,7 @@ fn a_box_of_kickers_never_lets_a_ball_out() {
     let mut scratch = MultiballScratch::default();
     for step in 0..600 {
         step_balls(
-            &mut balls,
-            dt,
-            walls.as_slice(),
-            &mut [],
+            MultiballStep::new(&mut balls, dt, walls.as_slice()),
             &MultiballSettings::default(),
             &mut scratch,
             |_| {},
@@ -209,10 +203,7 @@ fn a_speed_scale_mid_step_flies_the_rest_of_the_step_at_the_new_speed() {
     let mut alone = [Ball::new(start, v0, 1.0)];
     let mut contacts = Vec::new();
     step_balls(
-        &mut alone,
-        dt,
-        &[scaling_floor()],
-        &mut [],
+        MultiballStep::new(&mut alone, dt, &[scaling_floor()]),
         &MultiballSettings::default(),
         &mut MultiballScratch::default(),
         |c| contacts.push(*c),
@@ -254,10 +245,7 @@ fn a_turning_segment_scales_the_velocity_relative_to_its_surface() {
     let mut moving = [MovingObstacle::new(arm, motion)];
     let mut contacts = Vec::new();
     step_balls(
-        &mut balls,
-        dt,
-        &[] as &[Obstacle],
-        &mut moving,
+        MultiballStep::new(&mut balls, dt, &[] as &[Obstacle]).with_moving(&mut moving),
         &MultiballSettings::default(),
         &mut MultiballScratch::default(),
         |c| contacts.push(*c),

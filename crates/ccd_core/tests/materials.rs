@@ -3,8 +3,8 @@
 #![allow(clippy::unwrap_used, reason = "a test: a bad setup is a failed test")]
 
 use ccd_core::{
-    Ball, Circle, CombineRule, Material, MultiballScratch, MultiballSettings, Obstacle, Segment,
-    SweepSettings, Vec2, step_balls, sweep_bounces,
+    Ball, Circle, CombineRule, Material, MultiballScratch, MultiballSettings, MultiballStep, Obstacle,
+    Segment, SweepSettings, Vec2, step_balls, sweep_bounces,
 };
 
 /// Units per second: f32 velocities near 1,000 round at 6e-5; the f64 response rounds
@@ -81,10 +81,7 @@ fn ball_ball_contacts_fall_off_too() {
     }
     // They touch after 5 units of closing each, at 0.005 s; a step of 0.006 s.
     step_balls(
-        &mut balls,
-        0.006,
-        &mut [][..] as &[Obstacle],
-        &mut [],
+        MultiballStep::new(&mut balls, 0.006, &mut [][..] as &[Obstacle]),
         &MultiballSettings::default(),
         &mut MultiballScratch::default(),
         |_| {},

@@ -12,8 +12,8 @@
 
 use ccd_core::{
     Ball, BounceHit, Circle, Contact, ContactWith, Material, MovingObstacle, MultiballScratch,
-    MultiballSettings, Obstacle, ObstacleId, ResponseMode, Segment, SegmentMotion, SweepSettings, Vec2,
-    step_balls, sweep_bounces,
+    MultiballSettings, MultiballStep, Obstacle, ObstacleId, ResponseMode, Segment, SegmentMotion,
+    SweepSettings, Vec2, step_balls, sweep_bounces,
 };
 use glam::DVec2;
 
@@ -237,10 +237,7 @@ fn multiball_step(
     let mut contacts = Vec::new();
     let mut scratch = MultiballScratch::default();
     let report = step_balls(
-        &mut balls,
-        DT,
-        walls,
-        moving,
+        MultiballStep::new(&mut balls, DT, walls).with_moving(moving),
         &MultiballSettings::default(),
         &mut scratch,
         |c| contacts.push(*c),

@@ -6,8 +6,8 @@
 #![allow(clippy::unwrap_used, reason = "a test: a bad setup is a failed test")]
 
 use ccd_core::{
-    ARC_RIDE_SAG_REL, Ball, Circle, CircleArc, Material, MultiballScratch, MultiballSettings, Obstacle,
-    SweepSettings, Vec2, step_balls, sweep_bounces,
+    ARC_RIDE_SAG_REL, Ball, Circle, CircleArc, Material, MultiballScratch, MultiballSettings, MultiballStep,
+    Obstacle, SweepSettings, Vec2, step_balls, sweep_bounces,
 };
 use std::f32::consts::TAU;
 
@@ -72,10 +72,7 @@ fn a_ball_rides_round_the_inside_of_a_ring_in_step_balls() {
     let mut scratch = MultiballScratch::default();
     for step in 1..=STEPS {
         let report = step_balls(
-            &mut balls,
-            DT,
-            &walls,
-            &mut [],
+            MultiballStep::new(&mut balls, DT, &walls),
             &MultiballSettings::default(),
             &mut scratch,
             |_| {},

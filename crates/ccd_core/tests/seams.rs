@@ -8,8 +8,8 @@
 
 use ccd_core::tolerance::SEPARATION_SPEED_REL;
 use ccd_core::{
-    Ball, BounceHit, Circle, Contact, Material, MultiballScratch, MultiballSettings, Obstacle, Segment,
-    SweepSettings, Vec2, step_balls, sweep_bounces,
+    Ball, BounceHit, Circle, Contact, Material, MultiballScratch, MultiballSettings, MultiballStep, Obstacle,
+    Segment, SweepSettings, Vec2, step_balls, sweep_bounces,
 };
 
 /// How far a reflected velocity may leave the mirror direction, relative to the speed.
@@ -125,10 +125,7 @@ fn step_balls_reflects_about_the_common_line_near_every_seam() {
         };
         let mut scratch = MultiballScratch::default();
         step_balls(
-            &mut balls,
-            1.0,
-            walls.as_slice(),
-            &mut [],
+            MultiballStep::new(&mut balls, 1.0, walls.as_slice()),
             &settings,
             &mut scratch,
             |_| {},
@@ -171,10 +168,7 @@ fn slide(walls: &[Obstacle], speed: f32, end: f32) -> Slide {
     let mut steps = 0;
     while ball[0].center.x < end && steps < 120 {
         step_balls(
-            &mut ball,
-            dt,
-            walls,
-            &mut [],
+            MultiballStep::new(&mut ball, dt, walls),
             &settings,
             &mut scratch,
             |_: &Contact| contacts += 1,
@@ -276,10 +270,7 @@ fn resting_contacts_are_reported_on_both_paths_alike() {
     let (mut scratch, mut events) = (MultiballScratch::default(), 0);
     for _ in 0..steps {
         step_balls(
-            &mut ball,
-            dt,
-            &slope[..],
-            &mut [],
+            MultiballStep::new(&mut ball, dt, &slope[..]),
             &multiball,
             &mut scratch,
             |_| events += 1,

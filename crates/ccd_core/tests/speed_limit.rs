@@ -5,8 +5,8 @@
 #![allow(clippy::unwrap_used, reason = "a test: a bad setup is a failed test")]
 
 use ccd_core::{
-    Ball, Circle, Kick, Material, MovingObstacle, MultiballScratch, MultiballSettings, Obstacle, Segment,
-    SegmentMotion, SweepSettings, Vec2, step_balls, sweep_bounces,
+    Ball, Circle, Kick, Material, MovingObstacle, MultiballScratch, MultiballSettings, MultiballStep,
+    Obstacle, Segment, SegmentMotion, SweepSettings, Vec2, step_balls, sweep_bounces,
 };
 
 /// Units: positions near 10 round at 1e-6; 1e-4 is a hundred times over.
@@ -58,10 +58,7 @@ fn a_ball_struck_by_another_or_by_a_paddle_leaves_at_its_limit() {
         ];
         balls[1].max_speed = limit;
         step_balls(
-            &mut balls,
-            0.5,
-            &[] as &[Obstacle],
-            &mut [],
+            MultiballStep::new(&mut balls, 0.5, &[] as &[Obstacle]),
             &MultiballSettings::default(),
             &mut MultiballScratch::default(),
             |_| {},
@@ -87,10 +84,7 @@ fn a_ball_struck_by_another_or_by_a_paddle_leaves_at_its_limit() {
         // Above the paddle's 40 units/s, so the ball gets away from it.
         ball[0].max_speed = 2.0 * limit;
         step_balls(
-            &mut ball,
-            0.5,
-            &[] as &[Obstacle],
-            &mut moving,
+            MultiballStep::new(&mut ball, 0.5, &[] as &[Obstacle]).with_moving(&mut moving),
             &MultiballSettings::default(),
             &mut MultiballScratch::default(),
             |_| {},
@@ -119,10 +113,7 @@ fn a_ball_limited_below_a_paddles_speed_is_carried_ahead_of_it() {
     let mut ball = [Ball::new(Vec2::new(3.0, 0.0), Vec2::ZERO, 1.0)];
     ball[0].max_speed = 30.0;
     step_balls(
-        &mut ball,
-        0.5,
-        &[] as &[Obstacle],
-        &mut moving,
+        MultiballStep::new(&mut ball, 0.5, &[] as &[Obstacle]).with_moving(&mut moving),
         &MultiballSettings::default(),
         &mut MultiballScratch::default(),
         |_| {},

@@ -3,8 +3,8 @@
 #![allow(clippy::unwrap_used, reason = "a test: a bad setup is a failed test")]
 
 use ccd_core::{
-    Ball, MovingObstacle, MultiballScratch, MultiballSettings, Obstacle, Segment, SegmentMotion, Vec2,
-    penetration_slop, step_balls,
+    Ball, MovingObstacle, MultiballScratch, MultiballSettings, MultiballStep, Obstacle, Segment,
+    SegmentMotion, Vec2, penetration_slop, step_balls,
 };
 
 /// The ball's radius.
@@ -54,10 +54,7 @@ fn crush(third_wall: bool) -> Vec2 {
     )];
     let mut balls = [Ball::new(Vec2::new(0.0, RADIUS), Vec2::ZERO, RADIUS)];
     step_balls(
-        &mut balls,
-        DT,
-        &walls[..],
-        &mut moving,
+        MultiballStep::new(&mut balls, DT, &walls[..]).with_moving(&mut moving),
         &MultiballSettings::default(),
         &mut MultiballScratch::default(),
         |_| {},

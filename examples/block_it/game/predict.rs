@@ -18,6 +18,7 @@ use bevy_circle_ccd::ccd_core::{
     Ball, Contact, ContactWith, Material, MovingObstacle, MultiballScratch, MultiballSettings, Obstacle,
     Segment, SegmentMotion, step_balls,
 };
+use ccd_core::MultiballStep;
 
 /// Where the ball and the room are now, between two fixed steps.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -153,10 +154,7 @@ pub fn predict(def: &RoomDef, now: &Snapshot, horizon: Horizon) -> Forecast {
         let start = crate::room::to_room(balls[0].center, angle);
         let mut step_contacts: Vec<Contact> = Vec::new();
         step_balls(
-            &mut balls,
-            now.dt,
-            &none[..],
-            &mut moving,
+            MultiballStep::new(&mut balls, now.dt, &none[..]).with_moving(&mut moving),
             &now.settings,
             &mut scratch,
             |c| {

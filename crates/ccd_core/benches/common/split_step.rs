@@ -19,7 +19,8 @@
 //! it.
 
 use ccd_core::{
-    Ball, Contact, ContactWith, Grid, MultiballReport, MultiballScratch, MultiballSettings, Vec2, step_balls,
+    Aabb, Ball, Contact, ContactWith, Grid, MultiballReport, MultiballScratch, MultiballSettings,
+    MultiballStep, Vec2, step_balls,
 };
 use std::time::Instant;
 
@@ -76,10 +77,7 @@ impl SplitStep<'_> {
     ) -> (Vec<Ball>, MultiballReport) {
         let mut sub: Vec<Ball> = idx.iter().map(|&i| start[i]).collect();
         let report = step_balls(
-            &mut sub,
-            self.dt,
-            self.grid,
-            &mut [],
+            MultiballStep::new(&mut sub, self.dt, self.grid),
             self.settings,
             scratch,
             on_contact,

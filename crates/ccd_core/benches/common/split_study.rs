@@ -18,7 +18,7 @@
 //!   and the overlapping pairs of balls at the ends of its steps and of the whole steps.
 
 use super::split_step::{SplitStep, halves, root};
-use ccd_core::{Ball, ContactWith, Grid, MultiballScratch, MultiballSettings, step_balls};
+use ccd_core::{Ball, ContactWith, Grid, MultiballScratch, MultiballSettings, MultiballStep, step_balls};
 use std::time::Instant;
 
 /// Units. A ball that the halves end farther than this from where the whole step ends
@@ -106,11 +106,16 @@ pub fn run(
         let mut pairs = Vec::new();
         let clock = Instant::now();
         t.half_events += u64::from(left_events + right_events);
-        let report = step_balls(&mut balls, dt, grid, &mut [], settings, whole_scratch, |c| {
-            if let ContactWith::Ball(j) = c.with {
-                pairs.push((c.ball, j));
-            }
-        });
+        let report = step_balls(
+            MultiballStep::new(&mut balls, dt, grid),
+            settings,
+            whole_scratch,
+            |c| {
+                if let ContactWith::Ball(j) = c.with {
+                    pairs.push((c.ball, j));
+                }
+            },
+        );
         t.whole.push(clock.elapsed().as_secs_f64() * 1e6);
         t.whole_events += u64::from(report.events);
         tally_clusters(&mut t, &pairs, &right, &halves, &balls);

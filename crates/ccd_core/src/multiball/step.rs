@@ -53,40 +53,31 @@ impl<'a, O: ?Sized> StepContext<'a, O> {
     }
 }
 
-/// Move every ball through `dt` seconds: against the static `obstacles`, the `moving`
-/// obstacles and (if enabled) each other, event by event in time order.
+/// Move every ball of `step` through its `dt` seconds: against its static obstacles, its
+/// moving obstacles and (if enabled) each other, event by event in time order.
 ///
 /// Contacts are passed to `on_contact` in the order they are resolved (sensors when the
 /// leg that crossed them ends). Bad balls (non-finite values, negative radius) are left
 /// untouched and never interact.
 ///
 /// ```
-/// use ccd_core::{step_balls, Ball, MultiballScratch, MultiballSettings, Obstacle, Vec2};
+/// use ccd_core::{step_balls, Ball, MultiballScratch, MultiballSettings, MultiballStep, Obstacle, Vec2};
 /// // Equal balls head on at ±10 units/s, 10 apart (radius 1): they meet after 0.4 s and
 /// // swap velocities; in the last 0.6 s each goes 6 units back: the first ends at x = −1 − 6.
 /// let mut balls = [Ball::new(Vec2::new(-5.0, 0.0), Vec2::new(10.0, 0.0), 1.0), Ball::new(Vec2::new(5.0, 0.0), Vec2::new(-10.0, 0.0), 1.0)];
 /// let none: [Obstacle; 0] = [];
 /// let mut scratch = MultiballScratch::default();
-/// let report = step_balls(&mut balls, 1.0, &none, &mut [], &MultiballSettings::default(), &mut scratch, |_| {});
+/// let report = step_balls(MultiballStep::new(&mut balls, 1.0, &none), &MultiballSettings::default(), &mut scratch, |_| {});
 /// assert_eq!(report.bounces, 1);
 /// assert!((balls[0].center - Vec2::new(-7.0, 0.0)).length() < 1e-4);
 /// assert!((balls[0].velocity - Vec2::new(-10.0, 0.0)).length() < 1e-4);
 /// ```
 pub fn step_balls<O: Obstacles + Sync + ?Sized>(
-    balls: &mut [Ball],
-    dt: f32,
-    obstacles: &O,
-    moving: &mut [MovingObstacle],
+    step: MultiballStep<'_, O>,
     settings: &MultiballSettings,
     scratch: &mut MultiballScratch,
     on_contact: impl FnMut(&Contact),
 ) -> MultiballReport {
-    let step = MultiballStep {
-        balls,
-        dt,
-        obstacles,
-        moving,
-    };
     step_balls_parallel(&OneThread, step, settings, scratch, on_contact)
 }
 
@@ -101,6 +92,26 @@ pub struct MultiballStep<'a, O: ?Sized> {
     pub obstacles: &'a O,
     /// The moving obstacles; a hinged one is turned by the balls' impacts and its limits.
     pub moving: &'a mut [MovingObstacle],
+}
+
+impl<'a, O: ?Sized> MultiballStep<'a, O> {
+    /// `balls` moved through `dt` seconds among the walls of `obstacles`, with nothing
+    /// else moving.
+    #[must_use]
+    pub fn new(balls: &'a mut [Ball], dt: f32, obstacles: &'a O) -> Self {
+        Self {
+            balls,
+            dt,
+            obstacles,
+            moving: &mut [],
+        }
+    }
+
+    /// With the `moving` obstacles too.
+    #[must_use]
+    pub fn with_moving(self, moving: &'a mut [MovingObstacle]) -> Self {
+        Self { moving, ..self }
+    }
 }
 
 /// [`step_balls`], with its independent work (every ball swept on its own, and the first

@@ -38,9 +38,12 @@ fn run(
     // Kinematic obstacles: the step leaves them as they were.
     let mut moving = moving.to_vec();
     for _ in 0..steps {
-        step_balls(balls, dt, obstacles, &mut moving, settings, &mut scratch, |c| {
-            contacts.push(*c)
-        });
+        step_balls(
+            MultiballStep::new(balls, dt, obstacles).with_moving(&mut moving),
+            settings,
+            &mut scratch,
+            |c| contacts.push(*c),
+        );
     }
     contacts
 }
@@ -92,10 +95,7 @@ fn head_on_at_20000_never_passes_through() {
     let mut met = false;
     for _ in 0..10 {
         let r = step_balls(
-            &mut balls,
-            dt,
-            &none,
-            &mut [],
+            MultiballStep::new(&mut balls, dt, &none),
             &MultiballSettings::default(),
             &mut scratch,
             |_| {},
@@ -301,10 +301,7 @@ fn flipper_bats_a_resting_ball_at_about_one_plus_e_omega_l() {
     let mut hits = 0;
     for _ in 0..3 {
         step_balls(
-            &mut balls,
-            dt,
-            &none,
-            &mut moving,
+            MultiballStep::new(&mut balls, dt, &none).with_moving(&mut moving),
             &MultiballSettings::default(),
             &mut scratch,
             |c| {
@@ -384,7 +381,12 @@ fn pour_pile(steps: usize) -> Pile {
         if step + 240 == steps {
             pile.second_before_end = balls.iter().map(|b| b.center).collect();
         }
-        let report = step_balls(&mut balls, dt, &walls, &mut [], &settings, &mut scratch, |_| {});
+        let report = step_balls(
+            MultiballStep::new(&mut balls, dt, &walls),
+            &settings,
+            &mut scratch,
+            |_| {},
+        );
         pile.budget_hit |= report.event_budget_hit;
         let allowed = e0 + (h0 - height(&balls)) * 981.0;
         // Gravity's work is read from f32 heights, each off by up to half an ulp, at the start
@@ -508,10 +510,7 @@ fn dense_gas_never_runs_out_of_events() {
     let mut scratch = MultiballScratch::default();
     for step in 0..12 {
         let report = step_balls(
-            &mut balls,
-            1.0 / 120.0,
-            &walls,
-            &mut [],
+            MultiballStep::new(&mut balls, 1.0 / 120.0, &walls),
             &MultiballSettings::default(),
             &mut scratch,
             |_| {},
@@ -560,10 +559,7 @@ fn the_first_contact_is_the_earliest_of_all_pairs() {
     let mut scratch = MultiballScratch::default();
     let mut first = (f32::INFINITY, (0, 0));
     let report = step_balls(
-        &mut balls,
-        dt,
-        &none,
-        &mut [],
+        MultiballStep::new(&mut balls, dt, &none),
         &MultiballSettings::default(),
         &mut scratch,
         |c| {

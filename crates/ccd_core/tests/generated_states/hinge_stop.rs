@@ -2,8 +2,8 @@
 
 use ccd_core::{
     Ball, Circle, ContactWith, DEFAULT_MAX_BOUNCES, HINGE_LIMIT_SLOP, HingeBody, HingeLimits, Material,
-    MovingObstacle, MultiballScratch, MultiballSettings, Obstacle, Segment, SegmentMotion, Vec2,
-    penetration_slop, step_balls,
+    MovingObstacle, MultiballScratch, MultiballSettings, MultiballStep, Obstacle, Segment, SegmentMotion,
+    Vec2, penetration_slop, step_balls,
 };
 use glam::DVec2;
 use rand::rngs::StdRng;
@@ -370,10 +370,7 @@ fn smallest_capped_ball_riding_a_hinge_past_its_limit() {
     };
     let none: [Obstacle; 0] = [];
     let report = step_balls(
-        &mut balls,
-        DT,
-        &none[..],
-        &mut moving,
+        MultiballStep::new(&mut balls, DT, &none[..]).with_moving(&mut moving),
         &settings,
         &mut MultiballScratch::default(),
         |_| {},

@@ -40,8 +40,8 @@
 
 use ccd_core::{
     Aabb, Ball, Circle, Contact, ContactWith, Layers, Material, MovingObstacle, MultiballScratch,
-    MultiballSettings, Obstacle, ObstacleShape, Segment, SweepSettings, Vec2, crossed_one_way, penetration,
-    penetration_slop, step_balls, sweep_bounces,
+    MultiballSettings, MultiballStep, Obstacle, ObstacleShape, Segment, SweepSettings, Vec2, crossed_one_way,
+    penetration, penetration_slop, step_balls, sweep_bounces,
 };
 use glam::DVec2;
 use rand::Rng;
@@ -210,11 +210,16 @@ impl Stepper {
                 if events {
                     balls.push(self.passer);
                 }
-                let report = step_balls(&mut balls, DT, walls, moving, &settings, &mut self.scratch, |c| {
-                    if c.ball == 0 {
-                        contacts.push(*c);
-                    }
-                });
+                let report = step_balls(
+                    MultiballStep::new(&mut balls, DT, walls).with_moving(moving),
+                    &settings,
+                    &mut self.scratch,
+                    |c| {
+                        if c.ball == 0 {
+                            contacts.push(*c);
+                        }
+                    },
+                );
                 // The harness, not the code under test: the passer-by touched nothing, and
                 // among static walls the ball went the intended way.
                 if events {

@@ -2,8 +2,8 @@
 
 use ccd_core::{
     Aabb, Ball, Circle, ContactWith, DEFAULT_MAX_BOUNCES, MovingObstacle, MultiballScratch,
-    MultiballSettings, Obstacle, SQUEEZE_SPEED_SLACK_REL, Segment, SegmentMotion, Vec2, penetration_slop,
-    step_balls,
+    MultiballSettings, MultiballStep, Obstacle, SQUEEZE_SPEED_SLACK_REL, Segment, SegmentMotion, Vec2,
+    penetration_slop, step_balls,
 };
 use glam::DVec2;
 use rand::rngs::StdRng;
@@ -524,10 +524,7 @@ fn smallest_crush_against_a_long_wall() {
             };
             let mut moving = [MovingObstacle::new(Obstacle::segment(now), motion)];
             step_balls(
-                &mut balls,
-                DT,
-                &[wall][..],
-                &mut moving,
+                MultiballStep::new(&mut balls, DT, &[wall][..]).with_moving(&mut moving),
                 &MultiballSettings::default(),
                 &mut scratch,
                 |_| {},
