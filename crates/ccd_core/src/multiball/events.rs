@@ -3,20 +3,23 @@
 //! (`order.rs`) and come back in the caller's; the phase's state, [`Events`], lives from the
 //! step's start to its end.
 
+use super::first_predictions::FirstBuffers;
 use super::hinge_clocks::HingeClocks;
 use super::lone::Lone;
 use super::moving::MovingObstacle;
 use super::obstacle_contact::ObstacleHit;
+use super::pairs::PairBuffers;
 use super::parallel::Parallel;
 use super::queue::{BallEvent, Event, EventKind};
 use super::report::{Contact, MultiballReport};
+use super::settle::Settling;
 use super::sim::Sim;
-use super::state::{EventBuffers, EventState, Pair, Retry, StartBuffers};
+use super::state::{EventBuffers, EventState};
 use super::step::StepContext;
 use crate::ball::Ball;
 use crate::hit::ContactWith;
 use crate::obstacle::Obstacles;
-use crate::tolerance::{DEFAULT_EVENTS_PER_BALL, MIN_EVENT_BUDGET, SIMULTANEOUS_TIME_REL};
+use crate::tolerance::{DEFAULT_EVENTS_PER_BALL, MIN_EVENT_BUDGET};
 use glam::Vec2;
 
 /// The events phase's state: the event balls' state over the step, its buffers, the balls
@@ -24,7 +27,9 @@ use glam::Vec2;
 #[derive(Clone, Debug, Default)]
 pub(super) struct Events {
     pub(super) state: EventState,
-    start: StartBuffers,
+    settling: Settling,
+    first: FirstBuffers,
+    pairs: PairBuffers,
     event: EventBuffers,
     /// The balls in the machinery's order, while it runs.
     sorted: Vec<Ball>,
@@ -70,7 +75,6 @@ impl Events {
         self.state.order.sort_in(balls, &mut self.sorted, in_events);
         self.contacts.clear();
         self.state.joined_contacts.clear();
-        let contacts = &mut self.contacts;
         let mut sim = Sim {
             balls: &mut self.sorted,
             dt: ctx.dt,
@@ -79,7 +83,6 @@ impl Events {
             moving_boxes: ctx.moving_boxes,
             settings: ctx.settings,
             step: &mut self.state,
-            start: &mut self.start,
             event: &mut self.event,
             lone,
             in_events,
@@ -87,11 +90,16 @@ impl Events {
             max_radius: 0.0,
             shared_layers: false,
             met_before,
+            contacts: &mut self.contacts,
+            report: MultiballReport::default(),
         };
-        let report = sim.run(pool, &mut |c: &Contact| contacts.push(*c));
+        sim.prepare();
+        sim.start_gravity(&mut self.settling);
+        sim.predict_first(pool, &mut self.first);
+        let report = sim.run(&mut self.pairs);
         // Which event balls met something, in the caller's order.
         for (n, s) in self.state.state.iter().enumerate() {
-            let touched = self.start.touched_balls.get(n).copied().unwrap_or(false);
+            let touched = self.settling.rest.touched.get(n).copied().unwrap_or(false);
             if let Some(m) = met.get_mut(self.state.order.caller(n)) {
                 *m = s.bounces.count > 0 || touched;
             }
@@ -114,13 +122,10 @@ impl Events {
 }
 
 impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
-    /// The event machinery over the step: clocks, the resting start, the first predictions,
-    /// then every event in time order up to the budget, and every ball to the end of its
-    /// leg. Returns the report.
-    fn run<P: Parallel>(&mut self, pool: &P, on_contact: &mut impl FnMut(&Contact)) -> MultiballReport {
-        let mut report = MultiballReport::default();
-        self.prepare();
-        self.start_gravity(&mut report, on_contact);
+    /// The event machinery's loop over the step, once every ball has its first prediction:
+    /// every event in time order up to the budget, then every ball to the end of its leg.
+    /// Returns the report.
+    fn run(&mut self, pairs: &mut PairBuffers) -> MultiballReport {
         let budget = if self.settings.max_events > 0 {
             self.settings.max_events
         } else {
@@ -128,10 +133,9 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
                 .saturating_mul(DEFAULT_EVENTS_PER_BALL)
                 .saturating_add(MIN_EVENT_BUDGET)
         };
-        self.predict_first(pool);
         loop {
             let until = self.peek_time().unwrap_or(self.dt);
-            if self.limit_before(until, &mut report, on_contact) {
+            if self.limit_before(until) {
                 continue;
             }
             let Some(Taken {
@@ -141,16 +145,16 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
             else {
                 break;
             };
-            if report.events >= budget {
-                report.event_budget_hit = true;
-                self.wait_all(time, on_contact);
+            if self.report.events >= budget {
+                self.report.event_budget_hit = true;
+                self.wait_all(time);
                 break;
             }
-            report.events += 1;
-            self.resolve_event(i, time, kind, &mut report, on_contact);
+            self.report.events += 1;
+            self.resolve_event(i, time, kind, pairs);
         }
-        self.finish(&mut report, on_contact);
-        report
+        self.finish();
+        self.report
     }
 }
 
@@ -163,14 +167,7 @@ struct Taken {
 
 impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
     /// Resolve one event of ball `i` at `time`.
-    fn resolve_event(
-        &mut self,
-        i: usize,
-        time: f32,
-        kind: EventKind,
-        report: &mut MultiballReport,
-        on_contact: &mut impl FnMut(&Contact),
-    ) {
+    fn resolve_event(&mut self, i: usize, time: f32, kind: EventKind, pairs: &mut PairBuffers) {
         match kind {
             EventKind::Ball { other, other_version } => {
                 let partner = BallEvent {
@@ -178,7 +175,7 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
                     other,
                     other_version,
                 };
-                self.ball_event(i, partner, report, on_contact);
+                self.ball_event(i, partner, pairs);
             }
             EventKind::Obstacle { id, material, hit } => {
                 let contact = ObstacleHit {
@@ -187,7 +184,7 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
                     hit,
                     surface_velocity: Vec2::ZERO,
                 };
-                self.resolve_obstacle(i, time, contact, report, on_contact);
+                self.resolve_obstacle(i, time, contact);
             }
             EventKind::Moving {
                 index,
@@ -200,9 +197,9 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
                     hit,
                     surface_velocity,
                 };
-                self.resolve_obstacle(i, time, contact, report, on_contact);
+                self.resolve_obstacle(i, time, contact);
             }
-            EventKind::SlideEnds => self.leave_face(i, time, on_contact),
+            EventKind::SlideEnds => self.leave_face(i, time),
         }
     }
 
@@ -231,93 +228,32 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
 
     /// The event budget ran out at `time`: everything before it is resolved; every ball
     /// waits there.
-    fn wait_all(&mut self, time: f32, on_contact: &mut impl FnMut(&Contact)) {
+    fn wait_all(&mut self, time: f32) {
         for k in 0..self.balls.len() {
-            self.advance(k, time, on_contact);
+            self.advance(k, time);
             self.step.clock[k].waiting = true;
         }
         self.step.queue.reset(self.balls.len());
         self.step.due.reset(self.balls.len());
     }
 
-    /// Ball `i` meets `partner.other` at `partner.time` (if the partner has not changed
-    /// course since): resolve it with every other ball–ball event at the same instant.
-    fn ball_event(
-        &mut self,
-        i: usize,
-        partner: BallEvent,
-        report: &mut MultiballReport,
-        on_contact: &mut impl FnMut(&Contact),
-    ) {
-        let (j, time) = (partner.other as usize, partner.time);
-        if self.step.clock[j].version != partner.other_version {
-            // The partner changed course: this ball's leg goes on; look again.
-            self.advance(i, time, on_contact);
-            self.repredict(i);
-            return;
-        }
-        let mut batch = std::mem::take(&mut self.event.batch);
-        let mut retry = std::mem::take(&mut self.event.retry);
-        batch.clear();
-        retry.clear();
-        batch.push(Pair { a: i, b: j });
-        self.gather_simultaneous(time, &mut batch, &mut retry);
-        self.resolve_pairs(&batch, time, report, on_contact);
-        for &Retry { ball: a, time: t } in &retry {
-            if !batch.iter().any(|p| p.has(a)) {
-                self.advance(a, t, on_contact);
-                self.repredict(a);
-            }
-        }
-        self.event.batch = batch;
-        self.event.retry = retry;
-    }
-
-    /// Take every other ball–ball event within [`SIMULTANEOUS_TIME_REL`] of the step after
-    /// `time` into `batch`; a ball whose partner has changed course goes to `retry`.
-    fn gather_simultaneous(&mut self, time: f32, batch: &mut Vec<Pair>, retry: &mut Vec<Retry>) {
-        let window = time + SIMULTANEOUS_TIME_REL * self.dt;
-        while let Some(key) = self.step.queue.peek() {
-            if key.time > window {
-                break;
-            }
-            let a = key.ball as usize;
-            let Some(BallEvent {
-                time: at,
-                other,
-                other_version,
-            }) = self.step.due.ball(a)
-            else {
-                break;
-            };
-            self.step.queue.pop();
-            self.step.due.take(a);
-            let b = other as usize;
-            if self.step.clock[b].version != other_version {
-                retry.push(Retry { ball: a, time: at });
-            } else if !batch.iter().any(|p| p.is(a, b)) {
-                batch.push(Pair { a, b });
-            }
-        }
-    }
-
     /// The end of the step: every ball to the end of its leg (or carried along, or pushed
     /// out of a squeeze), its sensors reported, its counts summed.
-    fn finish(&mut self, report: &mut MultiballReport, on_contact: &mut impl FnMut(&Contact)) {
+    fn finish(&mut self) {
         for k in 0..self.balls.len() {
             if !self.step.clock[k].waiting {
-                self.advance(k, self.dt, on_contact);
+                self.advance(k, self.dt);
             }
-            self.flush_sensors(k, self.dt, on_contact);
+            self.flush_sensors(k, self.dt);
             self.ride_to_end(k);
             self.squeeze_out(k);
             let s = &self.step.state[k];
-            report.max_bounces_per_ball = report.max_bounces_per_ball.max(s.bounces.count);
+            self.report.max_bounces_per_ball = self.report.max_bounces_per_ball.max(s.bounces.count);
             let clock = self.step.clock[k];
             let capped = clock.valid && s.bounces.capped();
-            report.capped_balls += u32::from(capped);
-            if clock.valid && clock.waiting && (capped || report.event_budget_hit) {
-                report.lost_time += (self.dt - clock.time).max(0.0);
+            self.report.capped_balls += u32::from(capped);
+            if clock.valid && clock.waiting && (capped || self.report.event_budget_hit) {
+                self.report.lost_time += (self.dt - clock.time).max(0.0);
             }
         }
     }

@@ -30,32 +30,44 @@ const PREDICT_BATCH: usize = 2048;
 /// pairs.
 const PAIR_BANDS: usize = 16;
 
+/// The buffers of the step's first predictions, kept between steps.
+#[derive(Clone, Debug, Default)]
+pub(super) struct FirstBuffers {
+    /// The first predictions, made in parallel.
+    predictions: Vec<FirstPrediction>,
+    /// The first predictions' ball contacts: each pair once, as found.
+    pair_contacts: Vec<PairContact>,
+    /// The pair pass's bands of grid rows, each a task.
+    pair_bands: Vec<PairBand>,
+    /// Each first prediction's earliest event time before the pairs.
+    first_limits: Vec<f32>,
+    /// The pair contacts by ball: ball `k`'s are `contact_list[contact_starts[k]..contact_starts[k + 1]]`.
+    contact_starts: Vec<u32>,
+    contact_list: Vec<BallContact>,
+}
+
 impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
     /// Predict and schedule every ball's first event: pair by pair when most balls are in
     /// the machinery (walking every cell of the grid, the balls swept on their own in it
     /// too, is worth it only then), else one grid query per ball.
-    pub(super) fn predict_first<P: Parallel>(&mut self, pool: &P) {
+    pub(super) fn predict_first<P: Parallel>(&mut self, pool: &P, first: &mut FirstBuffers) {
         let n = self.balls.len();
         let event_balls = self.step.clock.iter().filter(|c| c.valid).count();
         if self.settings.ball_ball && event_balls as f32 >= CROWDED_FRACTION * n as f32 {
-            self.predict_by_pairs(pool);
+            self.predict_by_pairs(pool, first);
         } else {
-            self.predict_each(pool);
+            self.predict_each(pool, &mut first.predictions);
         }
     }
 
     /// [`PREDICT_BATCH`] balls at a time: each batch predicted in parallel (walls and balls),
     /// then scheduled in order. The batches do not depend on the threads, so neither do
     /// the results.
-    fn predict_each<P: Parallel>(&mut self, pool: &P) {
-        let mut predictions = std::mem::take(&mut self.start.predictions);
+    fn predict_each<P: Parallel>(&mut self, pool: &P, predictions: &mut Vec<FirstPrediction>) {
         for start in (0..self.balls.len()).step_by(PREDICT_BATCH) {
-            self.fill_predictions(
-                &mut predictions,
-                start..(start + PREDICT_BATCH).min(self.balls.len()),
-            );
+            self.fill_predictions(predictions, start..(start + PREDICT_BATCH).min(self.balls.len()));
             let sim = &*self;
-            pool.for_each_chunk(&mut predictions, &|chunk: &mut [FirstPrediction]| {
+            pool.for_each_chunk(predictions, &|chunk: &mut [FirstPrediction]| {
                 for p in chunk.iter_mut().filter(|p| p.valid) {
                     p.prediction = sim.predict(p.ball);
                 }
@@ -64,7 +76,6 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
                 self.schedule(p.ball, p.prediction.as_ref());
             }
         }
-        self.start.predictions = predictions;
     }
 
     /// One entry per ball of `range`, nothing predicted yet.
@@ -79,18 +90,21 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
 
     /// Every ball's walls (in parallel), every pair of balls once, then each prediction
     /// completed with its ball contacts and scheduled in order.
-    fn predict_by_pairs<P: Parallel>(&mut self, pool: &P) {
-        let mut predictions = std::mem::take(&mut self.start.predictions);
-        self.fill_predictions(&mut predictions, 0..self.balls.len());
+    fn predict_by_pairs<P: Parallel>(&mut self, pool: &P, first: &mut FirstBuffers) {
+        self.fill_predictions(&mut first.predictions, 0..self.balls.len());
         let sim = &*self;
-        pool.for_each_chunk(&mut predictions, &|chunk: &mut [FirstPrediction]| {
+        pool.for_each_chunk(&mut first.predictions, &|chunk: &mut [FirstPrediction]| {
             for p in chunk.iter_mut().filter(|p| p.valid) {
                 p.prediction = sim.predict_with(p.ball, false);
             }
         });
-        self.find_pair_contacts(pool, &mut predictions);
-        let starts = std::mem::take(&mut self.start.contact_starts);
-        let contacts = std::mem::take(&mut self.start.contact_list);
+        self.find_pair_contacts(pool, first);
+        let FirstBuffers {
+            predictions,
+            contact_starts: starts,
+            contact_list: contacts,
+            ..
+        } = first;
         let window = self.pair_window();
         for FirstPrediction {
             ball: k,
@@ -115,9 +129,6 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
             }
             self.schedule(k, prediction.as_ref());
         }
-        self.start.contact_starts = starts;
-        self.start.contact_list = contacts;
-        self.start.predictions = predictions;
     }
 
     /// Sweep every pair of balls whose boxes meet, once (the grid's rows in bands, in
@@ -125,13 +136,19 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
     /// `contact_starts[k]` to `contact_starts[k + 1]`, in the order found). A ball swept
     /// on its own whose box a predicted ball's meets must join before that prediction
     /// holds, as its query would find.
-    fn find_pair_contacts<P: Parallel>(&mut self, pool: &P, predictions: &mut [FirstPrediction]) {
-        let mut found = std::mem::take(&mut self.start.pair_contacts);
+    fn find_pair_contacts<P: Parallel>(&self, pool: &P, first: &mut FirstBuffers) {
+        let FirstBuffers {
+            predictions,
+            pair_contacts: found,
+            pair_bands: bands,
+            first_limits: limits,
+            contact_starts: starts,
+            contact_list: list,
+        } = first;
         found.clear();
         // A pair matters to a ball only before its earliest event so far (its walls): those
         // times apart, 4 bytes a ball (the pairs come in no order the predictions' 150 bytes a
         // ball would keep in cache).
-        let mut limits = std::mem::take(&mut self.start.first_limits);
         limits.clear();
         limits.extend(predictions.iter().map(|p| {
             p.prediction
@@ -140,17 +157,15 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
         }));
         // The grid's rows in bands, each a task; their findings joined in band order are
         // the whole grid's, in its order.
-        let mut bands = std::mem::take(&mut self.start.pair_bands);
         let rows = self.step.grid.rows();
         let count = rows.clamp(1, PAIR_BANDS);
         bands.resize_with(count.max(bands.len()), PairBand::default);
         for (b, band) in bands.iter_mut().take(count).enumerate() {
             band.rows = rows * b / count..rows * (b + 1) / count;
         }
-        let sim = &*self;
         let first_limits = &limits[..];
         pool.for_each_task(&mut bands[..count], &|band: &mut PairBand| {
-            sim.pairs_in_band(band, first_limits);
+            self.pairs_in_band(band, first_limits);
         });
         for band in &bands[..count] {
             found.extend_from_slice(&band.found);
@@ -160,25 +175,21 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
                 }
             }
         }
-        self.start.pair_bands = bands;
-        self.start.first_limits = limits;
         // By ball: count, then each ball's first place, then fill (each start moves to the
         // next ball's as its contacts go in), then move the starts back.
         let n = predictions.len();
-        let starts = &mut self.start.contact_starts;
         starts.clear();
         starts.resize(n + 1, 0);
-        for &PairContact { a, b, .. } in &found {
+        for &PairContact { a, b, .. } in found.iter() {
             starts[a as usize + 1] += 1;
             starts[b as usize + 1] += 1;
         }
         for k in 1..=n {
             starts[k] += starts[k - 1];
         }
-        let list = &mut self.start.contact_list;
         list.clear();
         list.resize(found.len() * 2, BallContact { other: 0, time: 0.0 });
-        for &PairContact { a, b, time } in &found {
+        for &PairContact { a, b, time } in found.iter() {
             for (me, other) in [(a, b), (b, a)] {
                 let at = &mut starts[me as usize];
                 list[*at as usize] = BallContact { other, time };
@@ -187,7 +198,6 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
         }
         starts.copy_within(0..n, 1);
         starts[0] = 0;
-        self.start.pair_contacts = found;
     }
 
     /// The pairs of `band`'s rows: each pair of predicted balls swept (up to the later of

@@ -14,7 +14,6 @@
 //! limits ([`finish_hinges`]).
 
 use super::hinge_clocks::{next_limit, resolve_limit, turn_body};
-use super::report::{Contact, MultiballReport};
 use super::sim::Sim;
 use crate::ball::Ball;
 use crate::hinge::{HingeBody, HingeContact, hinge_impulse};
@@ -29,22 +28,17 @@ use crate::tolerance::{HINGE_LIMIT_SLOP, SEPARATION_SPEED_REL};
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Resolve the first limit reached before `until` seconds, if any: the body turns
     /// anew, and the balls near it are predicted again. Returns whether there was one.
-    pub(super) fn limit_before(
-        &mut self,
-        until: f32,
-        report: &mut MultiballReport,
-        on_contact: &mut impl FnMut(&Contact),
-    ) -> bool {
+    pub(super) fn limit_before(&mut self, until: f32) -> bool {
         if !self.hinges.any {
             return false;
         }
         let Some(hit) = next_limit(self.moving, self.hinges, until / self.dt) else {
             return false;
         };
-        report.hinge_limit_hits += 1;
+        self.report.hinge_limit_hits += 1;
         self.carry_riders(hit.part, hit.at * self.dt);
         if let Some(near) = resolve_limit(self.moving, self.hinges, hit) {
-            self.repredict_near(near, hit.at * self.dt, None, on_contact);
+            self.repredict_near(near, hit.at * self.dt, None);
         }
         true
     }
@@ -243,14 +237,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Every event ball but `skip` whose leg may reach `near`: moved along its leg to
     /// `time`, and predicted again. With ball–ball on, the pair grid (which holds every
     /// ball's box) lists the candidates; otherwise every ball is one.
-    pub(super) fn repredict_near(
-        &mut self,
-        near: Aabb,
-        time: f32,
-        skip: Option<usize>,
-        on_contact: &mut impl FnMut(&Contact),
-    ) {
-        let mut found = std::mem::take(&mut self.event.found);
+    pub(super) fn repredict_near(&mut self, near: Aabb, time: f32, skip: Option<usize>) {
+        let found = &mut self.event.found;
         found.clear();
         if self.settings.ball_ball {
             self.step.grid.query(near, |k| found.push(k));
@@ -259,14 +247,15 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         } else {
             found.extend(0..self.balls.len());
         }
-        for &k in &found {
+        // By index: moving and predicting a ball never asks for the balls near a body.
+        for n in 0..self.event.found.len() {
+            let k = self.event.found[n];
             let clock = self.step.clock[k];
             if Some(k) == skip || !clock.valid || clock.waiting || !self.swept_box(k).intersects(&near) {
                 continue;
             }
-            self.advance(k, time, on_contact);
+            self.advance(k, time);
             self.repredict(k);
         }
-        self.event.found = found;
     }
 }

@@ -17,12 +17,18 @@
 use crate::tolerance::{CONTACT_SOLVE_TOLERANCE, MAX_SIMULTANEOUS_PASSES};
 use glam::DVec2;
 
-/// Buffers for [`solve`] and [`balanced_sum`], kept between calls.
+/// Buffers for [`solve`], kept between calls: the next impulses of a pass, and the sums'.
 #[derive(Clone, Debug, Default)]
 pub(super) struct LcpScratch {
+    pub(super) sums: SumScratch,
+    next: Vec<f64>,
+}
+
+/// Buffers for [`balanced_sum`], kept between calls.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SumScratch {
     positive: Vec<f64>,
     negative: Vec<f64>,
-    next: Vec<f64>,
 }
 
 /// Solve for `p` (overwritten) given the `n × n` matrix `a` (row-major) and `q`. Returns
@@ -50,7 +56,7 @@ pub(super) fn solve(a: &[f64], q: &[f64], p: &mut [f64], scratch: &mut LcpScratc
         })
         .fold(0.0_f64, f64::max);
     let omega = 1.0 / (1.0 + spread);
-    let mut next = std::mem::take(&mut scratch.next);
+    let LcpScratch { sums, next } = scratch;
     next.clear();
     next.resize(n, 0.0);
     let mut passes = MAX_SIMULTANEOUS_PASSES;
@@ -62,18 +68,17 @@ pub(super) fn solve(a: &[f64], q: &[f64], p: &mut [f64], scratch: &mut LcpScratc
                 next[c] = 0.0;
                 continue;
             }
-            let w = q[c] + balanced_sum((0..n).map(|d| a[c * n + d] * p[d]), scratch);
+            let w = q[c] + balanced_sum((0..n).map(|d| a[c * n + d] * p[d]), sums);
             next[c] = (p[c] - omega * w / diag).max(0.0);
             change = change.max((next[c] - p[c]).abs());
             largest = largest.max(next[c]);
         }
-        p.copy_from_slice(&next);
+        p.copy_from_slice(next);
         if change <= largest * CONTACT_SOLVE_TOLERANCE {
             passes = pass;
             break;
         }
     }
-    scratch.next = next;
     passes
 }
 
@@ -101,7 +106,7 @@ pub(super) fn lone(term: f64) -> f64 {
 /// A single term (a ball in one contact, the common case) is its own sum, as the general
 /// path would give it (`t − 0` or `0 − (−t)`, and `0` for a zero or NaN term), without
 /// the lists.
-pub(super) fn balanced_sum(mut terms: impl Iterator<Item = f64>, scratch: &mut LcpScratch) -> f64 {
+pub(super) fn balanced_sum(mut terms: impl Iterator<Item = f64>, scratch: &mut SumScratch) -> f64 {
     let Some(first) = terms.next() else {
         return 0.0;
     };
@@ -235,7 +240,7 @@ mod tests {
 
     #[test]
     fn balanced_sums_ignore_order_and_mirror_exactly() {
-        let mut s = LcpScratch::default();
+        let mut s = SumScratch::default();
         let terms = [1e16, 1.0, -1e16, 3.5, -0.25, 1e-9];
         let forward = balanced_sum(terms.iter().copied(), &mut s);
         let backward = balanced_sum(terms.iter().rev().copied(), &mut s);

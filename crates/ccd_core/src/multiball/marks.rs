@@ -33,8 +33,12 @@ pub(super) struct Moving<'a> {
 impl Marks {
     /// Mark every lone ball of `lone` whose path can meet a `moving` obstacle or (if
     /// `ball_ball`) another ball: `in_events` and each ball's `events` follow. Returns how
-    /// many are marked.
-    pub(super) fn mark(&mut self, lone: &mut [Lone], moving: Moving<'_>, ball_ball: bool) -> u32 {
+    /// many are marked. When nothing but walls can `meet` a ball, none is.
+    pub(super) fn mark(&mut self, lone: &mut [Lone], moving: Moving<'_>, ball_ball: bool, meet: bool) -> u32 {
+        if !meet {
+            self.mark_none(lone.len());
+            return 0;
+        }
         let nowhere = Aabb::new(Vec2::ZERO, Vec2::ZERO);
         self.boxes.clear();
         self.boxes
@@ -61,7 +65,7 @@ impl Marks {
     }
 
     /// None: every ball keeps its own sweep.
-    pub(super) fn mark_none(&mut self, balls: usize) {
+    fn mark_none(&mut self, balls: usize) {
         self.in_events.clear();
         self.in_events.resize(balls, false);
     }

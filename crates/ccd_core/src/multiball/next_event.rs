@@ -68,14 +68,14 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             self.enqueue(i, prediction);
             return;
         }
-        let prediction = prediction.copied();
-        let mut joined = std::mem::take(&mut self.event.joining);
-        joined.clear();
-        let mut current = Some((i, prediction));
+        // The balls that joined, waiting for their first prediction: a stack (nothing
+        // called from here schedules).
+        self.event.joining.clear();
+        let mut current = Some((i, prediction.copied()));
         loop {
             let (k, mut prediction) = match current.take() {
                 Some(first) => first,
-                None => match joined.pop() {
+                None => match self.event.joining.pop() {
                     Some(j) => (j, self.predict(j)),
                     None => break,
                 },
@@ -84,14 +84,13 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 let now = self.step.clock[k].time;
                 for &j in &p.next.joins[..usize::from(p.next.join_count)] {
                     if self.join(j as usize, now) {
-                        joined.push(j as usize);
+                        self.event.joining.push(j as usize);
                     }
                 }
                 prediction = self.predict(k);
             }
             self.enqueue(k, prediction.as_ref());
         }
-        self.event.joining = joined;
     }
 
     /// Ball `i`'s next event and the sensors before it, without changing anything (so many

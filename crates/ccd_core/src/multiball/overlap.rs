@@ -14,7 +14,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Push overlapping touching balls apart, by positions only (velocities, so energy and
     /// momentum, are untouched). Each shift is swept against the walls and the moving
     /// obstacles at their start pose, so a correction never pushes a ball through anything.
-    pub(super) fn correct_overlaps(&mut self, pairs: &[RestingPair], report: &mut MultiballReport) {
+    pub(super) fn correct_overlaps(&mut self, pairs: &[RestingPair]) {
         for pass in 0..OVERLAP_CORRECTION_ITERATIONS {
             let mut any = false;
             for &RestingPair { a: i, b: j, .. } in pairs {
@@ -23,7 +23,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 let gap = a.center - b.center;
                 let depth = contact - gap.length();
                 if pass == 0 {
-                    report.max_overlap = report.max_overlap.max(depth);
+                    self.report.max_overlap = self.report.max_overlap.max(depth);
                 }
                 let excess = depth - ALLOWED_OVERLAP_REL * contact;
                 let inv_sum = a.inverse_mass + b.inverse_mass;

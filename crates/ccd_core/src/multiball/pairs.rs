@@ -19,33 +19,120 @@
 //! simultaneous model that keeps both.
 
 use super::lcp;
-use super::lcp::{BatchContact, balanced_sum, coupling};
-use super::report::{Contact, MultiballReport};
+use super::lcp::{BatchContact, LcpScratch, balanced_sum, coupling};
+use super::queue::BallEvent;
+use super::report::Contact;
 use super::sim::Sim;
-use super::state::Pair;
+use super::state::{Pair, Retry};
 use crate::hit::ContactWith;
 use crate::hit::Hit;
 use crate::obstacle::Obstacles;
 use crate::response::{Body, limit_speed, pair_friction, push_ball};
 use crate::shape::Aabb;
-use crate::tolerance::{RESTING_EVENT_FRACTION, SEPARATION_SPEED_REL, TOUCH_SLOP_REL};
+use crate::tolerance::{RESTING_EVENT_FRACTION, SEPARATION_SPEED_REL, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
 use glam::DVec2;
 
+/// The buffers of the ball–ball batches, kept between events: the events gathered at one
+/// instant, the balls and links of the batch they grow into, its contacts and their
+/// solve's buffers.
+#[derive(Clone, Debug, Default)]
+pub(super) struct PairBuffers {
+    /// The ball–ball events taken together at one instant.
+    batch: Vec<Pair>,
+    /// Balls whose partner changed course: predicted again after the batch.
+    retry: Vec<Retry>,
+    /// The batch's balls, grown by the contacts that close in at the same instant.
+    cluster: Vec<usize>,
+    links: Vec<Pair>,
+    contacts: Vec<BatchContact>,
+    solve: BatchSolve,
+    /// Balls found near one (a grid query's answer).
+    found: Vec<usize>,
+}
+
+/// A batch growing: its balls and its links.
+struct Grown<'a> {
+    cluster: &'a mut Vec<usize>,
+    links: &'a mut Vec<Pair>,
+}
+
+/// The buffers of a batch's solve: its matrix, right-hand side and impulses, and the LCP's
+/// own (see `lcp.rs`).
+#[derive(Clone, Debug, Default)]
+struct BatchSolve {
+    matrix: Vec<f64>,
+    rhs: Vec<f64>,
+    impulses: Vec<f64>,
+    lcp: LcpScratch,
+}
+
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
-    /// Resolve a batch of ball–ball contacts at `time` (see the module docs), report each
-    /// pushing contact once, and predict every ball involved again.
-    pub(super) fn resolve_pairs(
-        &mut self,
-        pairs: &[Pair],
-        time: f32,
-        report: &mut MultiballReport,
-        on_contact: &mut impl FnMut(&Contact),
-    ) {
-        let mut cluster = std::mem::take(&mut self.event.cluster);
-        let mut links = std::mem::take(&mut self.event.links);
+    /// Ball `i` meets `partner.other` at `partner.time` (if the partner has not changed
+    /// course since): resolve it with every other ball–ball event at the same instant.
+    pub(super) fn ball_event(&mut self, i: usize, partner: BallEvent, bufs: &mut PairBuffers) {
+        let (j, time) = (partner.other as usize, partner.time);
+        if self.step.clock[j].version != partner.other_version {
+            // The partner changed course: this ball's leg goes on; look again.
+            self.advance(i, time);
+            self.repredict(i);
+            return;
+        }
+        bufs.batch.clear();
+        bufs.retry.clear();
+        bufs.batch.push(Pair { a: i, b: j });
+        self.gather_simultaneous(time, &mut bufs.batch, &mut bufs.retry);
+        self.resolve_pairs(time, bufs);
+        for &Retry { ball: a, time: t } in &bufs.retry {
+            if !bufs.batch.iter().any(|p| p.has(a)) {
+                self.advance(a, t);
+                self.repredict(a);
+            }
+        }
+    }
+
+    /// Take every other ball–ball event within [`SIMULTANEOUS_TIME_REL`] of the step after
+    /// `time` into `batch`; a ball whose partner has changed course goes to `retry`.
+    fn gather_simultaneous(&mut self, time: f32, batch: &mut Vec<Pair>, retry: &mut Vec<Retry>) {
+        let window = time + SIMULTANEOUS_TIME_REL * self.dt;
+        while let Some(key) = self.step.queue.peek() {
+            if key.time > window {
+                break;
+            }
+            let a = key.ball as usize;
+            let Some(BallEvent {
+                time: at,
+                other,
+                other_version,
+            }) = self.step.due.ball(a)
+            else {
+                break;
+            };
+            self.step.queue.pop();
+            self.step.due.take(a);
+            let b = other as usize;
+            if self.step.clock[b].version != other_version {
+                retry.push(Retry { ball: a, time: at });
+            } else if !batch.iter().any(|p| p.is(a, b)) {
+                batch.push(Pair { a, b });
+            }
+        }
+    }
+
+    /// Resolve the batch of ball–ball contacts of `bufs` at `time` (see the module docs),
+    /// report each pushing contact once, and predict every ball involved again.
+    fn resolve_pairs(&mut self, time: f32, bufs: &mut PairBuffers) {
+        let PairBuffers {
+            batch,
+            cluster,
+            links,
+            contacts,
+            solve,
+            found,
+            ..
+        } = bufs;
         cluster.clear();
         links.clear();
-        for &Pair { a: i, b: j } in pairs {
+        for &Pair { a: i, b: j } in batch.iter() {
             for k in [i, j] {
                 if !cluster.contains(&k) {
                     cluster.push(k);
@@ -53,8 +140,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
             links.push(Pair { a: i, b: j });
         }
-        for &k in &cluster {
-            self.advance(k, time, on_contact);
+        for &k in cluster.iter() {
+            self.advance(k, time);
         }
         // Contacts of these balls that close in at this same instant join the batch: a ball
         // schedules only its earliest partner, so the second of two equal contacts (a
@@ -64,19 +151,35 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             let k = cluster[grown];
             grown += 1;
             if self.step.due.tied(k) {
-                self.closing_now(k, time, &mut cluster, &mut links, on_contact);
+                self.closing_now(k, time, Grown { cluster, links }, found);
             }
         }
-        // A sliding ball in the batch settles: an impulse may turn it off its wall's line.
-        for &k in &cluster {
+        self.settle_batch(cluster, links);
+        self.batch_contacts(links, contacts);
+        let passes = self.solve_batch(contacts, cluster, solve);
+        self.report.max_batch_passes = self.report.max_batch_passes.max(passes);
+        for &k in cluster.iter() {
+            let ball = &mut self.balls[k];
+            ball.velocity = limit_speed(ball.velocity, ball.max_speed);
+        }
+        for c in contacts.iter().filter(|c| c.impulse > 0.0) {
+            self.apply_contact(c, time);
+        }
+        self.after_batch(cluster);
+    }
+
+    /// Before a batch: a sliding ball in it settles (an impulse may turn it off its wall's
+    /// line), and a ball in flight meeting a settled (or waiting) one settles first: the
+    /// settled one carries the rest of the step's gravity in its velocity, and an exchange
+    /// with a ball in flight would hand that on to a ball that gains it along its curve
+    /// too.
+    fn settle_batch(&mut self, cluster: &[usize], links: &[Pair]) {
+        for &k in cluster {
             if self.step.clock[k].sliding {
                 self.settle(k);
             }
         }
-        // A ball in flight meeting a settled (or waiting) one settles first: the settled
-        // one carries the rest of the step's gravity in its velocity, and an exchange with
-        // a ball in flight would hand that on to a ball that gains it along its curve too.
-        for l in links.iter() {
+        for l in links {
             let flies = |k: usize| self.step.clock[k].curved && !self.step.clock[k].waiting;
             match (flies(l.a), flies(l.b)) {
                 (true, false) => self.settle(l.a),
@@ -84,52 +187,34 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 _ => {}
             }
         }
-        let mut batch = std::mem::take(&mut self.event.batch_contacts);
-        self.batch_contacts(&links, &mut batch);
-        let passes = self.solve_batch(&mut batch, &cluster);
-        report.max_batch_passes = report.max_batch_passes.max(passes);
-        for &k in &cluster {
-            let ball = &mut self.balls[k];
-            ball.velocity = limit_speed(ball.velocity, ball.max_speed);
-        }
-        for c in batch.iter().filter(|c| c.impulse > 0.0) {
-            self.apply_contact(c, time, report, on_contact);
-        }
+    }
 
-        for &k in &cluster {
-            let s = &self.step.state[k];
-            let capped = s.bounces.capped();
+    /// After a batch: each of its balls waits at the cap, has changed course (its box
+    /// moved), and is predicted again.
+    fn after_batch(&mut self, cluster: &[usize]) {
+        for &k in cluster {
+            let capped = self.step.state[k].bounces.capped();
             let clock = &mut self.step.clock[k];
             clock.waiting |= capped;
             clock.version = clock.version.wrapping_add(1);
             self.moved(k);
         }
-        for &k in &cluster {
+        for &k in cluster {
             self.repredict(k);
         }
-        self.event.batch_contacts = batch;
-        self.event.cluster = cluster;
-        self.event.links = links;
     }
 
-    /// Add to `links` (and `cluster`) every ball touching ball `k` at `time` and closing in
-    /// on it, as [`predict`](Sim::predict) judges an event between touching balls.
-    fn closing_now(
-        &mut self,
-        k: usize,
-        time: f32,
-        cluster: &mut Vec<usize>,
-        links: &mut Vec<Pair>,
-        on_contact: &mut impl FnMut(&Contact),
-    ) {
+    /// Add to `grown` every ball touching ball `k` at `time` and closing in on it, as
+    /// [`predict`](Sim::predict) judges an event between touching balls.
+    fn closing_now(&mut self, k: usize, time: f32, grown: Grown<'_>, found: &mut Vec<usize>) {
+        let Grown { cluster, links } = grown;
         let b = self.balls[k];
         let reach =
             Aabb::new(b.center, b.center).inflated(b.radius * (1.0 + TOUCH_SLOP_REL) + self.max_radius);
-        let mut found = std::mem::take(&mut self.event.found);
         found.clear();
         self.step.grid.query_except(reach, k, |j| found.push(j));
         let floor = self.settings.resting_speed * RESTING_EVENT_FRACTION;
-        for &j in &found {
+        for &j in found.iter() {
             if !b.layers.interacts(self.balls[j].layers)
                 || !self.step.clock[j].valid
                 || links.iter().any(|l| l.is(k, j))
@@ -145,14 +230,13 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             let touching = offset.length() <= (b.radius + o.radius) * (1.0 + TOUCH_SLOP_REL);
             let closing = -(self.velocity_at(k, time) - self.velocity_at(j, time)).dot(n) > floor;
             if touching && closing {
-                self.advance(j, time, on_contact);
+                self.advance(j, time);
                 links.push(Pair { a: k, b: j });
                 if !cluster.contains(&j) {
                     cluster.push(j);
                 }
             }
         }
-        self.event.found = found;
     }
 
     /// The batch's contacts: normals, inverse masses (a waiting ball cannot be pushed),
@@ -204,17 +288,18 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
 
     /// Normal impulses for the batch (each contact's `impulse`), applied to the balls
     /// with restitution, then friction pair by pair. Returns the solver's passes.
-    fn solve_batch(&mut self, batch: &mut [BatchContact], cluster: &[usize]) -> u32 {
+    fn solve_batch(&mut self, batch: &mut [BatchContact], cluster: &[usize], solve: &mut BatchSolve) -> u32 {
         if let [c] = batch {
             self.solve_alone(c);
             return 0;
         }
         let n = batch.len();
-        let (mut a, mut q, mut p) = (
-            std::mem::take(&mut self.event.lcp_matrix),
-            std::mem::take(&mut self.event.lcp_rhs),
-            std::mem::take(&mut self.event.lcp_impulses),
-        );
+        let BatchSolve {
+            matrix: a,
+            rhs: q,
+            impulses: p,
+            lcp: lcp_scratch,
+        } = solve;
         a.clear();
         a.resize(n * n, 0.0);
         q.clear();
@@ -227,9 +312,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             let (va, vb) = (self.effective_velocity(c.a), self.effective_velocity(c.b));
             q.push((va - vb).as_dvec2().dot(c.normal) - f64::from(c.target));
         }
-        let mut lcp_scratch = std::mem::take(&mut self.event.lcp);
-        let passes = lcp::solve(&a, &q, &mut p, &mut lcp_scratch);
-        for (c, &impulse) in batch.iter_mut().zip(&p) {
+        let passes = lcp::solve(a, q, p, lcp_scratch);
+        for (c, &impulse) in batch.iter_mut().zip(p.iter()) {
             c.impulse = impulse;
         }
         // Each ball's change is the sum of its contacts' pushes, taken in an order that does
@@ -249,19 +333,15 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             };
             let inverse = self.batch_inverse(batch, k);
             if inverse > 0.0 {
-                let dx = balanced_sum(pushes().map(|d| d.x), &mut lcp_scratch);
-                let dy = balanced_sum(pushes().map(|d| d.y), &mut lcp_scratch);
+                let dx = balanced_sum(pushes().map(|d| d.x), &mut lcp_scratch.sums);
+                let dy = balanced_sum(pushes().map(|d| d.y), &mut lcp_scratch.sums);
                 let push = DVec2::new(dx, dy) * f64::from(inverse);
                 self.balls[k].velocity = push_ball(self.balls[k].velocity, push);
             }
         }
-        self.event.lcp = lcp_scratch;
         for c in batch.iter().filter(|c| c.impulse > 0.0 && c.friction > 0.0) {
             self.rub(c);
         }
-        self.event.lcp_matrix = a;
-        self.event.lcp_rhs = q;
-        self.event.lcp_impulses = p;
         passes
     }
 
@@ -323,15 +403,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     }
 
     /// Report a pushing contact and count it.
-    fn apply_contact(
-        &mut self,
-        c: &BatchContact,
-        time: f32,
-        report: &mut MultiballReport,
-        on_contact: &mut impl FnMut(&Contact),
-    ) {
+    fn apply_contact(&mut self, c: &BatchContact, time: f32) {
         let (a, b) = (self.balls[c.a], self.balls[c.b]);
-        on_contact(&Contact {
+        self.contacts.push(Contact {
             ball: c.a,
             with: ContactWith::Ball(c.b),
             time,
@@ -346,7 +420,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             sensor: false,
             kick: 0.0,
         });
-        report.bounces += 1;
+        self.report.bounces += 1;
         for k in [c.a, c.b] {
             self.step.state[k].bounces.count += 1;
         }

@@ -12,8 +12,8 @@
 //! Every contact the solve changed a velocity at is reported once, at the start of the
 //! step (time 0), as the single-ball sweep reports a resting contact.
 
-use super::report::{Contact, MultiballReport};
-use super::resting_contacts::{Rest, RestingPair, WallContact};
+use super::report::Contact;
+use super::resting_contacts::{Rest, RestingContacts, RestingPair, WallContact};
 use super::sim::Sim;
 use crate::hit::ContactWith;
 use crate::hit::Hit;
@@ -60,53 +60,58 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Resting contacts: before any event, remove the slow approach of touching pairs and of
     /// balls touching walls (a pile under gravity), by sequential impulses in a fixed order.
     /// Only approaches slower than the resting speed are touched; real impacts are left to
-    /// the exact event-driven phase.
-    pub(super) fn solve_resting(
-        &mut self,
-        report: &mut MultiballReport,
-        on_contact: &mut impl FnMut(&Contact),
-    ) {
-        for marks in [
-            &mut self.start.resting_balls,
-            &mut self.start.touched_balls,
-            &mut self.start.paired_balls,
-        ] {
+    /// the exact event-driven phase. `flight` holds the velocities before the step's
+    /// gravity was added (empty without gravity).
+    pub(super) fn solve_resting(&mut self, rest: &mut RestingContacts, flight: &[Vec2]) {
+        for marks in [&mut rest.resting, &mut rest.touched, &mut rest.paired] {
             marks.clear();
             marks.resize(self.balls.len(), false);
         }
-        let resting = self.settings.resting_speed;
-        if !(resting > 0.0) {
+        rest.walls.clear();
+        rest.pairs.clear();
+        if !(self.settings.resting_speed > 0.0) {
             return;
         }
-        let mut pairs = std::mem::take(&mut self.start.resting_pairs);
-        let mut walls = std::mem::take(&mut self.start.wall_contacts);
-        pairs.clear();
-        walls.clear();
-        for k in 0..self.balls.len() {
-            if self.step.clock[k].waiting {
-                continue;
-            }
-            // Only around the balls that met something last step: any other was in flight,
-            // and a wall or a ball it meets now is an event.
-            if self.met_before(k) {
-                self.gather_walls(k, &mut walls);
-                if self.settings.ball_ball {
-                    self.gather_pairs(k, &mut pairs);
-                }
-            }
-        }
-        // Slow contacts only: faster approaches are impacts, resolved exactly as events.
-        walls.retain(|c| c.approach < resting);
-        pairs.retain(|p| p.approach < resting);
+        self.gather_resting(rest);
         // Under gravity, the separation bias a wall contact left the ball with last step
         // (in its flight velocity, before the step's gravity was added) is no motion: kept,
         // it would cut the normal impulse, and the friction it bounds, by its size.
-        if let Some(flight) = self.start.flight_velocities.get(..self.balls.len()) {
-            for c in &walls {
+        if let Some(flight) = flight.get(..self.balls.len()) {
+            for c in &rest.walls {
                 let before = flight[c.ball];
                 self.balls[c.ball].velocity += without_bias(before, c.normal) - before;
             }
         }
+        self.sequential_impulses(&mut rest.walls, &mut rest.pairs);
+        self.leave_pushing_walls(&rest.walls);
+        self.propagate_shock(&rest.walls, &mut rest.pairs);
+        self.report_resting(&rest.walls, &rest.pairs);
+        self.correct_overlaps(&rest.pairs);
+        self.mark_resting(rest);
+    }
+
+    /// The slow contacts of the step's start: the walls and the balls touching each ball
+    /// that met something last step (any other was in flight, and a wall or a ball it
+    /// meets now is an event), slower than the resting speed (faster approaches are
+    /// impacts, resolved exactly as events).
+    fn gather_resting(&mut self, rest: &mut RestingContacts) {
+        for k in 0..self.balls.len() {
+            if self.step.clock[k].waiting || !self.met_before(k) {
+                continue;
+            }
+            self.gather_walls(k, &mut rest.walls);
+            if self.settings.ball_ball {
+                self.gather_pairs(k, &mut rest.pairs, &mut rest.found);
+            }
+        }
+        let resting = self.settings.resting_speed;
+        rest.walls.retain(|c| c.approach < resting);
+        rest.pairs.retain(|p| p.approach < resting);
+    }
+
+    /// The sequential impulses on the slow contacts, up to [`RESTING_ITERATIONS`] passes
+    /// (fewer once a pass changes nothing).
+    fn sequential_impulses(&mut self, walls: &mut [WallContact], pairs: &mut [RestingPair]) {
         for _ in 0..RESTING_ITERATIONS {
             let mut change = 0.0_f32;
             for c in walls.iter_mut() {
@@ -133,11 +138,13 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 break;
             }
         }
-        // A wall contact that pushed leaves at the separation bias, so that rounding does
-        // not make the ball's next sweep see it approach again. A ball against several
-        // walls (in a V) leaves them all as one contact: the sequential solve converges
-        // slowly in a narrow V, and a bias along one wall would turn the ball into the
-        // other.
+    }
+
+    /// A wall contact that pushed leaves at the separation bias, so that rounding does not
+    /// make the ball's next sweep see it approach again. A ball against several walls (in a
+    /// V) leaves them all as one contact: the sequential solve converges slowly in a narrow
+    /// V, and a bias along one wall would turn the ball into the other.
+    fn leave_pushing_walls(&mut self, walls: &[WallContact]) {
         for group in walls.chunk_by(|a, b| a.ball == b.ball) {
             let k = group[0].ball;
             if group.len() > 1 {
@@ -146,24 +153,28 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 self.balls[k].velocity = leave_wall(self.balls[k].velocity, group[0].normal);
             }
         }
-        self.propagate_shock(&walls, &mut pairs);
-        self.report_resting(&walls, &pairs, report, on_contact);
-        self.correct_overlaps(&pairs, report);
-        // The balls in a slow contact: only their velocities (and, for an overlap, their
-        // centres) changed, so only their swept boxes did. Those the solve pressed on (a
-        // normal impulse) are at rest; one that only touches (a ball running down along a
-        // wall that gravity does not press it into) is not.
-        let (mut touched, mut pressed) = (
-            std::mem::take(&mut self.start.touched_balls),
-            std::mem::take(&mut self.start.resting_balls),
-        );
+    }
+
+    /// The balls in a slow contact: only their velocities (and, for an overlap, their
+    /// centres) changed, so only their swept boxes did. Those the solve pressed on (a
+    /// normal impulse) are at rest; one that only touches (a ball running down along a
+    /// wall that gravity does not press it into) is not.
+    fn mark_resting(&mut self, rest: &mut RestingContacts) {
         let step_gravity = self.settings.gravity.length() * self.dt;
         let presses = |taken: f32, speed: f32| taken > PRESS_SLACK_REL * (speed + step_gravity);
-        for c in &walls {
+        let RestingContacts {
+            walls,
+            pairs,
+            resting: pressed,
+            touched,
+            paired,
+            ..
+        } = rest;
+        for c in walls.iter() {
             touched[c.ball] = true;
             pressed[c.ball] |= presses(c.taken.normal, self.balls[c.ball].velocity.length());
         }
-        for p in &pairs {
+        for p in pairs.iter() {
             touched[p.a] = true;
             touched[p.b] = true;
             let relative = (self.balls[p.a].velocity - self.balls[p.b].velocity).length();
@@ -174,14 +185,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         for (k, _) in touched.iter().enumerate().filter(|(_, t)| **t) {
             self.moved(k);
         }
-        for p in &pairs {
-            self.start.paired_balls[p.a] = true;
-            self.start.paired_balls[p.b] = true;
+        for p in pairs.iter() {
+            paired[p.a] = true;
+            paired[p.b] = true;
         }
-        self.start.touched_balls = touched;
-        self.start.resting_balls = pressed;
-        self.start.resting_pairs = pairs;
-        self.start.wall_contacts = walls;
     }
 
     /// Ball `k`, touching the walls of `group`, leaving all of them (or sliding along
@@ -274,9 +281,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
 
     /// The balls that touch `k`: those after it (by index), and those before it that the
     /// gathering passes over (they met nothing last step), so each pair is found once.
-    fn gather_pairs(&mut self, k: usize, pairs: &mut Vec<RestingPair>) {
+    fn gather_pairs(&mut self, k: usize, pairs: &mut Vec<RestingPair>, found: &mut Vec<usize>) {
         let b = self.balls[k];
-        let mut found = std::mem::take(&mut self.event.found);
         found.clear();
         // A ball within the touch slop of this one has a point of its circle, which its box
         // holds, within this one's radius plus the slop of the pair: a box that small
@@ -284,7 +290,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let reach =
             Aabb::new(b.center, b.center).inflated(b.radius + (b.radius + self.max_radius) * TOUCH_SLOP_REL);
         self.step.grid.query(reach, |j| found.push(j));
-        for &j in &found {
+        for &j in found.iter() {
             if j == k
                 || (j < k && self.met_before(j))
                 || !b.layers.interacts(self.balls[j].layers)
@@ -307,7 +313,6 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 });
             }
         }
-        self.event.found = found;
     }
 
     /// Shock propagation: one pass from the bottom up, each lower ball held still, so a
@@ -345,16 +350,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     }
 
     /// Report every resting contact the solve acted on, once, at time 0.
-    fn report_resting(
-        &self,
-        walls: &[WallContact],
-        pairs: &[RestingPair],
-        report: &mut MultiballReport,
-        on_contact: &mut impl FnMut(&Contact),
-    ) {
+    fn report_resting(&mut self, walls: &[WallContact], pairs: &[RestingPair]) {
         for c in walls.iter().filter(|c| c.taken.normal > 0.0) {
-            report.bounces += 1;
-            on_contact(&Contact {
+            self.report.bounces += 1;
+            self.contacts.push(Contact {
                 ball: c.ball,
                 with: ContactWith::Obstacle(c.obstacle),
                 time: 0.0,
@@ -381,8 +380,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             if taken.normal > 0.0 {
                 let (a, b) = (self.balls[i], self.balls[j]);
                 let normal = (a.center - b.center).normalize_or_zero();
-                report.bounces += 1;
-                on_contact(&Contact {
+                self.report.bounces += 1;
+                self.contacts.push(Contact {
                     ball: i,
                     with: ContactWith::Ball(j),
                     time: 0.0,

@@ -6,6 +6,22 @@ use crate::response::Accumulated;
 use crate::shape::Segment;
 use glam::Vec2;
 
+/// The resting solve's contacts and marks, kept between steps.
+#[derive(Clone, Debug, Default)]
+pub(super) struct RestingContacts {
+    /// The walls balls touch, and the touching pairs.
+    pub(super) walls: Vec<WallContact>,
+    pub(super) pairs: Vec<RestingPair>,
+    /// Per ball: the solve pressed on it (at rest); it is in any slow contact the solve
+    /// looked at (its box was updated); it is in a slow contact with another ball (it
+    /// slides on no wall).
+    pub(super) resting: Vec<bool>,
+    pub(super) touched: Vec<bool>,
+    pub(super) paired: Vec<bool>,
+    /// Balls found near one (a grid query's answer).
+    pub(super) found: Vec<usize>,
+}
+
 /// What a resting wall contact is on.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Rest {

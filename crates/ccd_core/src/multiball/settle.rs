@@ -56,18 +56,14 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// box). For the solve each is taken as settled; the balls it presses on stay settled,
     /// and every other is put back as it was, curve and box. A ball that only touches a
     /// surface, with nothing pressing it on (running down along a wall), flies its curve.
-    pub(super) fn start_gravity(
-        &mut self,
-        report: &mut MultiballReport,
-        on_contact: &mut impl FnMut(&Contact),
-    ) {
+    pub(super) fn start_gravity(&mut self, settling: &mut Settling) {
+        let Settling { flight, rest } = settling;
         let g = self.settings.gravity;
         // The velocities before the step's gravity, which the resting solve also reads
         // (none without gravity).
-        let flight = &mut self.start.flight_velocities;
         flight.clear();
         if g == Vec2::ZERO {
-            self.solve_resting(report, on_contact);
+            self.solve_resting(rest, flight);
             return;
         }
         flight.extend(self.balls.iter().map(|b| b.velocity));
@@ -171,8 +167,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     }
 
     /// Sliding ball `k`'s foot leaves its face at `time`: from there it flies.
-    pub(super) fn leave_face(&mut self, k: usize, time: f32, on_contact: &mut impl FnMut(&Contact)) {
-        self.advance(k, time, on_contact);
+    pub(super) fn leave_face(&mut self, k: usize, time: f32) {
+        self.advance(k, time);
         let clock = &mut self.step.clock[k];
         if clock.sliding {
             clock.sliding = false;

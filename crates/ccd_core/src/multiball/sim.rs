@@ -4,9 +4,9 @@ use super::hinge_clocks::HingeClocks;
 use super::lone::Lone;
 use super::lone::wall_contact;
 use super::moving::MovingObstacle;
-use super::report::Contact;
+use super::report::{Contact, MultiballReport};
 use super::settings::MultiballSettings;
-use super::state::{BallState, Clock, EventBuffers, EventState, SensorHit, StartBuffers};
+use super::state::{BallState, Clock, EventBuffers, EventState, SensorHit};
 use crate::ball::Ball;
 use crate::bounce::{SweepSettings, sweep_bounces};
 use crate::hit::ContactWith;
@@ -28,9 +28,8 @@ pub(super) struct Sim<'a, O: ?Sized> {
     /// The moving obstacles' swept boxes over the step.
     pub(super) moving_boxes: &'a [Aabb],
     pub(super) settings: &'a MultiballSettings,
-    /// The event phase's state, and its buffers of the step's start and of one event.
+    /// The event phase's state, and its buffers of one event.
     pub(super) step: &'a mut EventState,
-    pub(super) start: &'a mut StartBuffers,
     pub(super) event: &'a mut EventBuffers,
     /// Every ball's lone sweep, by the caller's place (ball `k`'s at `order.caller(k)`).
     pub(super) lone: &'a [Lone],
@@ -45,6 +44,11 @@ pub(super) struct Sim<'a, O: ?Sized> {
     pub(super) shared_layers: bool,
     /// `Carried::met`: which balls met something last step, in the caller's order.
     pub(super) met_before: &'a [bool],
+    /// The contacts found, in the order resolved (sensors when the leg that crossed them
+    /// ends).
+    pub(super) contacts: &'a mut Vec<Contact>,
+    /// The counts so far.
+    pub(super) report: MultiballReport,
 }
 
 /// Whether a ball can be stepped: a finite centre, velocity and inverse mass, a finite
@@ -252,8 +256,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     }
 
     /// Move ball `k` along its leg to time `t`, reporting the sensors it entered before.
-    pub(super) fn advance(&mut self, k: usize, t: f32, on_contact: &mut impl FnMut(&Contact)) {
-        self.flush_sensors(k, t, on_contact);
+    pub(super) fn advance(&mut self, k: usize, t: f32) {
+        self.flush_sensors(k, t);
         let s = self.step.clock[k];
         if !s.waiting && t > s.time {
             if s.curved || s.sliding {
@@ -271,13 +275,13 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     }
 
     #[inline]
-    pub(super) fn flush_sensors(&mut self, k: usize, until: f32, on_contact: &mut impl FnMut(&Contact)) {
+    pub(super) fn flush_sensors(&mut self, k: usize, until: f32) {
         let count = usize::from(self.step.clock[k].sensors);
         for n in 0..count {
             let SensorHit { time, with, hit } = self.step.sensors[k][n];
             if time <= until {
                 let approach = -self.velocity_at(k, time).dot(hit.normal);
-                on_contact(&Contact {
+                self.contacts.push(Contact {
                     ball: k,
                     with,
                     time,

@@ -7,8 +7,8 @@
 //! | [`Marks`](super::marks::Marks) (`marks.rs`) | mark | one step | the lone paths' grid, which balls go through the event machinery |
 //! | [`EventState`] | events | one step: set up at its start, read at its end | each event ball's clock and state, the spatial order, the queue, the pair grid, the contacts to report |
 //! | [`HingeClocks`] (`hinge_clocks.rs`) | read, events, report | one step | the hinged bodies' clocks and limit counts |
-//! | [`StartBuffers`] | events | the step's start: its first predictions and the resting solve | buffers only |
-//! | [`EventBuffers`] | events | one event: resolving a contact, a batch of ball–ball contacts, a join | buffers only |
+//! | `Settling` (`settle.rs`), `FirstBuffers` (`first_predictions.rs`) | events | the step's start: the resting solve, the first predictions | buffers only |
+//! | `PairBuffers` (`pairs.rs`), [`EventBuffers`] | events | one event: a batch of ball–ball contacts; a join, the balls near a hinged body | buffers only |
 //! | [`Carried`] | report | from one step to the next | what the last step learned |
 //!
 //! All are kept in [`MultiballScratch`] between calls, so that a warm step allocates
@@ -17,14 +17,11 @@
 use super::ball_grid::BallGrid;
 use super::events::Events;
 use super::hinge_clocks::HingeClocks;
-use super::lcp::{BatchContact, LcpScratch};
 use super::lone_runs::LoneSweeps;
 use super::marks::Marks;
 use super::order::SpatialOrder;
-use super::prediction::FirstPrediction;
 use super::queue::{EventQueue, Schedule};
 use super::report::Contact;
-use super::resting_contacts::{RestingPair, WallContact};
 use crate::hit::ContactWith;
 use crate::hit::Hit;
 use crate::meet::{Bounces, Squeeze};
@@ -73,53 +70,14 @@ pub(super) struct EventState {
     pub(super) joined_contacts: Vec<Contact>,
 }
 
-/// Buffers of the step's start: its first predictions (see `first_predictions.rs`) and
-/// the resting solve (see `resting.rs`).
-#[derive(Clone, Debug, Default)]
-pub(super) struct StartBuffers {
-    /// The first predictions, made in parallel.
-    pub(super) predictions: Vec<FirstPrediction>,
-    /// The first predictions' ball contacts: each pair once, as found.
-    pub(super) pair_contacts: Vec<PairContact>,
-    /// The pair pass's bands of grid rows, each a task (see `first_predictions.rs`).
-    pub(super) pair_bands: Vec<PairBand>,
-    /// Each first prediction's earliest event time before the pairs.
-    pub(super) first_limits: Vec<f32>,
-    /// The pair contacts by ball: ball `k`'s are `contact_list[contact_starts[k]..contact_starts[k + 1]]`.
-    pub(super) contact_starts: Vec<u32>,
-    pub(super) contact_list: Vec<BallContact>,
-    /// The resting solve's wall contacts and touching pairs.
-    pub(super) wall_contacts: Vec<WallContact>,
-    pub(super) resting_pairs: Vec<RestingPair>,
-    /// Under gravity: the velocities before the step's gravity was added (`settle.rs`).
-    pub(super) flight_velocities: Vec<Vec2>,
-    /// The balls the resting solve pressed on (at rest), and those in any slow contact it
-    /// looked at (their boxes were updated).
-    pub(super) resting_balls: Vec<bool>,
-    pub(super) touched_balls: Vec<bool>,
-    /// Per ball: in a slow contact with another ball (it slides on no wall).
-    pub(super) paired_balls: Vec<bool>,
-}
-
-/// Buffers of one event.
+/// Buffers of one event: the lone balls joining the event machinery, and a grid query's
+/// answer.
 #[derive(Clone, Debug, Default)]
 pub(super) struct EventBuffers {
-    /// Lone balls that joined the event machinery and wait for their first prediction.
+    /// Lone balls that joined the event machinery and wait for their first prediction (a
+    /// stack).
     pub(super) joining: Vec<usize>,
-    /// The ball–ball events taken together at one instant.
-    pub(super) batch: Vec<Pair>,
-    /// Balls whose partner changed course: predicted again after the batch.
-    pub(super) retry: Vec<Retry>,
-    /// The batch grown by the contacts that close in at the same instant (see `pairs.rs`).
-    pub(super) cluster: Vec<usize>,
-    pub(super) links: Vec<Pair>,
-    pub(super) batch_contacts: Vec<BatchContact>,
-    /// The batch's LCP: its matrix, right-hand side and impulses (see `lcp.rs`).
-    pub(super) lcp_matrix: Vec<f64>,
-    pub(super) lcp_rhs: Vec<f64>,
-    pub(super) lcp_impulses: Vec<f64>,
-    pub(super) lcp: LcpScratch,
-    /// Balls found near a place (a grid query's answer).
+    /// Balls found near a hinged body turned anew.
     pub(super) found: Vec<usize>,
 }
 

@@ -146,79 +146,70 @@ pub fn step_balls_parallel<P: Parallel, O: Obstacles + Sync + ?Sized>(
         obstacles,
         moving,
     } = step;
-    let MultiballScratch {
-        moving_boxes,
-        hinges,
-        lone,
-        marks,
-        events,
-        met,
-        carried,
-    } = scratch;
-    let mut report = MultiballReport::default();
+    let s = scratch;
     if !(dt > 0.0) || !dt.is_finite() {
-        return report;
+        return MultiballReport::default();
     }
     // 1. Read.
-    hinges.prepare(moving, dt);
-    moving_boxes.clear();
-    moving_boxes.extend(moving.iter().map(MovingObstacle::swept_aabb));
+    s.hinges.prepare(moving, dt);
+    s.moving_boxes.clear();
+    s.moving_boxes
+        .extend(moving.iter().map(MovingObstacle::swept_aabb));
     if balls.is_empty() {
-        report.hinge_limit_hits = finish_hinges(moving, hinges);
-        return report;
+        let hinge_limit_hits = finish_hinges(moving, &mut s.hinges);
+        return MultiballReport {
+            hinge_limit_hits,
+            ..MultiballReport::default()
+        };
     }
     let ctx = StepContext {
         dt,
         obstacles,
         settings,
-        moving_boxes,
+        moving_boxes: &s.moving_boxes,
     };
     let meets = can_meet(moving, settings.ball_ball);
-    met.clear();
-    met.resize(balls.len(), false);
+    s.met.clear();
+    s.met.resize(balls.len(), false);
     // 2. Sweep and 3. mark. Crowded (most balls met something last step), every ball goes
     // through the event machinery at once: sweeping each on its own first would be wasted.
-    let marked = if carried.crowded && meets {
-        lone.skip(&*balls);
-        marks.mark_all(&mut lone.places)
+    let marked = if s.carried.crowded && meets {
+        s.lone.skip(&*balls);
+        s.marks.mark_all(&mut s.lone.places)
     } else {
-        lone.sweep(pool, &*balls, &ctx, !meets);
-        if meets {
-            let moving = Moving {
-                obstacles: moving,
-                boxes: moving_boxes,
-            };
-            marks.mark(&mut lone.places, moving, settings.ball_ball)
-        } else {
-            marks.mark_none(balls.len());
-            0
-        }
+        s.lone.sweep(pool, &*balls, &ctx, !meets);
+        let moving = Moving {
+            obstacles: moving,
+            boxes: &s.moving_boxes,
+        };
+        s.marks
+            .mark(&mut s.lone.places, moving, settings.ball_ball, meets)
     };
     // 4. Events.
+    let mut report = MultiballReport::default();
     if marked > 0 {
         let handoff = Handoff {
-            lone: &lone.places,
-            in_events: &mut marks.in_events,
-            hinges,
-            met_before: &carried.met,
-            met,
+            lone: &s.lone.places,
+            in_events: &mut s.marks.in_events,
+            hinges: &mut s.hinges,
+            met_before: &s.carried.met,
+            met: &mut s.met,
         };
-        report = events.run(pool, &ctx, balls, moving, handoff);
+        report = s.events.run(pool, &ctx, balls, moving, handoff);
     }
     // 5. Finish.
     if meets {
-        lone.settle(pool, &marks.in_events);
+        s.lone.settle(pool, &s.marks.in_events);
     }
-    lone.write_ends(pool, balls);
-    lone.add_up(&marks.in_events, &mut report, met, |_, c| on_contact(c));
+    s.lone.write_ends(pool, balls);
+    s.lone
+        .add_up(&s.marks.in_events, &mut report, &mut s.met, |_, c| on_contact(c));
     // 6. Report.
     report.joined_balls = report.event_balls - marked;
-    carried.step(
-        met,
-        report.event_balls as f32 >= CROWDED_FRACTION * balls.len() as f32,
-    );
-    events.report(&mut on_contact);
-    report.hinge_limit_hits += finish_hinges(moving, hinges);
+    let crowded = report.event_balls as f32 >= CROWDED_FRACTION * balls.len() as f32;
+    s.carried.step(&mut s.met, crowded);
+    s.events.report(&mut on_contact);
+    report.hinge_limit_hits += finish_hinges(moving, &mut s.hinges);
     report
 }
 
