@@ -112,6 +112,9 @@
 //! ([`CombineRule`], [`HingeSpring`], [`HingeMotor`]), re-exported, with their reflection
 //! in `remote.rs`.
 #![warn(missing_docs)]
+// Functions of about a screen: at most 80 lines of code (tests aside), six parameters
+// (clippy.toml).
+#![cfg_attr(not(test), warn(clippy::too_many_lines))]
 
 mod audit;
 mod circles;

@@ -46,6 +46,9 @@
 //! assert_eq!(hit.normal, Vec2::Y);
 //! ```
 #![warn(missing_docs)]
+// Functions of about a screen: at most 80 lines of code (tests aside), six parameters
+// (clippy.toml).
+#![cfg_attr(not(test), warn(clippy::too_many_lines))]
 
 mod ball;
 mod bounce;

@@ -187,7 +187,7 @@ impl<'a> Fixup<'a> {
         trace(&mut paths, start, &end, &all, contacts(), dt);
         let mut cluster: Vec<usize> = (0..n).collect();
         join(&mut cluster, contacts());
-        let boxes: Vec<(Vec2, Vec2)> = (0..n).map(|i| path_box(&paths[i], start[i].radius)).collect();
+        let boxes: Vec<Aabb> = (0..n).map(|i| path_box(&paths[i], start[i].radius)).collect();
         Self {
             start,
             dt,
@@ -215,9 +215,9 @@ impl<'a> Fixup<'a> {
             on_right[i] = true;
         }
         let boxes = &self.cells.boxes;
-        let reach_right = right.iter().map(|&j| boxes[j].0.x).fold(f32::MAX, f32::min);
+        let reach_right = right.iter().map(|&j| boxes[j].min.x).fold(f32::MAX, f32::min);
         let mut conflicts = Vec::new();
-        for &i in left.iter().filter(|&&i| boxes[i].1.x >= reach_right) {
+        for &i in left.iter().filter(|&&i| boxes[i].max.x >= reach_right) {
             self.cells.near(boxes[i], |j| {
                 if on_right[j] && self.conflict(i, j) {
                     conflicts.push((i, j));
@@ -329,12 +329,12 @@ pub fn root(up: &mut [usize], mut i: usize) -> usize {
 }
 
 /// A path's box, grown by `radius` and the margin.
-fn path_box(path: &Path, radius: f32) -> (Vec2, Vec2) {
+fn path_box(path: &Path, radius: f32) -> Aabb {
     let grow = Vec2::splat(radius + REACH_MARGIN);
     let (lo, hi) = path
         .iter()
         .fold((Vec2::MAX, Vec2::MIN), |(lo, hi), &(_, p)| (lo.min(p), hi.max(p)));
-    (lo - grow, hi + grow)
+    Aabb::new(lo - grow, hi + grow)
 }
 
 /// Whether two paths come within `reach` of each other at one time: the closest approach
@@ -377,19 +377,25 @@ fn touch(p: &Path, q: &Path, reach: f32) -> bool {
     false
 }
 
+/// The cells a box covers: from `lo` to `hi`, both included.
+struct CellRange {
+    lo: [usize; 2],
+    hi: [usize; 2],
+}
+
 /// The path boxes in square cells of [`CELL`] units, to find the boxes near a box.
 struct Cells {
     min: Vec2,
     width: usize,
     rows: usize,
     lists: Vec<Vec<u32>>,
-    boxes: Vec<(Vec2, Vec2)>,
+    boxes: Vec<Aabb>,
 }
 
 impl Cells {
-    fn new(boxes: &[(Vec2, Vec2)]) -> Self {
-        let lo = boxes.iter().fold(Vec2::MAX, |m, b| m.min(b.0));
-        let hi = boxes.iter().fold(Vec2::MIN, |m, b| m.max(b.1));
+    fn new(boxes: &[Aabb]) -> Self {
+        let lo = boxes.iter().fold(Vec2::MAX, |m, b| m.min(b.min));
+        let hi = boxes.iter().fold(Vec2::MIN, |m, b| m.max(b.max));
         let width = ((hi.x - lo.x) / CELL) as usize + 1;
         let rows = ((hi.y - lo.y) / CELL) as usize + 1;
         let mut cells = Self {
@@ -400,7 +406,10 @@ impl Cells {
             boxes: boxes.to_vec(),
         };
         for (i, &b) in boxes.iter().enumerate() {
-            let ([x0, y0], [x1, y1]) = cells.range(b);
+            let CellRange {
+                lo: [x0, y0],
+                hi: [x1, y1],
+            } = cells.range(b);
             for y in y0..=y1 {
                 for x in x0..=x1 {
                     cells.lists[y * width + x].push(i as u32);
@@ -411,7 +420,7 @@ impl Cells {
     }
 
     /// The cells a box covers, clamped to the grid.
-    fn range(&self, (lo, hi): (Vec2, Vec2)) -> ([usize; 2], [usize; 2]) {
+    fn range(&self, b: Aabb) -> CellRange {
         let cell = |p: Vec2| {
             let q = ((p - self.min) / CELL).max(Vec2::ZERO);
             [
@@ -419,14 +428,20 @@ impl Cells {
                 (q.y as usize).min(self.rows - 1),
             ]
         };
-        (cell(lo), cell(hi))
+        CellRange {
+            lo: cell(b.min),
+            hi: cell(b.max),
+        }
     }
 
     /// Give ball `i` the box `b`, in the cells it covers (the old ones keep it listed; their
     /// boxes test it out).
-    fn replace(&mut self, i: usize, b: (Vec2, Vec2)) {
+    fn replace(&mut self, i: usize, b: Aabb) {
         self.boxes[i] = b;
-        let ([x0, y0], [x1, y1]) = self.range(b);
+        let CellRange {
+            lo: [x0, y0],
+            hi: [x1, y1],
+        } = self.range(b);
         for y in y0..=y1 {
             for x in x0..=x1 {
                 self.lists[y * self.width + x].push(i as u32);
@@ -435,13 +450,16 @@ impl Cells {
     }
 
     /// Call `f` on every ball whose path box meets `b` (perhaps more than once).
-    fn near(&self, b: (Vec2, Vec2), mut f: impl FnMut(usize)) {
-        let ([x0, y0], [x1, y1]) = self.range(b);
+    fn near(&self, b: Aabb, mut f: impl FnMut(usize)) {
+        let CellRange {
+            lo: [x0, y0],
+            hi: [x1, y1],
+        } = self.range(b);
         for y in y0..=y1 {
             for x in x0..=x1 {
                 for &j in &self.lists[y * self.width + x] {
                     let o = self.boxes[j as usize];
-                    if o.0.x <= b.1.x && b.0.x <= o.1.x && o.0.y <= b.1.y && b.0.y <= o.1.y {
+                    if o.intersects(&b) {
                         f(j as usize);
                     }
                 }

@@ -106,12 +106,12 @@ pub(crate) fn sweep_parabola_segment_with_caps(
             (0.0, start_feature)
         } else {
             let shrunk = start_gap_sq.sqrt() * (1.0 - ROOT_BRACKET_REL);
-            let found = earliest_contact(rel, m, k, segment, reach, shrunk, caps)?;
+            let found = earliest_contact(CentrePath { rel, m, k }, segment, reach, shrunk, caps)?;
             iterations = found.iterations;
             (found.order.toi, found.order.feature)
         }
     } else {
-        let found = earliest_contact(rel, m, k, segment, reach, r, caps)?;
+        let found = earliest_contact(CentrePath { rel, m, k }, segment, reach, r, caps)?;
         iterations = found.iterations;
         (found.order.toi, found.order.feature)
     };
@@ -184,20 +184,21 @@ struct Earliest {
     iterations: u32,
 }
 
-/// The earliest fraction at which a centre starting outside the capsule reaches it: each
-/// face at its first fall from its own side with its foot between the end points, each end
-/// point at its first fall. The first of these is the first contact, since at the first
-/// contact the closest feature is reached then, and every candidate is a contact. Only the
-/// end caps in `caps` count.
-fn earliest_contact(
+/// A centre's path from a segment's first end: `rel + m·s + k·s²` at the fraction `s`.
+#[derive(Clone, Copy)]
+struct CentrePath {
     rel: DVec2,
     m: DVec2,
     k: DVec2,
-    segment: Segment,
-    reach: Aabb,
-    r: f64,
-    caps: Caps,
-) -> Option<Earliest> {
+}
+
+/// The earliest fraction at which a centre starting outside the capsule reaches it: each
+/// face at its first fall from its own side with its foot between the end points, each end
+/// point at its first fall, along `path`. The first of these is the first contact, since at the first
+/// contact the closest feature is reached then, and every candidate is a contact. Only the
+/// end caps in `caps` count.
+fn earliest_contact(path: CentrePath, segment: Segment, reach: Aabb, r: f64, caps: Caps) -> Option<Earliest> {
+    let CentrePath { rel, m, k } = path;
     let d = segment.b.as_dvec2() - segment.a.as_dvec2();
     let len_sq = d.length_squared();
     let mut best: Option<Earliest> = None;
