@@ -5,9 +5,10 @@
 //! multiball and its jackpot, and the ball-save clock. Rules tell the view what was hit
 //! with [`PartHit`]; the view reads [`Progress`] for its lamps.
 
-use crate::game::rules::{Game, Part, PartHit, PlayState};
+use crate::game::rules::{Game, PartHit, PlayState};
 use crate::game::stats::RunStats;
 use crate::game::{Controls, Table};
+use crate::table::parts::Part;
 use crate::table::playfield::Lights;
 use crate::table::ramp::crossing_forward;
 use crate::table::saucer::{Caught, Held};

@@ -4,10 +4,11 @@
 //! these use.)
 
 use crate::game::progress::Progress;
-use crate::game::rules::{Game, Part, Requests};
+use crate::game::rules::{Game, Requests};
 use crate::game::stats::RunStats;
 use crate::game::{self, Controls};
 use crate::table;
+use crate::table::parts::Part;
 use crate::table::playfield_tests::{app, assert_no_trouble, ball, start_game};
 use crate::table::spawn::Ball;
 use bevy::prelude::*;

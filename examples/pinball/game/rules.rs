@@ -7,6 +7,7 @@ use crate::game::highscores::HighScores;
 use crate::game::progress::Progress;
 use crate::game::stats::RunStats;
 use crate::game::{Table, Tune};
+use crate::table::parts::Part;
 use crate::table::spawn::{Ball, spawn_ball};
 use crate::table::v;
 use bevy::ecs::entity::EntityHashSet;
@@ -74,39 +75,6 @@ impl Game {
             points
         }
     }
-}
-
-/// Something the rules react to when hit.
-#[derive(Component, Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Part {
-    Wall,
-    /// A flipper's blade or its pivot.
-    Flipper,
-    Sling(usize),
-    SlingRubber,
-    Bumper(usize),
-    Rollover(usize),
-    Target(usize),
-    Drain,
-    Gate,
-    Spinner(usize),
-    /// An orbit's shot line (a sensor).
-    Shot(usize),
-    /// The ramp's mouth and its end (sensors that switch the ball's layer).
-    RampEntry,
-    RampExit,
-    /// A wire of the ramp (on the ramp's layer).
-    RampWall,
-    /// The saucer's cup (a sensor).
-    Saucer,
-    /// A top rollover lane.
-    TopLane(usize),
-    /// The kickback's kicker (solid only while lit).
-    Kickback,
-    /// A standup target.
-    Standup(usize),
-    /// A rubber post.
-    Post,
 }
 
 /// A part the rules counted a hit on, for the view to light it up.

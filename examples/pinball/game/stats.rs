@@ -3,7 +3,7 @@
 
 use crate::game::Table;
 use crate::game::flight::FlightFigures;
-use crate::game::rules::Part;
+use crate::table::parts::Part;
 use crate::table::spawn::Ball;
 use crate::table::{TableDef, inside};
 use bevy::prelude::*;

@@ -2,9 +2,9 @@
 //! gate, the orbit spinner (which scores per turn), and the flippers' motorised drive
 //! (the panel's "motor flippers" switch), beside the kinematic drive in `parts.rs`.
 
-use crate::game::rules::{Game, Part};
+use crate::game::rules::Game;
 use crate::game::{Controls, Table, Tune};
-use crate::table::parts::{Flipper, FlipperPart, motor_drive};
+use crate::table::parts::{Flipper, FlipperPart, Part, motor_drive};
 use crate::table::{GateDef, Side, SpinnerDef, v};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;

@@ -1,6 +1,7 @@
-//! The machine's parts and their physics: the flippers' stroke, the plunger, the kickers
-//! (pop bumpers and slingshots), and the one map from a table part to its material and
-//! kick, used both when the part is spawned and when the panel retunes it live.
+//! The machine's parts and their physics: what each part is ([`Part`]), the flippers'
+//! stroke, the plunger, the kickers (pop bumpers and slingshots), and the one map from a
+//! table part to its material and kick, used both when the part is spawned and when the
+//! panel retunes it live.
 //!
 //! The flipper's stroke is a constant angular acceleration (a solenoid pulls with a
 //! nearly constant force over its short travel): from rest the bat rises `½·α·t²`, so a
@@ -8,7 +9,6 @@
 //! Released, it falls back the same way with its own (slower) time. The table file gives
 //! both times (`flipper_up_ms`, `flipper_down_ms`).
 
-use crate::game::rules::Part;
 use crate::game::{Controls, Table, Tune};
 use crate::table::spawn::Ball;
 use crate::table::{Side, Tuning};
@@ -34,6 +34,40 @@ pub const RUBBER_FALLOFF_SPEED: f32 = 1000.0;
 /// A motor flipper's target speed as a multiple of the kinematic stroke's end speed: high
 /// enough that the motor's torque, not its speed limit, sets the stroke.
 const MOTOR_SPEED_HEADROOM: f32 = 1.5;
+
+/// What a table part is: the marker every part carries, which the rules react to when
+/// it is hit and which sets its material and kick ([`part_material`], [`part_kicker`]).
+#[derive(Component, Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Part {
+    Wall,
+    /// A flipper's blade or its pivot.
+    Flipper,
+    Sling(usize),
+    SlingRubber,
+    Bumper(usize),
+    Rollover(usize),
+    Target(usize),
+    Drain,
+    Gate,
+    Spinner(usize),
+    /// An orbit's shot line (a sensor).
+    Shot(usize),
+    /// The ramp's mouth and its end (sensors that switch the ball's layer).
+    RampEntry,
+    RampExit,
+    /// A wire of the ramp (on the ramp's layer).
+    RampWall,
+    /// The saucer's cup (a sensor).
+    Saucer,
+    /// A top rollover lane.
+    TopLane(usize),
+    /// The kickback's kicker (solid only while lit).
+    Kickback,
+    /// A standup target.
+    Standup(usize),
+    /// A rubber post.
+    Post,
+}
 
 /// A flipper: the pose and stroke of its bat, and its state.
 #[derive(Component)]

@@ -4,9 +4,10 @@
 //! `game/progress_tests.rs`, with the helpers here.)
 
 use crate::game::progress::Progress;
-use crate::game::rules::{Part, Requests};
+use crate::game::rules::Requests;
 use crate::game::stats::RunStats;
 use crate::game::{self, Controls};
+use crate::table::parts::Part;
 use crate::table::ramp::{ON_PLAYFIELD, ON_RAMP};
 use crate::table::saucer::Held;
 use crate::table::spawn::spawn_ball;

@@ -6,7 +6,7 @@
 //! back on the playfield, over open playfield, and a ball that rolls back out of the
 //! mouth returns the same way.
 
-use crate::game::rules::Part;
+use crate::table::parts::Part;
 use crate::table::playfield::RampDef;
 use crate::table::{P, Piece, inside, v};
 use bevy::prelude::*;

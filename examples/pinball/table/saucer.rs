@@ -4,7 +4,7 @@
 //! with the eject velocity: the kick is exact, whatever the ball did before.
 
 use crate::game::Table;
-use crate::game::rules::Part;
+use crate::table::parts::Part;
 use crate::table::spawn::Ball;
 use crate::table::v;
 use bevy::prelude::*;

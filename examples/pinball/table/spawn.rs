@@ -2,10 +2,10 @@
 //! in `hinged.rs`), and balls. Each part gets its rules marker (`Part`) and its material
 //! from [`part_material`](crate::table::parts::part_material); the view dresses it afterwards.
 
-use crate::game::rules::{Game, Part};
+use crate::game::rules::Game;
 use crate::game::{Table, Tune};
 use crate::table::parts::{
-    Flipper, FlipperPart, SlingPiece, ball_material, part_kicker, part_material, sling_pieces,
+    Flipper, FlipperPart, Part, SlingPiece, ball_material, part_kicker, part_material, sling_pieces,
 };
 use crate::table::ramp::{ON_PLAYFIELD, PLAYFIELD_BALL_Z};
 use crate::table::{Tuning, v};

@@ -3,7 +3,7 @@
 //! posts. Each gets its rules marker (`Part`) and its material from
 //! [`part_material`](crate::table::parts::part_material).
 
-use crate::game::rules::Part;
+use crate::table::parts::Part;
 use crate::table::parts::part_material;
 use crate::table::playfield::Playfield;
 use crate::table::ramp::{ON_BOTH, ON_RAMP};

@@ -7,7 +7,7 @@ use super::paint::Painter;
 use super::palette::*;
 use crate::game::Table;
 use crate::game::progress::Progress;
-use crate::game::rules::Part;
+use crate::table::parts::Part;
 use crate::table::v;
 use bevy::prelude::*;
 

@@ -4,7 +4,7 @@
 use super::lights::{Glow, Lamp};
 use super::paint::Painter;
 use super::palette::*;
-use crate::game::rules::Part;
+use crate::table::parts::Part;
 use bevy::prelude::*;
 
 /// Dress a rollover lane or a drop target.

@@ -2,7 +2,8 @@
 //! stay down as the game says, and with no game running the lamps chase up the table.
 
 use crate::game::Table;
-use crate::game::rules::{Game, Part, PartHit};
+use crate::game::rules::{Game, PartHit};
+use crate::table::parts::Part;
 use bevy::prelude::*;
 
 /// Flash length, seconds.

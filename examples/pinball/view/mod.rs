@@ -27,8 +27,8 @@ mod popups;
 mod walls;
 
 use crate::game::Table;
-use crate::game::rules::Part;
 use crate::table::parts::Flipper;
+use crate::table::parts::Part;
 use crate::table::spawn::Ball;
 use bevy::camera::ScalingMode;
 use bevy::gizmos::config::GizmoConfigStore;

@@ -4,7 +4,7 @@
 use super::paint::Painter;
 use super::palette::*;
 use crate::game::Table;
-use crate::game::rules::Part;
+use crate::table::parts::Part;
 use crate::table::{Piece, v};
 use bevy::prelude::*;
 
