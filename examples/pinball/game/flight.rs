@@ -8,8 +8,8 @@
 //! holds and ejections start a new flight). Its energy is read just before the plugin's
 //! step and just after it, so nothing but the sweep acts between the two readings.
 
-use crate::game::Table;
 use crate::game::stats::RunStats;
+use crate::table::Table;
 use crate::table::spawn::Ball;
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;

@@ -7,10 +7,10 @@
 //! paused; F1 shows the debug gizmos. (F9 writes the `--state-out` file:
 //! `harness/state_out.rs`.)
 
-use crate::game::Controls;
 use crate::game::autoplay::Autoplay;
 use crate::game::rules::Requests;
 use crate::game::tilt::Nudge;
+use crate::table::parts::Controls;
 use crate::view::ViewToggles;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;

@@ -35,42 +35,14 @@ use crate::game::rules::{Game, PartHit, Requests, on_hits, rules_requests, serve
 use crate::game::stats::{RunStats, audit_every_step, collect_stats, watch_balls, watch_faults};
 use crate::game::tilt::nudge_and_tilt;
 use crate::harness::replay::tape;
+use crate::table::parts::Controls;
 use crate::table::parts::{PlungerShown, apply_tuning, drive_flippers, plunger};
 use crate::table::ramp::{keep_ramp_balls_on_ramp, playfield_layer_by_default, switch_layers};
 use crate::table::saucer::{Caught, catch, eject};
 use crate::table::spawn::spawn_table;
-use crate::table::{Side, TableDef, Tuning};
+use crate::table::{Table, TableDef, Tune};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
-
-/// The table in use.
-#[derive(Resource, Clone)]
-pub struct Table {
-    pub def: TableDef,
-    pub ring: Vec<Vec2>,
-}
-
-/// Live tuning, edited by the panel.
-#[derive(Resource, Clone, PartialEq)]
-pub struct Tune(pub Tuning);
-
-/// What the player (or the autoplayer) is holding.
-#[derive(Resource, Default, Clone, Copy)]
-pub struct Controls {
-    pub left: bool,
-    pub right: bool,
-    pub plunger: bool,
-}
-
-impl Controls {
-    /// Whether the flipper button of `side` is held.
-    pub fn held(&self, side: Side) -> bool {
-        match side {
-            Side::Left => self.left,
-            Side::Right => self.right,
-        }
-    }
-}
 
 /// The rules and the table's entities.
 pub struct GamePlugin {

@@ -7,13 +7,12 @@
 
 use crate::game::rules::{Game, PartHit, PlayState};
 use crate::game::stats::RunStats;
-use crate::game::{Controls, Table};
-use crate::table::parts::Part;
+use crate::table::parts::{Controls, Part};
 use crate::table::playfield::Lights;
 use crate::table::ramp::crossing_forward;
 use crate::table::saucer::{Caught, Held};
 use crate::table::spawn::Ball;
-use crate::table::{TableDef, v};
+use crate::table::{Table, TableDef, v};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;

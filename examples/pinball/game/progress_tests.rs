@@ -6,11 +6,12 @@
 use crate::game::progress::Progress;
 use crate::game::rules::{Game, Requests};
 use crate::game::stats::RunStats;
-use crate::game::{self, Controls};
 use crate::table;
+use crate::table::parts::Controls;
 use crate::table::parts::Part;
 use crate::table::playfield_tests::{app, assert_no_trouble, ball, start_game};
 use crate::table::spawn::Ball;
+use crate::table::{Table, Tune};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 
@@ -117,7 +118,7 @@ fn tilt_kills_the_flippers_and_ends_the_ball_without_bonus() {
     );
     // ... and its bumpers kick again, by the table's tuning.
     app.update();
-    let bumper_kick = app.world().resource::<crate::game::Tune>().0.bumper_kick;
+    let bumper_kick = app.world().resource::<Tune>().0.bumper_kick;
     assert!(bumper_kick > 0.0);
     let live = kicks(&mut app);
     assert_eq!(live.iter().filter(|s| **s == bumper_kick).count(), 3, "{live:?}");
@@ -144,7 +145,7 @@ fn knock_down_the_bank(app: &mut App) {
 
 /// Roll a ball slowly into the saucer, wait until it is kicked out, and take it away.
 fn lock_a_ball(app: &mut App) {
-    let def = app.world().resource::<game::Table>().def.clone();
+    let def = app.world().resource::<Table>().def.clone();
     let centre = table::v(def.playfield.saucer.unwrap().center);
     let b = ball(app, centre + Vec2::new(30.0, 0.0), Vec2::new(-300.0, 0.0));
     // Caught within 0.2 s, held 1.2 s.

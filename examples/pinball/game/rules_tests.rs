@@ -3,9 +3,10 @@
 //! `table/parts_tests.rs`; the richer table's rules: `table/playfield_tests.rs`.)
 
 use crate::game::rules::{self, Requests};
-use crate::game::{self, stats};
+use crate::game::stats;
 
 use crate::table::spawn::spawn_ball;
+use crate::table::{Table, Tune};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 
@@ -48,8 +49,8 @@ fn knocking_down_the_three_targets_lights_multiball() {
     let mut app = app();
     app.world_mut().resource_mut::<Requests>().new_game = true;
     app.update();
-    let table = app.world().resource::<game::Table>().clone();
-    let tune = app.world().resource::<game::Tune>().0.clone();
+    let table = app.world().resource::<Table>().clone();
+    let tune = app.world().resource::<Tune>().0.clone();
     // One shot straight up at the middle of each target (the bank is at y = 880).
     for (a, b) in table.def.targets.clone() {
         let x = (a.0 + b.0) * 0.5;

@@ -1,8 +1,8 @@
 //! Run statistics (the headless summary and the panel's live figures) and the watch over
 //! the balls: escapes, NaN, and the ball search for a stuck ball.
 
-use crate::game::Table;
 use crate::game::flight::FlightFigures;
+use crate::table::Table;
 use crate::table::parts::Part;
 use crate::table::spawn::Ball;
 use crate::table::{TableDef, inside};

@@ -5,7 +5,8 @@
 //! ball ends without its bonus when it drains.
 
 use crate::game::rules::{PlayState, Requests};
-use crate::game::{Controls, Table};
+use crate::table::Table;
+use crate::table::parts::Controls;
 use crate::table::saucer::Held;
 use crate::table::spawn::Ball;
 use bevy::prelude::*;

@@ -5,11 +5,12 @@
 use super::*;
 use crate::game::aim::segments_distance;
 use crate::game::stats::RunStats;
-use crate::game::{self, Controls};
+use crate::table::parts::Controls;
 use crate::table::parts::{Flipper, ball_material};
 use crate::table::playfield_tests::{app, start_game};
 use crate::table::ramp::ON_PLAYFIELD;
 use crate::table::spawn::Ball;
+use crate::table::{Table, Tune};
 use bevy_circle_ccd::ccd_core::Segment;
 use bevy_circle_ccd::prelude::*;
 
@@ -105,8 +106,8 @@ fn trap_shot(shots: &mut TrapShots, side: Side, goal: Target, along: Option<f32>
     }
     let along = along.unwrap_or_else(|| {
         let world = app.world();
-        let tune = &world.resource::<game::Tune>().0;
-        let def = &world.resource::<game::Table>().def;
+        let tune = &world.resource::<Tune>().0;
+        let def = &world.resource::<Table>().def;
         let inputs = AimInputs {
             world: world.resource::<CcdWorld>(),
             layers: ON_PLAYFIELD,

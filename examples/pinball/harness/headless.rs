@@ -3,13 +3,13 @@
 //! [`PROGRESS_SECONDS`] on stderr and a summary (`summary.rs`) on stdout; the exit code
 //! says whether the run failed.
 
-use crate::game::Table;
 use crate::game::highscores::HighScores;
 use crate::game::rules::Requests;
 use crate::game::stats::RunStats;
 use crate::harness::cli::Args;
 use crate::harness::replay::{self, Replay, Tape};
 use crate::harness::{state_out, summary, trace};
+use crate::table::Table;
 use crate::table::TableDef;
 use bevy::prelude::*;
 use std::process::ExitCode;

@@ -10,8 +10,8 @@
 //! changed, and by another version.
 
 use crate::game::rules::Requests;
-use crate::game::{Controls, Table};
-use crate::table::TableDef;
+use crate::table::parts::Controls;
+use crate::table::{Table, TableDef};
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

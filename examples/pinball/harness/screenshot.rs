@@ -2,9 +2,9 @@
 //! autoplay; with `--screenshot-when`, it waits for a moment of play worth a picture (a
 //! ball on the wire ramp, multiball, a ball in the top lanes), played by the autoplayer.
 
-use crate::game::Table;
 use crate::game::rules::Requests;
 use crate::support::{SmokeGate, SmokeScreenshotPlugin};
+use crate::table::Table;
 use crate::table::ramp::ON_RAMP;
 use crate::table::spawn::Ball;
 use bevy::prelude::*;

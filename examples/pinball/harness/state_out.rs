@@ -8,10 +8,9 @@
 
 use crate::game::rules::Game;
 use crate::game::stats::RunStats;
-use crate::game::{Controls, Table, Tune};
-use crate::table::parts::{Flipper, PlungerShown};
+use crate::table::parts::{Controls, Flipper, PlungerShown};
 use crate::table::spawn::Ball;
-use crate::table::{Side, Tuning};
+use crate::table::{Side, Table, Tune, Tuning};
 use bevy::ecs::system::{SystemParam, SystemState};
 use bevy::prelude::*;
 use bevy::window::ExitSystems;

@@ -2,13 +2,13 @@
 //! high-score file, the replay or the recording, `--state-out`, `--screenshot`,
 //! `--trace`), run until the window closes.
 
-use crate::game::Table;
 use crate::game::highscores::{self, HighScores};
 use crate::harness::cli::Args;
 use crate::harness::replay::{self, Replay, Tape};
 use crate::harness::screenshot::add_screenshot;
 use crate::harness::state_out::StateOutPlugin;
 use crate::harness::trace;
+use crate::table::Table;
 use crate::table::TableDef;
 use bevy::prelude::*;
 use std::process::ExitCode;

@@ -4,8 +4,7 @@
 //! scale; closed). The sliders edit a copy, applied when it changed and is valid.
 
 use super::Marks;
-use crate::game::{Table, Tune};
-use crate::table::Tuning;
+use crate::table::{Table, Tune, Tuning};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 use bevy_egui::egui;

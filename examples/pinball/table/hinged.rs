@@ -3,9 +3,8 @@
 //! (the panel's "motor flippers" switch), beside the kinematic drive in `parts.rs`.
 
 use crate::game::rules::Game;
-use crate::game::{Controls, Table, Tune};
-use crate::table::parts::{Flipper, FlipperPart, Part, motor_drive};
-use crate::table::{GateDef, Side, SpinnerDef, v};
+use crate::table::parts::{Controls, Flipper, FlipperPart, Part, motor_drive};
+use crate::table::{GateDef, Side, SpinnerDef, Table, Tune, v};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 use std::f32::consts::{PI, TAU};

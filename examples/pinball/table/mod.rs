@@ -78,6 +78,17 @@ pub struct TableDef {
 
 pub use crate::support::fingerprint::fingerprint;
 
+/// The table in use.
+#[derive(Resource, Clone)]
+pub struct Table {
+    pub def: TableDef,
+    pub ring: Vec<Vec2>,
+}
+
+/// Live tuning, edited by the panel.
+#[derive(Resource, Clone, PartialEq)]
+pub struct Tune(pub Tuning);
+
 /// A one-way gate: a flap hinged at `pivot`, resting with its free end at `tip` against a
 /// stop, that swings open by up to `open_degrees` one way only (clockwise when
 /// `clockwise`), and springs back.

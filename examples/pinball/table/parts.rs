@@ -9,9 +9,8 @@
 //! Released, it falls back the same way with its own (slower) time. The table file gives
 //! both times (`flipper_up_ms`, `flipper_down_ms`).
 
-use crate::game::{Controls, Table, Tune};
 use crate::table::spawn::Ball;
-use crate::table::{Side, Tuning};
+use crate::table::{Side, Table, Tune, Tuning};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 
@@ -67,6 +66,24 @@ pub enum Part {
     Standup(usize),
     /// A rubber post.
     Post,
+}
+
+/// What the player (or the autoplayer) is holding.
+#[derive(Resource, Default, Clone, Copy)]
+pub struct Controls {
+    pub left: bool,
+    pub right: bool,
+    pub plunger: bool,
+}
+
+impl Controls {
+    /// Whether the flipper button of `side` is held.
+    pub fn held(&self, side: Side) -> bool {
+        match side {
+            Side::Left => self.left,
+            Side::Right => self.right,
+        }
+    }
 }
 
 /// A flipper: the pose and stroke of its bat, and its state.

@@ -4,10 +4,11 @@
 //! multiball: `game/rules_tests.rs`.)
 
 use crate::game::rules::{self, Requests};
-use crate::game::{self, Controls};
+use crate::table::parts::Controls;
 use crate::table::parts::Flipper;
 use crate::table::spawn::{self, spawn_ball};
 use crate::table::{self, Side};
+use crate::table::{Table, Tune};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 
@@ -54,8 +55,8 @@ fn a_held_flipper_cradles_the_ball() {
     // Drop a ball onto the raised left flipper, over its middle.
     let (pivot, angle, length, _) = left_flipper(&mut app);
     let dir = Vec2::from_angle(angle);
-    let table = app.world().resource::<game::Table>().clone();
-    let tune = app.world().resource::<game::Tune>().0.clone();
+    let table = app.world().resource::<Table>().clone();
+    let tune = app.world().resource::<Tune>().0.clone();
     let start = pivot + dir * (length * 0.6) + dir.perp() * 60.0;
     let ball = {
         let mut commands = app.world_mut().commands();
@@ -102,7 +103,7 @@ fn a_motor_flipper_never_lets_a_ball_through() {
 /// Motor flippers on (or off) in a fresh table.
 fn app_with_flippers(motor: bool) -> App {
     let mut app = app();
-    app.world_mut().resource_mut::<game::Tune>().0.motor_flippers = motor;
+    app.world_mut().resource_mut::<Tune>().0.motor_flippers = motor;
     app.update();
     app
 }
@@ -112,8 +113,8 @@ fn never_through(motor: bool, moments: usize) {
     for offset in 0..moments {
         let mut app = app_with_flippers(motor);
         let (pivot, _, length, _) = left_flipper(&mut app);
-        let table = app.world().resource::<game::Table>().clone();
-        let tune = app.world().resource::<game::Tune>().0.clone();
+        let table = app.world().resource::<Table>().clone();
+        let tune = app.world().resource::<Tune>().0.clone();
         let start = Vec2::new(pivot.x + 40.0, 320.0);
         let ball = {
             let mut commands = app.world_mut().commands();
@@ -155,8 +156,8 @@ pub(crate) fn balls(app: &mut App) -> Vec<(Entity, Vec2)> {
 #[test]
 fn the_lane_gate_lets_the_ball_out_but_never_back_in() {
     let mut app = app();
-    let table = app.world().resource::<game::Table>().clone();
-    let tune = app.world().resource::<game::Tune>().0.clone();
+    let table = app.world().resource::<Table>().clone();
+    let tune = app.world().resource::<Tune>().0.clone();
     // Out: launched up the lane at 2.5 m/s, it passes the gate (at y 750–775).
     let out = {
         let mut commands = app.world_mut().commands();
@@ -219,9 +220,9 @@ fn a_pop_bumper_kicks_at_the_instant_of_impact() {
         |mut reader: MessageReader<CircleHit>, mut out: ResMut<Hits>| out.0.extend(reader.read().copied()),
     );
     // No gravity, so the hand numbers hold exactly.
-    app.world_mut().resource_mut::<game::Table>().def.slope_degrees = 0.0;
-    let table = app.world().resource::<game::Table>().clone();
-    let tune = app.world().resource::<game::Tune>().0.clone();
+    app.world_mut().resource_mut::<Table>().def.slope_degrees = 0.0;
+    let table = app.world().resource::<Table>().clone();
+    let tune = app.world().resource::<Tune>().0.clone();
     let r = table.def.ball_radius;
     let start = Vec2::new(238.0, 610.0 - 22.0 - r - 5.0);
     let ball = {
@@ -288,8 +289,8 @@ fn a_ball_through_the_orbit_spins_the_spinner() {
     let mut app = app();
     app.world_mut().resource_mut::<Requests>().new_game = true;
     app.update();
-    let table = app.world().resource::<game::Table>().clone();
-    let tune = app.world().resource::<game::Tune>().0.clone();
+    let table = app.world().resource::<Table>().clone();
+    let tune = app.world().resource::<Tune>().0.clone();
     let ball = {
         let mut commands = app.world_mut().commands();
         spawn_ball(

@@ -8,10 +8,11 @@
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 use crate::game::rules::Requests;
-use crate::game::{self, Controls};
+use crate::table::parts::Controls;
 use crate::table::parts::Flipper;
 use crate::table::spawn::spawn_ball;
 use crate::table::{self, Side};
+use crate::table::{Table, Tune};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 
@@ -30,8 +31,8 @@ fn left(app: &mut App) -> (f32, f32, f32, f32, Vec2) {
 }
 
 fn ball(app: &mut App, at: Vec2, velocity: Vec2) -> Entity {
-    let table = app.world().resource::<game::Table>().clone();
-    let tune = app.world().resource::<game::Tune>().0.clone();
+    let table = app.world().resource::<Table>().clone();
+    let tune = app.world().resource::<Tune>().0.clone();
     let mut commands = app.world_mut().commands();
     let e = spawn_ball(&mut commands, &table, &tune, at, velocity);
     app.world_mut().flush();
@@ -51,7 +52,7 @@ fn the_flipper_strokes_and_falls_in_a_real_flippers_times() {
     // lands on step 21, or on step 22 when f32 rounding leaves the bat a hair short of the
     // top after 21 (the same for the fall's 89 ms): the README's "21–22 ms" and "89–90 ms".
     let mut app = app();
-    let tune = app.world().resource::<game::Tune>().0.clone();
+    let tune = app.world().resource::<Tune>().0.clone();
     app.world_mut().resource_mut::<Controls>().left = true;
     let (mut up_ms, mut top_speed) = (None, 0.0_f32);
     // The bat's angle and speed at the start of the step that reaches the top.
@@ -126,7 +127,7 @@ fn a_resting_ball_leaves_the_bat_faster_the_nearer_the_tip() {
     for (d, readme) in README_EXIT {
         let mut app = app();
         let (_, _, _, _, pivot) = left(&mut app);
-        let table = app.world().resource::<game::Table>().clone();
+        let table = app.world().resource::<Table>().clone();
         let r = table.def.ball_radius;
         let f = &table.def.flippers[0];
         let along = Vec2::from_angle(f.rest_degrees.to_radians());
@@ -179,12 +180,7 @@ fn a_free_ball_rolls_down_at_five_sevenths_of_gravity() {
     assert!(v.x.abs() < 1e-3, "pushed sideways: {v}");
     // The README's figures, to the half unit of their last digit: g·sin θ = 1,110.5 and
     // 5/7 of it, 793.2 mm/s² (hand: 9,810·sin 6.5° = 1,110.52, ·5/7 = 793.23).
-    let slope = app
-        .world()
-        .resource::<game::Table>()
-        .def
-        .slope_degrees
-        .to_radians();
+    let slope = app.world().resource::<Table>().def.slope_degrees.to_radians();
     const STANDARD_GRAVITY: f32 = 9810.0;
     assert!((STANDARD_GRAVITY * slope.sin() - 1110.5).abs() <= 0.05);
     assert!((-v.y / 0.3 - 793.2).abs() <= 0.05, "{v}");
@@ -193,9 +189,9 @@ fn a_free_ball_rolls_down_at_five_sevenths_of_gravity() {
 /// Shoot a ball at `speed` along `-normal` into the surface at `point`, and return its
 /// normal speed after the first bounce.
 fn bounce_off(app: &mut App, point: Vec2, normal: Vec2, speed: f32) -> f32 {
-    let r = app.world().resource::<game::Table>().def.ball_radius;
+    let r = app.world().resource::<Table>().def.ball_radius;
     // Gravity off: only the contact changes the velocity.
-    app.world_mut().resource_mut::<game::Table>().def.slope_degrees = 0.0;
+    app.world_mut().resource_mut::<Table>().def.slope_degrees = 0.0;
     let e = ball(app, point + normal * (r + 2.0), -normal * speed);
     for _ in 0..200 {
         app.update();
@@ -291,8 +287,8 @@ fn a_2_m_s_pass_turns_the_spinner_13_times() {
     // beyond the 27.5 mm the arm reaches: one hit.
     let mut app = app();
     app.world_mut().resource_mut::<Requests>().new_game = false;
-    let def = app.world().resource::<game::Table>().def.clone();
-    let tune = app.world().resource::<game::Tune>().0.clone();
+    let def = app.world().resource::<Table>().def.clone();
+    let tune = app.world().resource::<Tune>().0.clone();
     let spinner = &def.spinners[0];
     let (axle, half) = (Vec2::new(spinner.center.0, spinner.center.1), spinner.half_length);
     let r = def.ball_radius;
@@ -310,7 +306,7 @@ fn a_2_m_s_pass_turns_the_spinner_13_times() {
     let dx = start.x - tip.x;
     let below = (r * r - dx * dx).sqrt();
     let n = Vec2::new(dx, -below) / r;
-    let rolling = app.world().resource::<game::Table>().def.rolling_gravity(&tune);
+    let rolling = app.world().resource::<Table>().def.rolling_gravity(&tune);
     let climb = tip.y - below - start.y;
     let v_n = -(speed * speed - 2.0 * rolling * climb).sqrt() * n.y;
     let lever = half * -n.y;

@@ -6,12 +6,13 @@
 use crate::game::progress::Progress;
 use crate::game::rules::Requests;
 use crate::game::stats::RunStats;
-use crate::game::{self, Controls};
+use crate::table::parts::Controls;
 use crate::table::parts::Part;
 use crate::table::ramp::{ON_PLAYFIELD, ON_RAMP};
 use crate::table::saucer::Held;
 use crate::table::spawn::spawn_ball;
 use crate::table::{self, inside};
+use crate::table::{Table, Tune};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 
@@ -24,8 +25,8 @@ pub fn app() -> App {
 }
 
 pub fn ball(app: &mut App, at: Vec2, velocity: Vec2) -> Entity {
-    let table = app.world().resource::<game::Table>().clone();
-    let tune = app.world().resource::<game::Tune>().0.clone();
+    let table = app.world().resource::<Table>().clone();
+    let tune = app.world().resource::<Tune>().0.clone();
     let e = {
         let mut commands = app.world_mut().commands();
         spawn_ball(&mut commands, &table, &tune, at, velocity)
@@ -152,7 +153,7 @@ fn a_ball_falling_back_out_of_the_mouth_lands_beyond_the_post_beside_it() {
     // would leave it inside the post; it stays on the ramp's lip until clear of it.
     let b = ball(&mut app, Vec2::new(357.12, 607.39), Vec2::new(-1747.0, -2424.0));
     *app.world_mut().get_mut::<CcdLayers>(b).unwrap() = ON_RAMP;
-    let table = app.world().resource::<game::Table>().clone();
+    let table = app.world().resource::<Table>().clone();
     let post = &table.def.playfield.posts[0];
     assert_eq!(
         (post.center, post.radius),
@@ -197,7 +198,7 @@ fn a_ball_on_the_playfield_passes_under_the_ramp() {
 #[test]
 fn the_saucer_holds_then_kicks_out_exactly() {
     let mut app = app();
-    let def = app.world().resource::<game::Table>().def.clone();
+    let def = app.world().resource::<Table>().def.clone();
     let s = def.playfield.saucer.clone().unwrap();
     let centre = table::v(s.center);
     // Rolling slowly onto the cup from the right.
@@ -251,7 +252,7 @@ fn a_ball_pinched_between_both_rising_tips_is_squeezed_out_never_through_a_bat()
     // circles (radius 6.5) centred 76 − 6.5 = 69.5 mm out, at −30° at rest and +20° raised:
     // 169.2 − 2·69.5·cos 30° − 13 = 35.8, 169.2 − 2·69.5·cos 20° − 13 = 25.6.
     let mut app = app();
-    let def = app.world().resource::<game::Table>().def.clone();
+    let def = app.world().resource::<Table>().def.clone();
     let (l, r) = (&def.flippers[0], &def.flippers[1]);
     let tip_gap = |degrees: f32| {
         let out = l.length - 0.5 * l.tip();

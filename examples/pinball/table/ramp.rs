@@ -8,7 +8,7 @@
 
 use crate::table::parts::Part;
 use crate::table::playfield::RampDef;
-use crate::table::{P, Piece, inside, v};
+use crate::table::{P, Piece, Table, inside, v};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 
@@ -74,7 +74,7 @@ pub fn channel(ramp: &RampDef) -> Vec<Vec2> {
 pub fn switch_layers(
     mut hits: MessageReader<CircleHit>,
     parts: Query<&Part>,
-    table: Res<crate::game::Table>,
+    table: Res<Table>,
     mut balls: Query<(&mut CcdLayers, &mut Transform), With<MovingCircle>>,
 ) {
     let Some(ramp) = &table.def.playfield.ramp else {
@@ -167,7 +167,7 @@ pub fn ramp_place(ramp: &RampDef, ring: &[Vec2], p: Vec2, radius: f32) -> RampPl
 /// playfield rather than falling through every wall, and the repair is a fault: counted
 /// in [`RunStats::repairs`](crate::game::stats::RunStats), printed, and failing a headless run.
 pub fn keep_ramp_balls_on_ramp(
-    table: Res<crate::game::Table>,
+    table: Res<Table>,
     world: Res<CcdWorld>,
     mut stats: ResMut<crate::game::stats::RunStats>,
     mut balls: Query<(Entity, &MovingCircle, &mut CcdLayers, &mut Transform)>,

@@ -3,7 +3,7 @@
 //! (its `MovingCircle` is removed, so nothing moves it and nothing hits it) and put back
 //! with the eject velocity: the kick is exact, whatever the ball did before.
 
-use crate::game::Table;
+use crate::table::Table;
 use crate::table::parts::Part;
 use crate::table::spawn::Ball;
 use crate::table::v;

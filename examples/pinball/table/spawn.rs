@@ -3,12 +3,11 @@
 //! from [`part_material`](crate::table::parts::part_material); the view dresses it afterwards.
 
 use crate::game::rules::Game;
-use crate::game::{Table, Tune};
 use crate::table::parts::{
     Flipper, FlipperPart, Part, SlingPiece, ball_material, part_kicker, part_material, sling_pieces,
 };
 use crate::table::ramp::{ON_PLAYFIELD, PLAYFIELD_BALL_Z};
-use crate::table::{Tuning, v};
+use crate::table::{Table, Tune, Tuning, v};
 use bevy::prelude::*;
 use bevy_circle_ccd::Kinematic;
 use bevy_circle_ccd::prelude::*;

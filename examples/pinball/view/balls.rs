@@ -4,7 +4,7 @@
 
 use super::ViewToggles;
 use super::palette::*;
-use crate::game::Table;
+use crate::table::Table;
 use crate::table::spawn::Ball;
 use bevy::prelude::*;
 use bevy_circle_ccd::TransformInterpolation;

@@ -5,9 +5,9 @@
 
 use super::dmd::{DOTS_X, DOTS_Y, DmdFrame, Dot, text_width};
 use super::font::GLYPH_H;
-use crate::game::Table;
 use crate::game::highscores::HighScores;
 use crate::game::rules::Game;
+use crate::table::Table;
 use bevy::prelude::*;
 
 /// The big font's scale (the score, the table's name).

@@ -3,7 +3,7 @@
 
 use super::font::{ADVANCE, GLYPH_H, GLYPH_W, glyph, lit};
 use super::palette::*;
-use crate::game::Table;
+use crate::table::Table;
 use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;

@@ -5,8 +5,8 @@
 use super::lights::{Glow, Lamp, set_glow};
 use super::paint::Painter;
 use super::palette::*;
-use crate::game::Table;
 use crate::game::progress::Progress;
+use crate::table::Table;
 use crate::table::parts::Part;
 use crate::table::v;
 use bevy::prelude::*;

@@ -4,7 +4,7 @@
 use super::lights::{Glow, Lamp};
 use super::paint::Painter;
 use super::palette::*;
-use crate::game::Table;
+use crate::table::Table;
 use crate::table::parts::Part;
 use crate::table::v;
 use bevy::platform::collections::HashMap;

@@ -1,8 +1,8 @@
 //! The lamps: a part flashes when the rules say it was hit, lanes stay lit and targets
 //! stay down as the game says, and with no game running the lamps chase up the table.
 
-use crate::game::Table;
 use crate::game::rules::{Game, PartHit};
+use crate::table::Table;
 use crate::table::parts::Part;
 use bevy::prelude::*;
 

@@ -26,7 +26,7 @@ mod plunger;
 mod popups;
 mod walls;
 
-use crate::game::Table;
+use crate::table::Table;
 use crate::table::parts::Flipper;
 use crate::table::parts::Part;
 use crate::table::spawn::Ball;
@@ -130,7 +130,7 @@ fn dress_parts(
     mut p: Painter,
     wall_paint: Res<WallPaint>,
     mut bands: Local<BandPaint>,
-    table: Res<crate::game::Table>,
+    table: Res<Table>,
     new: Query<NewPart, Added<Part>>,
 ) {
     for (e, part, seg, pillar, shape, tf) in &new {

@@ -2,7 +2,7 @@
 
 use super::paint::Painter;
 use super::palette::*;
-use crate::game::Table;
+use crate::table::Table;
 use crate::table::parts::PlungerShown;
 use bevy::prelude::*;
 

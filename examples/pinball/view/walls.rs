@@ -3,7 +3,7 @@
 
 use super::paint::Painter;
 use super::palette::*;
-use crate::game::Table;
+use crate::table::Table;
 use crate::table::parts::Part;
 use crate::table::{Piece, v};
 use bevy::prelude::*;
