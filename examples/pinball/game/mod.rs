@@ -31,7 +31,7 @@ pub mod trap_shot;
 use crate::game::autoplay::{Autoplay, autoplay};
 use crate::game::flight::{FlightWatch, read_after, read_before};
 use crate::game::progress::{Progress, ball_save_clock, kickback_plate, lane_change, on_playfield_hits};
-use crate::game::rules::{Game, PartHit, Requests, on_hits, rules_requests, serve};
+use crate::game::rules::{Game, PartHit, Requests, on_hits, prepare_game, rules_requests, serve};
 use crate::game::stats::{RunStats, audit_every_step, collect_stats, watch_balls, watch_faults};
 use crate::game::tilt::nudge_and_tilt;
 use crate::harness::replay::tape;
@@ -69,7 +69,7 @@ impl Plugin for GamePlugin {
             .init_resource::<RunStats>()
             .init_resource::<FlightWatch>()
             .init_resource::<PlungerShown>()
-            .add_systems(Startup, (spawn_table, audit_every_step))
+            .add_systems(Startup, (spawn_table, prepare_game, audit_every_step))
             .add_systems(
                 FixedUpdate,
                 (

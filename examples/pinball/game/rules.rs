@@ -115,6 +115,16 @@ pub struct ServeTable<'w, 's> {
     commands: Commands<'w, 's>,
 }
 
+/// The rules before the first game (startup): a lamp for each rollover and a flag for
+/// each drop target, none lit or down, and game over until a new game is asked for.
+pub fn prepare_game(table: Res<Table>, mut game: ResMut<Game>) {
+    let t = &table.def;
+    game.rollovers_lit = vec![false; t.rollovers.len()];
+    game.targets_down = vec![false; t.targets.len()];
+    game.game_over = true;
+    game.message = "Press N for a new game".into();
+}
+
 pub fn rules_requests(
     mut requests: ResMut<Requests>,
     mut game: ResMut<Game>,

@@ -2,7 +2,6 @@
 //! in `hinged.rs`), and balls. Each part gets its rules marker (`Part`) and its material
 //! from [`part_material`](crate::table::parts::part_material); the view dresses it afterwards.
 
-use crate::game::rules::Game;
 use crate::table::parts::{
     Flipper, FlipperPart, Part, SlingPiece, ball_material, part_kicker, part_material, sling_pieces,
 };
@@ -34,7 +33,7 @@ fn segment(a: Vec2, b: Vec2) -> (StaticSegment, Transform) {
 }
 
 /// Spawn every part of the table (startup).
-pub fn spawn_table(mut commands: Commands, table: Res<Table>, tune: Res<Tune>, mut game: ResMut<Game>) {
+pub fn spawn_table(mut commands: Commands, table: Res<Table>, tune: Res<Tune>) {
     let t = &table.def;
     let tu = &tune.0;
     let wall = material(Part::Wall, tu);
@@ -80,10 +79,6 @@ pub fn spawn_table(mut commands: Commands, table: Res<Table>, tune: Res<Tune>, m
         spawn_flipper(&mut commands, f, tu);
     }
     crate::table::spawn_playfield::spawn_playfield(&mut commands, &t.playfield, t.ball_radius, tu);
-    game.rollovers_lit = vec![false; t.rollovers.len()];
-    game.targets_down = vec![false; t.targets.len()];
-    game.game_over = true;
-    game.message = "Press N for a new game".into();
 }
 
 /// A flipper: its own entity (the pose the view draws and the hinge drive turns), the
