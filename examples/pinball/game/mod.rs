@@ -31,7 +31,9 @@ pub mod trap_shot;
 use crate::game::autoplay::{Autoplay, autoplay};
 use crate::game::flight::{FlightWatch, read_after, read_before};
 use crate::game::progress::{Progress, ball_save_clock, kickback_plate, lane_change, on_playfield_hits};
-use crate::game::rules::{Game, PartHit, Requests, on_hits, prepare_game, rules_requests, serve};
+use crate::game::rules::{
+    Game, PartHit, Requests, on_hits, prepare_game, rules_requests, score_spinners, serve,
+};
 use crate::game::stats::{RunStats, audit_every_step, collect_stats, watch_balls, watch_faults};
 use crate::game::tilt::nudge_and_tilt;
 use crate::harness::replay::tape;
@@ -55,6 +57,7 @@ impl Plugin for GamePlugin {
         let def = self.table.clone();
         let ring = def.outline_points();
         app.add_plugins(crate::table::hinged::HingedPartsPlugin)
+            .add_systems(FixedUpdate, score_spinners.after(CircleCcdSystems::Report))
             .add_message::<PartHit>()
             .add_message::<Caught>()
             .add_observer(playfield_layer_by_default)

@@ -1,11 +1,12 @@
-//! The rules: what the player asks for (a new game, another ball), scoring on hits,
-//! serving balls, multiball and the end of the game. Rules tell the view what was hit
+//! The rules: what the player asks for (a new game, another ball), scoring on hits and
+//! on the spinners' turns, serving balls, multiball and the end of the game. Rules tell the view what was hit
 //! with a [`PartHit`] message; they never touch the looks.
 
 use crate::game::autoplay::Autoplay;
 use crate::game::highscores::HighScores;
 use crate::game::progress::Progress;
 use crate::game::stats::RunStats;
+use crate::table::hinged::SpinnerTurns;
 use crate::table::parts::Part;
 use crate::table::spawn::{Ball, spawn_ball};
 use crate::table::{Table, Tune, v};
@@ -14,6 +15,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_circle_ccd::ccd_core;
 use bevy_circle_ccd::prelude::*;
+use std::f32::consts::TAU;
 
 /// Seconds between the balls a multiball (or the B key) launches.
 const LAUNCH_INTERVAL: f32 = 0.8;
@@ -219,6 +221,20 @@ pub fn on_hits(
                 point: hit.point,
                 points: game.score - before,
             });
+        }
+    }
+}
+
+/// Score each spinner's new whole turns (either way round).
+pub fn score_spinners(mut spinners: Query<(&Hinge, &mut SpinnerTurns)>, mut game: ResMut<Game>) {
+    for (hinge, mut turns) in &mut spinners {
+        let now = (hinge.angle / TAU).trunc() as i64;
+        let new = (now - turns.scored).unsigned_abs();
+        if new > 0 {
+            turns.scored = now;
+            if !game.game_over {
+                game.score += new * u64::from(turns.points_per_turn);
+            }
         }
     }
 }

@@ -1,13 +1,13 @@
 //! The table's hinged parts, built on the plugin's `Hinge`: the plunger lane's one-way
-//! gate, the orbit spinner (which scores per turn), and the flippers' motorised drive
-//! (the panel's "motor flippers" switch), beside the kinematic drive in `parts.rs`.
+//! gate, the orbit spinner (which counts its turns; the rules score them), and the
+//! flippers' motorised drive (the panel's "motor flippers" switch), beside the kinematic
+//! drive in `parts.rs`.
 
-use crate::game::rules::Game;
 use crate::table::parts::{Controls, Flipper, FlipperPart, Part, motor_drive};
 use crate::table::{GateDef, Side, SpinnerDef, Table, Tune, v};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
-use std::f32::consts::{PI, TAU};
+use std::f32::consts::PI;
 
 /// The gate flap's mass as a fraction of the ball's: about 10 g against 80 g.
 const GATE_MASS_RATIO: f32 = 0.125;
@@ -91,27 +91,7 @@ impl Plugin for HingedPartsPlugin {
                 .chain()
                 .before(CircleCcdSystems::Prepare),
         )
-        .add_systems(
-            FixedUpdate,
-            (
-                follow_motor_flippers.after(CircleCcdSystems::Step),
-                score_spinners.after(CircleCcdSystems::Report),
-            ),
-        );
-    }
-}
-
-/// Score each spinner's new whole turns (either way round).
-fn score_spinners(mut spinners: Query<(&Hinge, &mut SpinnerTurns)>, mut game: ResMut<Game>) {
-    for (hinge, mut turns) in &mut spinners {
-        let now = (hinge.angle / TAU).trunc() as i64;
-        let new = (now - turns.scored).unsigned_abs();
-        if new > 0 {
-            turns.scored = now;
-            if !game.game_over {
-                game.score += new * u64::from(turns.points_per_turn);
-            }
-        }
+        .add_systems(FixedUpdate, follow_motor_flippers.after(CircleCcdSystems::Step));
     }
 }
 
