@@ -5,6 +5,8 @@
 //! - `progress.rs`: the richer table's progression (arrows, combos, bonus, lock,
 //!   jackpot, kickback, extra ball, ball save);
 //! - `tilt.rs`: nudges and the tilt;
+//! - `tuning.rs`: the live tuning pushed into the parts' materials and kicks, which a
+//!   tilt cuts;
 //! - `highscores` (shared with Block it, in `examples/support/`): the top-5 file;
 //! - `stats.rs`: run statistics and the watch over the balls (escapes, NaN, faults,
 //!   the ball search);
@@ -27,6 +29,7 @@ pub mod rules;
 pub mod stats;
 pub mod tilt;
 pub mod trap_shot;
+pub mod tuning;
 
 use crate::game::autoplay::{Autoplay, autoplay};
 use crate::game::flight::{FlightWatch, read_after, read_before};
@@ -36,9 +39,10 @@ use crate::game::rules::{
 };
 use crate::game::stats::{RunStats, audit_every_step, collect_stats, watch_balls, watch_faults};
 use crate::game::tilt::nudge_and_tilt;
+use crate::game::tuning::apply_tuning;
 use crate::harness::replay::tape;
 use crate::table::parts::Controls;
-use crate::table::parts::{PlungerShown, apply_tuning, drive_flippers, plunger};
+use crate::table::parts::{PlungerShown, drive_flippers, plunger};
 use crate::table::ramp::{keep_ramp_balls_on_ramp, playfield_layer_by_default, switch_layers};
 use crate::table::saucer::{Caught, catch, eject};
 use crate::table::spawn::spawn_table;
