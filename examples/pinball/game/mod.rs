@@ -37,13 +37,15 @@ use crate::game::progress::{Progress, ball_save_clock, kickback_plate, lane_chan
 use crate::game::rules::{
     Game, PartHit, Requests, on_hits, prepare_game, rules_requests, score_spinners, serve,
 };
-use crate::game::stats::{RunStats, audit_every_step, collect_stats, watch_balls, watch_faults};
+use crate::game::stats::{
+    RunStats, audit_every_step, collect_stats, keep_ramp_balls_on_ramp, watch_balls, watch_faults,
+};
 use crate::game::tilt::nudge_and_tilt;
 use crate::game::tuning::apply_tuning;
 use crate::harness::replay::tape;
 use crate::table::parts::Controls;
 use crate::table::parts::{PlungerShown, drive_flippers, plunger};
-use crate::table::ramp::{keep_ramp_balls_on_ramp, playfield_layer_by_default, switch_layers};
+use crate::table::ramp::{playfield_layer_by_default, switch_layers};
 use crate::table::saucer::{Caught, catch, eject};
 use crate::table::spawn::spawn_table;
 use crate::table::{Table, TableDef, Tune};

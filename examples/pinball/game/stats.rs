@@ -1,9 +1,13 @@
 //! Run statistics (the headless summary and the panel's live figures) and the watch over
-//! the balls: escapes, NaN, and the ball search for a stuck ball.
+//! the balls: escapes, NaN, the ball search for a stuck ball, and the ramp's layer kept
+//! to the ramp.
 
 use crate::game::flight::FlightFigures;
 use crate::table::Table;
 use crate::table::parts::Part;
+use crate::table::ramp::{
+    ON_PLAYFIELD, ON_RAMP, PLAYFIELD_BALL_Z, RampPlace, channel, on_lip, overlaps_playfield, ramp_place,
+};
 use crate::table::spawn::Ball;
 use crate::table::{TableDef, inside};
 use bevy::prelude::*;
@@ -249,4 +253,51 @@ pub fn collect_stats(
     stats.recent_max_bounces = stats.hit_window.iter().map(|(_, _, b)| *b).max().unwrap_or(0);
     let window = stats.hit_window.len().max(1) as f32;
     stats.bounces_per_step_avg = stats.hit_window.iter().map(|(_, _, b)| *b).sum::<u32>() as f32 / window;
+}
+
+/// The invariant of the layers: a ball on the ramp's layer is in the ramp's channel or
+/// its mouth. One that rolled back out of the mouth (below it, or on its lip beside it) is
+/// on the playfield again as soon as it is clear of the playfield's parts; one found
+/// anywhere else (it cannot pass the wires, so only by a bug) is put back on the
+/// playfield rather than falling through every wall, and the repair is a fault: counted
+/// in [`RunStats::repairs`], printed, and failing a headless run.
+pub fn keep_ramp_balls_on_ramp(
+    table: Res<Table>,
+    world: Res<CcdWorld>,
+    mut stats: ResMut<RunStats>,
+    mut balls: Query<(Entity, &MovingCircle, &mut CcdLayers, &mut Transform)>,
+    mut ring: Local<Option<Vec<Vec2>>>,
+) {
+    let Some(ramp) = &table.def.playfield.ramp else {
+        return;
+    };
+    let ring = ring.get_or_insert_with(|| channel(ramp));
+    for (e, c, mut layers, mut tf) in &mut balls {
+        if *layers != ON_RAMP {
+            continue;
+        }
+        let p = tf.translation.truncate();
+        // Beside the mouth, below its line, a ball that rolled back out is on the lip.
+        let place = match ramp_place(ramp, ring, p, c.radius) {
+            RampPlace::Elsewhere if on_lip(ramp, p, c.radius) => RampPlace::BelowMouth,
+            place => place,
+        };
+        match place {
+            RampPlace::Channel | RampPlace::Mouth => continue,
+            // It lands on the playfield where it is clear of the playfield's parts (one
+            // that fell back out past a post beside the mouth lands beyond it): landing
+            // inside one would leave it there.
+            RampPlace::BelowMouth if overlaps_playfield(&world, p, c.radius) => continue,
+            RampPlace::BelowMouth => {}
+            RampPlace::Elsewhere => {
+                stats.repairs += 1;
+                eprintln!(
+                    "fault (repaired) at {:.3} s: ball {e} on the ramp's layer outside the ramp at {p}: put back on the playfield",
+                    stats.simulated
+                );
+            }
+        }
+        *layers = ON_PLAYFIELD;
+        tf.translation.z = PLAYFIELD_BALL_Z;
+    }
 }

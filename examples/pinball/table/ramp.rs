@@ -4,7 +4,9 @@
 //! moves a ball going in onto the ramp's layer, where it passes over the playfield's
 //! parts and touches only the wires; the ramp's end (a sensor on the ramp's layer) puts it
 //! back on the playfield, over open playfield, and a ball that rolls back out of the
-//! mouth returns the same way.
+//! mouth returns the same way. The watch that keeps the ramp's layer to the ramp (it
+//! lands a ball that rolled back out beside the mouth, and counts any other repair as a
+//! fault) is the game's: `game/stats.rs`, on the places this file tells.
 
 use crate::table::parts::Part;
 use crate::table::playfield::RampDef;
@@ -108,7 +110,7 @@ const LIP_REACH_RADII: f32 = 3.0;
 
 /// Whether the centre `p` of a ball of `radius` is on the ramp's lip: below the mouth's
 /// line, within [`LIP_REACH_RADII`] of it.
-fn on_lip(ramp: &RampDef, p: Vec2, radius: f32) -> bool {
+pub fn on_lip(ramp: &RampDef, p: Vec2, radius: f32) -> bool {
     let (a, b) = (v(ramp.entry.0), v(ramp.entry.1));
     let up = (b - a).perp().normalize_or_zero();
     let t = ((p - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
@@ -116,7 +118,7 @@ fn on_lip(ramp: &RampDef, p: Vec2, radius: f32) -> bool {
 }
 
 /// Whether a ball of `radius` at `p` would sit inside a solid part of the playfield's layer.
-fn overlaps_playfield(world: &CcdWorld, p: Vec2, radius: f32) -> bool {
+pub fn overlaps_playfield(world: &CcdWorld, p: Vec2, radius: f32) -> bool {
     use bevy_circle_ccd::ccd_core::{Aabb, Circle, Obstacles, penetration};
     let circle = Circle::new(p, radius);
     let mut inside = false;
@@ -157,52 +159,5 @@ pub fn ramp_place(ramp: &RampDef, ring: &[Vec2], p: Vec2, radius: f32) -> RampPl
         RampPlace::Mouth
     } else {
         RampPlace::BelowMouth
-    }
-}
-
-/// The invariant of the layers: a ball on the ramp's layer is in the ramp's channel or
-/// its mouth. One that rolled back out of the mouth (below it, or on its lip beside it) is
-/// on the playfield again as soon as it is clear of the playfield's parts; one found
-/// anywhere else (it cannot pass the wires, so only by a bug) is put back on the
-/// playfield rather than falling through every wall, and the repair is a fault: counted
-/// in [`RunStats::repairs`](crate::game::stats::RunStats), printed, and failing a headless run.
-pub fn keep_ramp_balls_on_ramp(
-    table: Res<Table>,
-    world: Res<CcdWorld>,
-    mut stats: ResMut<crate::game::stats::RunStats>,
-    mut balls: Query<(Entity, &MovingCircle, &mut CcdLayers, &mut Transform)>,
-    mut ring: Local<Option<Vec<Vec2>>>,
-) {
-    let Some(ramp) = &table.def.playfield.ramp else {
-        return;
-    };
-    let ring = ring.get_or_insert_with(|| channel(ramp));
-    for (e, c, mut layers, mut tf) in &mut balls {
-        if *layers != ON_RAMP {
-            continue;
-        }
-        let p = tf.translation.truncate();
-        // Beside the mouth, below its line, a ball that rolled back out is on the lip.
-        let place = match ramp_place(ramp, ring, p, c.radius) {
-            RampPlace::Elsewhere if on_lip(ramp, p, c.radius) => RampPlace::BelowMouth,
-            place => place,
-        };
-        match place {
-            RampPlace::Channel | RampPlace::Mouth => continue,
-            // It lands on the playfield where it is clear of the playfield's parts (one
-            // that fell back out past a post beside the mouth lands beyond it): landing
-            // inside one would leave it there.
-            RampPlace::BelowMouth if overlaps_playfield(&world, p, c.radius) => continue,
-            RampPlace::BelowMouth => {}
-            RampPlace::Elsewhere => {
-                stats.repairs += 1;
-                eprintln!(
-                    "fault (repaired) at {:.3} s: ball {e} on the ramp's layer outside the ramp at {p}: put back on the playfield",
-                    stats.simulated
-                );
-            }
-        }
-        *layers = ON_PLAYFIELD;
-        tf.translation.z = PLAYFIELD_BALL_Z;
     }
 }
