@@ -10,7 +10,7 @@
 
 use crate::game::stats::RunStats;
 use crate::table::Table;
-use crate::table::spawn::Ball;
+use crate::table::parts::Ball;
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 use std::collections::HashMap;

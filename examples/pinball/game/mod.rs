@@ -43,8 +43,7 @@ use crate::game::stats::{
 use crate::game::tilt::nudge_and_tilt;
 use crate::game::tuning::apply_tuning;
 use crate::harness::replay::tape;
-use crate::table::parts::Controls;
-use crate::table::parts::{PlungerShown, drive_flippers, plunger};
+use crate::table::parts::{Controls, PlungerShown, drive_flippers, plunger};
 use crate::table::ramp::{playfield_layer_by_default, switch_layers};
 use crate::table::saucer::{Caught, catch, eject};
 use crate::table::spawn::spawn_table;

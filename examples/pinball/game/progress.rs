@@ -7,11 +7,10 @@
 
 use crate::game::rules::{Game, PartHit, PlayState};
 use crate::game::stats::RunStats;
-use crate::table::parts::{Controls, Part};
+use crate::table::parts::{Ball, Controls, Part};
 use crate::table::playfield::Lights;
 use crate::table::ramp::crossing_forward;
 use crate::table::saucer::{Caught, Held};
-use crate::table::spawn::Ball;
 use crate::table::{Table, TableDef, v};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;

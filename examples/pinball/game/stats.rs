@@ -3,13 +3,11 @@
 //! to the ramp.
 
 use crate::game::flight::FlightFigures;
-use crate::table::Table;
-use crate::table::parts::Part;
+use crate::table::parts::{Ball, Part};
 use crate::table::ramp::{
     ON_PLAYFIELD, ON_RAMP, PLAYFIELD_BALL_Z, RampPlace, channel, on_lip, overlaps_playfield, ramp_place,
 };
-use crate::table::spawn::Ball;
-use crate::table::{TableDef, inside};
+use crate::table::{Table, TableDef, inside};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 use bevy_circle_ccd::{CcdFaults, MAX_FAULT_WARNINGS};

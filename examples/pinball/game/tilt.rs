@@ -6,9 +6,8 @@
 
 use crate::game::rules::{PlayState, Requests};
 use crate::table::Table;
-use crate::table::parts::Controls;
+use crate::table::parts::{Ball, Controls};
 use crate::table::saucer::Held;
-use crate::table::spawn::Ball;
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 use serde::{Deserialize, Serialize};

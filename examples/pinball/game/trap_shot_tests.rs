@@ -5,11 +5,9 @@
 use super::*;
 use crate::game::aim::segments_distance;
 use crate::game::stats::RunStats;
-use crate::table::parts::Controls;
-use crate::table::parts::{Flipper, ball_material};
+use crate::table::parts::{Ball, Controls, Flipper, ball_material};
 use crate::table::playfield_tests::{app, start_game};
 use crate::table::ramp::ON_PLAYFIELD;
-use crate::table::spawn::Ball;
 use crate::table::{Table, Tune};
 use bevy_circle_ccd::ccd_core::Segment;
 use bevy_circle_ccd::prelude::*;

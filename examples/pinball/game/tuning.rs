@@ -4,8 +4,7 @@
 //! table's: `table/parts.rs`.)
 
 use crate::game::progress::Progress;
-use crate::table::parts::{Part, SlingPiece, ball_material, part_kicker, part_material};
-use crate::table::spawn::Ball;
+use crate::table::parts::{Ball, Part, SlingPiece, ball_material, part_kicker, part_material};
 use crate::table::{Table, Tune};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;

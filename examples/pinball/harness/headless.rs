@@ -9,8 +9,7 @@ use crate::game::stats::RunStats;
 use crate::harness::cli::Args;
 use crate::harness::replay::{self, Replay, Tape};
 use crate::harness::{state_out, summary, trace};
-use crate::table::Table;
-use crate::table::TableDef;
+use crate::table::{Table, TableDef};
 use bevy::prelude::*;
 use std::process::ExitCode;
 

@@ -269,7 +269,7 @@ mod tests {
 
     use super::*;
     use crate::table;
-    use crate::table::spawn::Ball;
+    use crate::table::parts::Ball;
     use bevy_circle_ccd::prelude::*;
 
     const CLASSIC: &str = include_str!("../../../assets/tables/classic.ron");

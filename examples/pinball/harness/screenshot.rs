@@ -5,8 +5,8 @@
 use crate::game::rules::Requests;
 use crate::support::{SmokeGate, SmokeScreenshotPlugin};
 use crate::table::Table;
+use crate::table::parts::Ball;
 use crate::table::ramp::ON_RAMP;
-use crate::table::spawn::Ball;
 use bevy::prelude::*;
 use bevy_circle_ccd::ccd_core::Segment;
 use bevy_circle_ccd::prelude::*;

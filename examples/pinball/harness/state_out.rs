@@ -8,8 +8,7 @@
 
 use crate::game::rules::Game;
 use crate::game::stats::RunStats;
-use crate::table::parts::{Controls, Flipper, PlungerShown};
-use crate::table::spawn::Ball;
+use crate::table::parts::{Ball, Controls, Flipper, PlungerShown};
 use crate::table::{Side, Table, Tune, Tuning};
 use bevy::ecs::system::{SystemParam, SystemState};
 use bevy::prelude::*;

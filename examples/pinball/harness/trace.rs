@@ -4,8 +4,7 @@
 //! step's contacts.
 
 use crate::game::stats::{RunStats, collect_stats};
-use crate::table::parts::Flipper;
-use crate::table::spawn::Ball;
+use crate::table::parts::{Ball, Flipper};
 use bevy::prelude::*;
 use bevy_circle_ccd::CcdFaults;
 use bevy_circle_ccd::prelude::*;

@@ -8,8 +8,7 @@ use crate::harness::replay::{self, Replay, Tape};
 use crate::harness::screenshot::add_screenshot;
 use crate::harness::state_out::StateOutPlugin;
 use crate::harness::trace;
-use crate::table::Table;
-use crate::table::TableDef;
+use crate::table::{Table, TableDef};
 use bevy::prelude::*;
 use std::process::ExitCode;
 

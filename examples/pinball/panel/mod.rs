@@ -17,7 +17,7 @@ use crate::game::autoplay::Autoplay;
 use crate::game::input::StepOnce;
 use crate::game::rules::{Game, Requests};
 use crate::game::stats::RunStats;
-use crate::table::spawn::Ball;
+use crate::table::parts::Ball;
 use crate::table::{Table, Tune};
 use crate::view::ViewToggles;
 use bevy::camera::visibility::RenderLayers;

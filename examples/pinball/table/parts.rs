@@ -9,7 +9,6 @@
 //! Released, it falls back the same way with its own (slower) time. The table file gives
 //! both times (`flipper_up_ms`, `flipper_down_ms`).
 
-use crate::table::spawn::Ball;
 use crate::table::{Side, Table, Tune, Tuning};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
@@ -84,6 +83,14 @@ impl Controls {
             Side::Right => self.right,
         }
     }
+}
+
+/// A ball in play (spawned by [`spawn_ball`](crate::table::spawn::spawn_ball)).
+#[derive(Component)]
+pub struct Ball {
+    /// When it last moved (None until the first step sees it).
+    pub still_since: Option<f32>,
+    pub still_at: Vec2,
 }
 
 /// A flipper: the pose and stroke of its bat, and its state.

@@ -4,11 +4,9 @@
 //! multiball: `game/rules_tests.rs`.)
 
 use crate::game::rules::{self, Requests};
-use crate::table::parts::Controls;
-use crate::table::parts::Flipper;
-use crate::table::spawn::{self, spawn_ball};
-use crate::table::{self, Side};
-use crate::table::{Table, Tune};
+use crate::table::parts::{Ball, Controls, Flipper};
+use crate::table::spawn::spawn_ball;
+use crate::table::{self, Side, Table, Tune};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 
@@ -147,7 +145,7 @@ fn never_through(motor: bool, moments: usize) {
 pub(crate) fn balls(app: &mut App) -> Vec<(Entity, Vec2)> {
     let mut q = app
         .world_mut()
-        .query_filtered::<(Entity, &Transform), With<spawn::Ball>>();
+        .query_filtered::<(Entity, &Transform), With<Ball>>();
     q.iter(app.world())
         .map(|(e, t)| (e, t.translation.truncate()))
         .collect()

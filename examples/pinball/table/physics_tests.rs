@@ -8,11 +8,9 @@
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 use crate::game::rules::Requests;
-use crate::table::parts::Controls;
-use crate::table::parts::Flipper;
+use crate::table::parts::{Controls, Flipper};
 use crate::table::spawn::spawn_ball;
-use crate::table::{self, Side};
-use crate::table::{Table, Tune};
+use crate::table::{self, Side, Table, Tune};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 

@@ -6,13 +6,11 @@
 use crate::game::progress::Progress;
 use crate::game::rules::Requests;
 use crate::game::stats::RunStats;
-use crate::table::parts::Controls;
-use crate::table::parts::Part;
+use crate::table::parts::{Controls, Part};
 use crate::table::ramp::{ON_PLAYFIELD, ON_RAMP};
 use crate::table::saucer::Held;
 use crate::table::spawn::spawn_ball;
-use crate::table::{self, inside};
-use crate::table::{Table, Tune};
+use crate::table::{self, Table, Tune, inside};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 

@@ -3,10 +3,8 @@
 //! (its `MovingCircle` is removed, so nothing moves it and nothing hits it) and put back
 //! with the eject velocity: the kick is exact, whatever the ball did before.
 
-use crate::table::Table;
-use crate::table::parts::Part;
-use crate::table::spawn::Ball;
-use crate::table::v;
+use crate::table::parts::{Ball, Part};
+use crate::table::{Table, v};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 

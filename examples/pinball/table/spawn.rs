@@ -3,7 +3,7 @@
 //! from [`part_material`](crate::table::parts::part_material); the view dresses it afterwards.
 
 use crate::table::parts::{
-    Flipper, FlipperPart, Part, SlingPiece, ball_material, part_kicker, part_material, sling_pieces,
+    Ball, Flipper, FlipperPart, Part, SlingPiece, ball_material, part_kicker, part_material, sling_pieces,
 };
 use crate::table::ramp::{ON_PLAYFIELD, PLAYFIELD_BALL_Z};
 use crate::table::{Table, Tune, Tuning, v};
@@ -14,14 +14,6 @@ use bevy_circle_ccd::prelude::*;
 /// Drawing depth of the flippers (above the playfield's walls; balls are above them,
 /// `ramp::PLAYFIELD_BALL_Z`).
 const FLIPPER_Z: f32 = 1.0;
-
-/// A ball in play.
-#[derive(Component)]
-pub struct Ball {
-    /// When it last moved (None until the first step sees it).
-    pub still_since: Option<f32>,
-    pub still_at: Vec2,
-}
 
 /// A part's material (the default for one without: none is spawned solid).
 fn material(part: Part, tune: &Tuning) -> CcdMaterial {

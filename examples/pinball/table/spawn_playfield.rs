@@ -3,8 +3,7 @@
 //! posts. Each gets its rules marker (`Part`) and its material from
 //! [`part_material`](crate::table::parts::part_material).
 
-use crate::table::parts::Part;
-use crate::table::parts::part_material;
+use crate::table::parts::{Part, part_material};
 use crate::table::playfield::Playfield;
 use crate::table::ramp::{ON_BOTH, ON_RAMP};
 use crate::table::{Tuning, v};

@@ -5,7 +5,7 @@
 use super::ViewToggles;
 use super::palette::*;
 use crate::table::Table;
-use crate::table::spawn::Ball;
+use crate::table::parts::Ball;
 use bevy::prelude::*;
 use bevy_circle_ccd::TransformInterpolation;
 use bevy_circle_ccd::prelude::*;

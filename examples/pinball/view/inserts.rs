@@ -6,9 +6,8 @@ use super::lights::{Glow, Lamp, set_glow};
 use super::paint::Painter;
 use super::palette::*;
 use crate::game::progress::Progress;
-use crate::table::Table;
 use crate::table::parts::Part;
-use crate::table::v;
+use crate::table::{Table, v};
 use bevy::prelude::*;
 
 /// Dress one of the richer table's parts (the others are dressed elsewhere).

@@ -4,9 +4,8 @@
 use super::lights::{Glow, Lamp};
 use super::paint::Painter;
 use super::palette::*;
-use crate::table::Table;
 use crate::table::parts::Part;
-use crate::table::v;
+use crate::table::{Table, v};
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 

@@ -27,9 +27,7 @@ mod popups;
 mod walls;
 
 use crate::table::Table;
-use crate::table::parts::Flipper;
-use crate::table::parts::Part;
-use crate::table::spawn::Ball;
+use crate::table::parts::{Ball, Flipper, Part};
 use bevy::camera::ScalingMode;
 use bevy::gizmos::config::GizmoConfigStore;
 use bevy::prelude::*;

@@ -3,9 +3,8 @@
 
 use super::paint::Painter;
 use super::palette::*;
-use crate::table::Table;
 use crate::table::parts::Part;
-use crate::table::{Piece, v};
+use crate::table::{Piece, Table, v};
 use bevy::prelude::*;
 
 /// The wall materials, shared by every wall stroke.

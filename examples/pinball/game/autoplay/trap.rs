@@ -7,8 +7,7 @@ use super::{Autoplay, BallView, FLIP_COOLDOWN, FLIP_HOLD, REACH_FROM, lit_shots}
 use crate::game::aim::{AimInputs, resting_direction};
 use crate::game::progress::Progress;
 use crate::game::trap_shot::target;
-use crate::table::parts::Flipper;
-use crate::table::spawn::Ball;
+use crate::table::parts::{Ball, Flipper};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 
