@@ -2,77 +2,13 @@
 //! in the error (`flippers[0].length: must be positive and finite, got 0`), so a typo in
 //! a table never becomes a panic or a NaN in the physics.
 
-use crate::table::{OUTLINE_CLOSE_MM, P, Piece, Step, TableDef, Tuning, v};
+use crate::table::error::{TableError, finite_point, in_range, invalid, positive, segment};
+use crate::table::{OUTLINE_CLOSE_MM, Piece, Step, TableDef, Tuning};
 use bevy::prelude::*;
-use std::fmt;
 
-/// Shortest wall segment accepted, mm (shorter ones are typos, not geometry).
-const MIN_SEGMENT_MM: f32 = 0.5;
 /// Most segments one arc may have.
 const MAX_ARC_SEGMENTS: u32 = 1024;
 
-/// What is wrong with a table file.
-#[derive(Debug)]
-pub enum TableError {
-    Read(String, std::io::Error),
-    Parse(String),
-    Invalid { field: String, problem: String },
-}
-
-impl fmt::Display for TableError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Read(path, e) => write!(f, "cannot read table file {path}: {e}"),
-            Self::Parse(e) => write!(f, "table file does not parse: {e}"),
-            Self::Invalid { field, problem } => write!(f, "table field `{field}`: {problem}"),
-        }
-    }
-}
-
-impl std::error::Error for TableError {}
-
-pub fn invalid(field: impl Into<String>, problem: impl Into<String>) -> TableError {
-    TableError::Invalid {
-        field: field.into(),
-        problem: problem.into(),
-    }
-}
-
-pub fn finite_point(field: &str, p: P) -> Result<(), TableError> {
-    if p.0.is_finite() && p.1.is_finite() {
-        Ok(())
-    } else {
-        Err(invalid(
-            field,
-            format!("({}, {}) is not a finite point", p.0, p.1),
-        ))
-    }
-}
-
-pub fn positive(field: &str, x: f32) -> Result<(), TableError> {
-    if x.is_finite() && x > 0.0 {
-        Ok(())
-    } else {
-        Err(invalid(field, format!("must be positive and finite, got {x}")))
-    }
-}
-
-pub fn in_range(field: &str, x: f32, lo: f32, hi: f32) -> Result<(), TableError> {
-    if x.is_finite() && (lo..=hi).contains(&x) {
-        Ok(())
-    } else {
-        Err(invalid(field, format!("must be in {lo}..={hi}, got {x}")))
-    }
-}
-
-pub fn segment(field: &str, (a, b): (P, P)) -> Result<(), TableError> {
-    finite_point(field, a)?;
-    finite_point(field, b)?;
-    if v(a).distance(v(b)) < MIN_SEGMENT_MM {
-        return Err(invalid(field, "end points coincide (zero-length segment)"));
-    }
-    Ok(())
-}
 impl Piece {
     /// Check the piece's numbers, then the shape it spawns as (a self-crossing polygon, a
     /// repeated point): the error names the field.

@@ -3,7 +3,7 @@
 //! none loads with a number that is not finite. (The command line's bad input:
 //! `harness/cli_tests.rs`.)
 
-use crate::table::check::TableError;
+use crate::table::error::TableError;
 use crate::table::{TableDef, parse};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

@@ -3,7 +3,7 @@
 //! typo in a coordinate gives an error that names the part, rather than a post floating
 //! off the table or a bumper buried in a wall.
 
-use crate::table::check::{TableError, invalid};
+use crate::table::error::{TableError, invalid};
 use crate::table::{P, Piece, TableDef, inside, v};
 use bevy::prelude::*;
 use bevy_circle_ccd::ccd_core::Segment;

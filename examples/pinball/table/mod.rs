@@ -2,7 +2,7 @@
 //! types (RON, loaded with serde) and the geometry derived from it; each other idea has
 //! its own file:
 //! - `check.rs` and `layout_check.rs`: validation on load, with errors that name the bad
-//!   field or part;
+//!   field or part (`error.rs`: the error and the checks of one field);
 //! - `playfield.rs`: the richer table's parts, as data;
 //! - `spawn.rs`: the table's parts and the balls, spawned from the table file (the richer
 //!   table's parts in `spawn_playfield.rs`);
@@ -15,6 +15,7 @@
 //! - `saucer.rs`: the saucer's catch, hold and exact kick.
 
 pub mod check;
+pub mod error;
 pub mod flipper_shape;
 pub mod hinged;
 pub mod layout_check;
@@ -30,7 +31,7 @@ use bevy::prelude::*;
 use serde::Deserialize;
 use std::path::Path;
 
-use crate::table::check::TableError;
+use crate::table::error::TableError;
 pub use crate::table::piece::{Piece, Step};
 
 /// A point in table millimetres.

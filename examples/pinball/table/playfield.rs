@@ -3,7 +3,7 @@
 //! rubber posts, and the rules' numbers (ball save, tilt, bonus). Every field is
 //! optional in the file, so a plain table (`classic.ron`) has none of them.
 
-use crate::table::check::{TableError, finite_point, in_range, invalid, positive, segment};
+use crate::table::error::{TableError, finite_point, in_range, invalid, positive, segment};
 use crate::table::{GateDef, P, Piece, RolloverDef};
 use serde::Deserialize;
 
