@@ -13,10 +13,12 @@
 //! - `flight.rs`: the free-flight energy watch (a ball's energy between contacts);
 //! - `autoplay.rs`: the autoplayer, with `aim.rs` (what it reads from the trajectory
 //!   prediction);
-//! - `input.rs` (window only): keys and mouse buttons.
+//! - `input.rs` (window only): keys and mouse buttons;
+//! - `tape.rs`: the inputs recorded, or fed back from a recording, step for step.
 //!
 //! The machine the rules play on (its parts, spawned from the table file, and their
-//! physics) is in `table/`; recording and replaying the inputs is in `harness/replay.rs`.
+//! physics) is in `table/`; the recording's file (`--record`, `--replay`) is in
+//! `harness/replay.rs`.
 //! Everything here runs the same with a window or headless.
 
 pub mod aim;
@@ -27,6 +29,7 @@ pub mod input;
 pub mod progress;
 pub mod rules;
 pub mod stats;
+pub mod tape;
 pub mod tilt;
 pub mod trap_shot;
 pub mod tuning;
@@ -40,9 +43,9 @@ use crate::game::rules::{
 use crate::game::stats::{
     RunStats, audit_every_step, collect_stats, keep_ramp_balls_on_ramp, watch_balls, watch_faults,
 };
+use crate::game::tape::tape;
 use crate::game::tilt::nudge_and_tilt;
 use crate::game::tuning::apply_tuning;
-use crate::harness::replay::tape;
 use crate::table::parts::{Controls, PlungerShown, drive_flippers, plunger};
 use crate::table::ramp::{playfield_layer_by_default, switch_layers};
 use crate::table::saucer::{Caught, catch, eject};

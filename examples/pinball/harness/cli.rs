@@ -1,7 +1,7 @@
 //! The command line: every flag of the pinball program ([`Args`]), and loading the table
 //! and the replay it names.
 
-use crate::harness::replay::Replay;
+use crate::game::tape::Replay;
 use crate::harness::screenshot::Moment;
 use crate::support::cli::{parse_seconds, parse_window};
 use crate::table::{self, TableDef};

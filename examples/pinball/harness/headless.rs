@@ -6,8 +6,8 @@
 use crate::game::highscores::HighScores;
 use crate::game::rules::Requests;
 use crate::game::stats::RunStats;
+use crate::game::tape::{Replay, Tape, player};
 use crate::harness::cli::Args;
-use crate::harness::replay::{self, Replay, Tape};
 use crate::harness::{state_out, summary, trace};
 use crate::table::{Table, TableDef};
 use bevy::prelude::*;
@@ -47,7 +47,7 @@ fn headless_game(def: TableDef, args: &Args, played: Option<Replay>, hz: f64) ->
     }
     match played {
         Some(r) => {
-            app.insert_resource(replay::player(r));
+            app.insert_resource(player(r));
         }
         None => {
             if args.record.is_some() {

@@ -3,8 +3,8 @@
 //! `--trace`), run until the window closes.
 
 use crate::game::highscores::{self, HighScores};
+use crate::game::tape::{Replay, Tape, player};
 use crate::harness::cli::Args;
-use crate::harness::replay::{self, Replay, Tape};
 use crate::harness::screenshot::add_screenshot;
 use crate::harness::state_out::StateOutPlugin;
 use crate::harness::trace;
@@ -46,7 +46,7 @@ pub fn run(def: TableDef, args: Args, played: Option<Replay>, hz: f64) -> ExitCo
 /// The tape of a windowed game: playing the replay, or recording to `--record`, or none.
 fn window_tape(def: &TableDef, args: &Args, played: Option<Replay>, hz: f64) -> Option<Tape> {
     match played {
-        Some(r) => Some(replay::player(r)),
+        Some(r) => Some(player(r)),
         None => args.record.clone().map(|file| {
             let ring = def.outline_points();
             let table = Table {
