@@ -4,14 +4,13 @@
 //!
 //! Left/Right Shift, Z/M, the arrow keys or the left/right mouse buttons flip; Space or
 //! Down pulls the plunger; N starts a game; B adds a ball; P pauses; period steps while
-//! paused; F1 shows the debug gizmos. (F9 writes the `--state-out` file:
+//! paused. (F1 shows the debug gizmos: `view/mod.rs`; F9 writes the `--state-out` file:
 //! `harness/state_out.rs`.)
 
 use crate::game::autoplay::Autoplay;
 use crate::game::rules::Requests;
 use crate::game::tilt::Nudge;
 use crate::table::parts::Controls;
-use crate::view::ViewToggles;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::EguiContexts;
@@ -42,16 +41,14 @@ struct Pressed<'w, 's> {
     egui: EguiContexts<'w, 's>,
 }
 
-/// What the keys set: the flippers and plunger, the requests to the rules, the view's
-/// toggles, the virtual clock (pause) and the single step.
+/// What the keys set: the flippers and plunger, the requests to the rules, the virtual
+/// clock (pause) and the single step.
 #[derive(SystemParam)]
 struct KeyTargets<'w> {
     /// Flippers and plunger (left to the autoplayer while it plays).
     controls: ResMut<'w, Controls>,
     /// New game, another ball, a nudge.
     requests: ResMut<'w, Requests>,
-    /// What the view shows.
-    toggles: ResMut<'w, ViewToggles>,
     /// The virtual clock, paused and resumed.
     time: ResMut<'w, Time<Virtual>>,
     /// One fixed step while paused.
@@ -68,7 +65,6 @@ fn keys(pressed: Pressed, auto: Res<Autoplay>, set: KeyTargets) {
     let KeyTargets {
         mut controls,
         mut requests,
-        mut toggles,
         mut time,
         mut step,
     } = set;
@@ -105,9 +101,6 @@ fn keys(pressed: Pressed, auto: Res<Autoplay>, set: KeyTargets) {
     }
     if keys.just_pressed(KeyCode::Period) && time.is_paused() {
         step.0 = true;
-    }
-    if keys.just_pressed(KeyCode::F1) {
-        toggles.gizmos = !toggles.gizmos;
     }
 }
 

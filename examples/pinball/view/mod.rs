@@ -64,6 +64,7 @@ impl Plugin for ViewPlugin {
             .init_resource::<ViewToggles>()
             .init_resource::<WallPaint>()
             .init_resource::<dmd::DmdFrame>()
+            .add_systems(PreUpdate, gizmos_key)
             .add_systems(
                 Startup,
                 (
@@ -171,6 +172,13 @@ fn dress_parts(
             | Part::Standup(_)
             | Part::Post => inserts::dress(&mut p, &table, (e, *part), seg, pillar),
         }
+    }
+}
+
+/// F1 shows or hides the debug gizmos.
+fn gizmos_key(keys: Res<ButtonInput<KeyCode>>, mut toggles: ResMut<ViewToggles>) {
+    if keys.just_pressed(KeyCode::F1) {
+        toggles.gizmos = !toggles.gizmos;
     }
 }
 
