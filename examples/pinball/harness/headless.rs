@@ -3,6 +3,7 @@
 //! [`PROGRESS_SECONDS`] on stderr and a summary (`summary.rs`) on stdout; the exit code
 //! says whether the run failed.
 
+use crate::game::GamePlugin;
 use crate::game::highscores::HighScores;
 use crate::game::rules::Requests;
 use crate::game::stats::RunStats;
@@ -11,6 +12,8 @@ use crate::harness::cli::Args;
 use crate::harness::{state_out, summary, trace};
 use crate::table::{Table, TableDef};
 use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_circle_ccd::prelude::*;
 use std::process::ExitCode;
 
 /// Simulated seconds between progress lines.
@@ -38,7 +41,7 @@ pub fn run(def: TableDef, args: &Args, played: Option<Replay>, hz: f64) -> ExitC
 /// The headless app with `--scores` and `--trace`, and either the replay's tape or a new
 /// game (with a recording tape for `--record`).
 fn headless_game(def: TableDef, args: &Args, played: Option<Replay>, hz: f64) -> App {
-    let mut app = crate::headless_app(def, played.is_none(), hz);
+    let mut app = headless_app(def, played.is_none(), hz);
     if let Some(path) = args.scores.clone() {
         app.insert_resource(HighScores::load(path));
     }
@@ -109,4 +112,36 @@ fn save_headless_outputs(app: &mut App, args: &Args) -> bool {
         return false;
     }
     true
+}
+
+/// The table and rules on MinimalPlugins, one fixed step of `1/hz` s per `app.update()`
+/// (the headless mode and the tests).
+pub fn headless_app(def: TableDef, autoplay: bool, hz: f64) -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        TransformPlugin,
+        CircleCcdPlugin {
+            interpolation: false,
+            ..default()
+        },
+        GamePlugin { table: def, autoplay },
+    ))
+    .insert_resource(Time::<Fixed>::from_hz(hz))
+    .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+    app.finish();
+    app.cleanup();
+    single_threaded(&mut app);
+    app
+}
+
+/// Puts every schedule on the single-threaded executor. A headless update is a few
+/// microseconds of work; handing its systems to worker threads and back costs far more
+/// (on a two-core VM about 1.4 ms per update, nearly all of it in futex calls), so the
+/// headless mode and the tests run 13 times faster this way.
+fn single_threaded(app: &mut App) {
+    let mut schedules = app.world_mut().resource_mut::<bevy::ecs::schedule::Schedules>();
+    for (_, schedule) in schedules.iter_mut() {
+        schedule.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
+    }
 }

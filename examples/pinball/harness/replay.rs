@@ -163,7 +163,7 @@ mod tests {
     fn a_replay_reproduces_a_recorded_game(table: &str) {
         const STEPS: u64 = 60_000;
         let def = table::parse(table).unwrap();
-        let mut recorded_app = crate::headless_app(def.clone(), true, 1000.0);
+        let mut recorded_app = crate::harness::headless::headless_app(def.clone(), true, 1000.0);
         let tape = Tape::record(recorded_app.world().resource::<Table>(), 1000.0, None);
         recorded_app.insert_resource(tape);
         recorded_app.world_mut().resource_mut::<Requests>().new_game = true;
@@ -179,7 +179,7 @@ mod tests {
         );
         let back: Replay = ron::from_str(&recorded.to_ron().unwrap()).unwrap();
         assert_eq!(back, recorded);
-        let mut played_app = crate::headless_app(def, false, 1000.0);
+        let mut played_app = crate::harness::headless::headless_app(def, false, 1000.0);
         played_app.insert_resource(player(back));
         for _ in 0..STEPS {
             played_app.update();

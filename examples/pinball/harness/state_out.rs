@@ -214,7 +214,7 @@ mod tests {
     #[test]
     fn the_state_file_reads_back_as_written() {
         let def = table::parse(CLASSIC).unwrap();
-        let mut app = crate::headless_app(def.clone(), true, 1000.0);
+        let mut app = crate::harness::headless::headless_app(def.clone(), true, 1000.0);
         app.world_mut()
             .resource_mut::<crate::game::rules::Requests>()
             .new_game = true;
@@ -241,7 +241,7 @@ mod tests {
     fn a_failed_write_names_the_file() {
         let path = std::env::temp_dir().join("pinball-no-such-dir").join("state.ron");
         let def = table::parse(CLASSIC).unwrap();
-        let mut app = crate::headless_app(def, false, 1000.0);
+        let mut app = crate::harness::headless::headless_app(def, false, 1000.0);
         app.update();
         assert!(!write_world(app.world_mut(), &path));
         let state = app

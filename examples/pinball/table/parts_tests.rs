@@ -15,7 +15,7 @@ const CLASSIC: &str = include_str!("../../../assets/tables/classic.ron");
 /// The classic table, headless at 1 kHz, spawned and waiting for N (shared with
 /// `game/rules_tests.rs`).
 pub(crate) fn app() -> App {
-    let mut app = crate::headless_app(table::parse(CLASSIC).unwrap(), false, 1000.0);
+    let mut app = crate::harness::headless::headless_app(table::parse(CLASSIC).unwrap(), false, 1000.0);
     // Startup: the table is spawned; the game is over until N, so nothing is served.
     app.update();
     app

@@ -17,7 +17,7 @@ use bevy_circle_ccd::prelude::*;
 const CLASSIC: &str = include_str!("../../../assets/tables/classic.ron");
 
 fn app() -> App {
-    let mut app = crate::headless_app(table::parse(CLASSIC).unwrap(), false, 1000.0);
+    let mut app = crate::harness::headless::headless_app(table::parse(CLASSIC).unwrap(), false, 1000.0);
     app.update();
     app
 }

@@ -17,7 +17,7 @@ use bevy_circle_ccd::prelude::*;
 const STARFALL: &str = include_str!("../../../assets/tables/starfall.ron");
 
 pub fn app() -> App {
-    let mut app = crate::headless_app(table::parse(STARFALL).unwrap(), false, 1000.0);
+    let mut app = crate::harness::headless::headless_app(table::parse(STARFALL).unwrap(), false, 1000.0);
     app.update();
     app
 }
