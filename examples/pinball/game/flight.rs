@@ -32,22 +32,6 @@ pub struct FlightWatch {
     flights: HashMap<Entity, Flight>,
 }
 
-/// The run's figures of free flight, for the summary.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct FlightFigures {
-    /// Flights that lasted at least one step.
-    pub flights: u64,
-    /// The longest flight, steps.
-    pub longest: u32,
-    /// The worst energy drift over a flight, as a height: `|ΔE| / |g|`, mm.
-    pub worst_height: f64,
-    /// The same drift over the flight's energy above the table's lowest point.
-    pub worst_relative: f64,
-    /// Where the ball with the worst relative drift was then, and how many steps its
-    /// flight had lasted.
-    pub worst_at: (Vec2, u32),
-}
-
 /// Kinetic plus potential energy per unit mass, `½|v|² − g·p`, in f64.
 fn energy(p: Vec2, v: Vec2, g: Vec2) -> f64 {
     0.5 * v.as_dvec2().length_squared() - g.as_dvec2().dot(p.as_dvec2())

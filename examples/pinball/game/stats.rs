@@ -2,7 +2,6 @@
 //! the balls: escapes, NaN, the ball search for a stuck ball, and the ramp's layer kept
 //! to the ramp.
 
-use crate::game::flight::FlightFigures;
 use crate::table::parts::{Ball, Part};
 use crate::table::ramp::{
     ON_PLAYFIELD, ON_RAMP, PLAYFIELD_BALL_Z, RampPlace, channel, on_lip, overlaps_playfield, ramp_place,
@@ -82,6 +81,22 @@ pub struct RunStats {
     /// Mean bounces per step over the last second.
     pub bounces_per_step_avg: f32,
     pub fastest_now: f32,
+}
+
+/// The run's figures of free flight (`flight.rs`), for the summary.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FlightFigures {
+    /// Flights that lasted at least one step.
+    pub flights: u64,
+    /// The longest flight, steps.
+    pub longest: u32,
+    /// The worst energy drift over a flight, as a height: `|ΔE| / |g|`, mm.
+    pub worst_height: f64,
+    /// The same drift over the flight's energy above the table's lowest point.
+    pub worst_relative: f64,
+    /// Where the ball with the worst relative drift was then, and how many steps its
+    /// flight had lasted.
+    pub worst_at: (Vec2, u32),
 }
 
 impl RunStats {
