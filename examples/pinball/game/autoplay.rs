@@ -16,8 +16,7 @@ use crate::game::aim::{AimInputs, Forecast, outlanes, resting_direction};
 
 mod trap;
 use crate::game::progress::Progress;
-use crate::game::rules::{Game, Requests};
-use crate::game::tilt::Nudge;
+use crate::game::rules::{Game, Nudge, Requests};
 use crate::game::trap_shot::TrapShots;
 use crate::table::flipper_shape::BatShape;
 use crate::table::parts::{Ball, Controls, Flipper};

@@ -8,8 +8,7 @@
 //! `harness/state_out.rs`.)
 
 use crate::game::autoplay::Autoplay;
-use crate::game::rules::Requests;
-use crate::game::tilt::Nudge;
+use crate::game::rules::{Nudge, Requests};
 use crate::table::parts::Controls;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;

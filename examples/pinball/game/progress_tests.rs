@@ -77,7 +77,7 @@ fn tilt_kills_the_flippers_and_ends_the_ball_without_bonus() {
     // Three nudges a step apart: the bob reaches 1 (below the warning level 1.5), then
     // about 2 (a warning), then about 3 (past the tilt level 2.5).
     for _ in 0..3 {
-        app.world_mut().resource_mut::<Requests>().nudge = Some(crate::game::tilt::Nudge::Front);
+        app.world_mut().resource_mut::<Requests>().nudge = Some(crate::game::rules::Nudge::Front);
         app.update();
     }
     let stats = app.world().resource::<RunStats>();

@@ -15,6 +15,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_circle_ccd::ccd_core;
 use bevy_circle_ccd::prelude::*;
+use serde::{Deserialize, Serialize};
 use std::f32::consts::TAU;
 
 /// Seconds between the balls a multiball (or the B key) launches.
@@ -48,7 +49,30 @@ pub struct Requests {
     pub new_game: bool,
     pub add_ball: bool,
     /// A nudge of the cabinet (`tilt.rs`).
-    pub nudge: Option<crate::game::tilt::Nudge>,
+    pub nudge: Option<Nudge>,
+}
+
+/// A nudge, named by the side of the cabinet the player shoves from.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Nudge {
+    /// Shoved from the left: the balls jump to the right.
+    Left,
+    /// Shoved from the right: the balls jump to the left.
+    Right,
+    /// Shoved from the front: the balls jump up the table.
+    Front,
+}
+
+impl Nudge {
+    /// The direction the balls are pushed, relative to the table.
+    #[must_use]
+    pub fn direction(self) -> Vec2 {
+        match self {
+            Self::Left => Vec2::X,
+            Self::Right => Vec2::NEG_X,
+            Self::Front => Vec2::Y,
+        }
+    }
 }
 
 #[derive(Resource, Default)]

@@ -6,7 +6,7 @@
 //! its file and reading one back (`--record`, `--replay`) is the harness's
 //! (`harness/replay.rs`).
 
-use crate::game::rules::Requests;
+use crate::game::rules::{Nudge, Requests};
 use crate::table::Table;
 use crate::table::parts::Controls;
 use bevy::prelude::*;
@@ -45,7 +45,7 @@ pub struct InputAt {
     pub new_game: bool,
     pub add_ball: bool,
     #[serde(default)]
-    pub nudge: Option<crate::game::tilt::Nudge>,
+    pub nudge: Option<Nudge>,
 }
 
 impl InputAt {

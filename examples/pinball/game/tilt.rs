@@ -10,30 +10,6 @@ use crate::table::parts::{Ball, Controls};
 use crate::table::saucer::Held;
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
-use serde::{Deserialize, Serialize};
-
-/// A nudge, named by the side of the cabinet the player shoves from.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Nudge {
-    /// Shoved from the left: the balls jump to the right.
-    Left,
-    /// Shoved from the right: the balls jump to the left.
-    Right,
-    /// Shoved from the front: the balls jump up the table.
-    Front,
-}
-
-impl Nudge {
-    /// The direction the balls are pushed, relative to the table.
-    #[must_use]
-    pub fn direction(self) -> Vec2 {
-        match self {
-            Self::Left => Vec2::X,
-            Self::Right => Vec2::NEG_X,
-            Self::Front => Vec2::Y,
-        }
-    }
-}
 
 /// Apply a requested nudge, move the tilt bob, and keep the flippers dead after a tilt.
 /// Runs after the inputs are in and before the flippers move.
