@@ -3,7 +3,8 @@
 //! own file:
 //! - `rules.rs`: scoring, serving, multiball, game over;
 //! - `progress.rs`: the richer table's progression (arrows, combos, bonus, lock,
-//!   jackpot, kickback, extra ball, ball save);
+//!   jackpot, kickback, extra ball, ball save), and `playfield.rs`: the rules that move
+//!   it on;
 //! - `tilt.rs`: nudges and the tilt;
 //! - `tuning.rs`: the live tuning pushed into the parts' materials and kicks, which a
 //!   tilt cuts;
@@ -26,6 +27,7 @@ pub mod autoplay;
 pub mod flight;
 pub use crate::support::highscores;
 pub mod input;
+pub mod playfield;
 pub mod progress;
 pub mod rules;
 pub mod stats;
@@ -36,7 +38,8 @@ pub mod tuning;
 
 use crate::game::autoplay::{Autoplay, autoplay};
 use crate::game::flight::{FlightWatch, read_after, read_before};
-use crate::game::progress::{Progress, ball_save_clock, kickback_plate, lane_change, on_playfield_hits};
+use crate::game::playfield::{ball_save_clock, kickback_plate, lane_change, on_playfield_hits};
+use crate::game::progress::Progress;
 use crate::game::rules::{
     Game, PartHit, Requests, on_hits, prepare_game, rules_requests, score_spinners, serve,
 };

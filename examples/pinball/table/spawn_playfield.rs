@@ -55,7 +55,7 @@ pub fn spawn_playfield(commands: &mut Commands, p: &Playfield, ball_radius: f32,
         commands.spawn((line(v(r.a), v(r.b)), CcdSensor, Part::TopLane(k)));
     }
     if let Some(kb) = &p.kickback {
-        // Solid only while lit: `progress::kickback_plate` adds and removes its segment.
+        // Solid only while lit: the rules (`kickback_plate`) add and remove its segment.
         commands.spawn((
             Transform::IDENTITY,
             material(Part::Kickback, tune),
