@@ -1,7 +1,8 @@
 //! The game: the rules, the players that feed them (the keys and the autoplayer), and the
 //! game plugin with the table's resources and the order of its systems. Each idea has its
 //! own file:
-//! - `rules.rs`: scoring, serving, multiball, game over;
+//! - `rules.rs`: the requests, the game's state, scoring and multiball; `serve.rs`:
+//!   serving, the queued balls, game over;
 //! - `progress.rs`: the richer table's progression (arrows, combos, bonus, lock,
 //!   jackpot, kickback, extra ball, ball save), and `playfield.rs`: the rules that move
 //!   it on;
@@ -30,6 +31,7 @@ pub mod input;
 pub mod playfield;
 pub mod progress;
 pub mod rules;
+pub mod serve;
 pub mod stats;
 pub mod tape;
 pub mod tilt;
@@ -40,9 +42,8 @@ use crate::game::autoplay::{Autoplay, autoplay};
 use crate::game::flight::{FlightWatch, read_after, read_before};
 use crate::game::playfield::{ball_save_clock, kickback_plate, lane_change, on_playfield_hits};
 use crate::game::progress::Progress;
-use crate::game::rules::{
-    Game, PartHit, Requests, on_hits, prepare_game, rules_requests, score_spinners, serve,
-};
+use crate::game::rules::{Game, PartHit, Requests, on_hits, prepare_game, rules_requests, score_spinners};
+use crate::game::serve::serve;
 use crate::game::stats::{
     RunStats, audit_every_step, collect_stats, keep_ramp_balls_on_ramp, watch_balls, watch_faults,
 };
