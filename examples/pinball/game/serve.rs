@@ -3,10 +3,10 @@
 //! with its high score.
 
 use crate::game::autoplay::Autoplay;
-use crate::game::highscores::HighScores;
 use crate::game::progress::Progress;
 use crate::game::rules::{Game, PlayState};
 use crate::game::stats::RunStats;
+use crate::support::highscores::HighScores;
 use crate::table::parts::{Ball, Part};
 use crate::table::spawn::spawn_ball;
 use crate::table::{Table, Tune, v};
