@@ -4,7 +4,7 @@
 
 use crate::game::ghost::Ghost;
 use crate::game::highscores::HighScores;
-use crate::game::input::{set_slow_motion, slow_motion_on};
+use crate::game::input::{PointerOnPanel, set_slow_motion, slow_motion_on};
 use crate::game::predict::AimLine;
 use crate::game::{Game, Requests, Tally};
 use crate::harness::cli::RATES;
@@ -17,10 +17,6 @@ use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
 const PANEL_WIDTH: f32 = 280.0;
 /// The most contacts the aim line's slider offers.
 const MAX_AIM_CONTACTS: usize = 30;
-
-/// Whether the pointer is over the panel (a click there is not a tap).
-#[derive(Resource, Clone, Copy, Debug, Default)]
-pub struct PointerOnPanel(pub bool);
 
 /// The panel.
 pub struct PanelPlugin;

@@ -11,6 +11,11 @@ use bevy::prelude::*;
 /// The speed of time in slow motion.
 pub const SLOW_MOTION: f32 = 0.2;
 
+/// Whether the pointer is over the panel (a click there is not a tap); the panel, when
+/// there is one, sets it.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct PointerOnPanel(pub bool);
+
 /// Reads the keys, the mouse and touches into the next step's requests.
 pub struct InputPlugin;
 
@@ -36,7 +41,7 @@ fn read_input(
     touches: Res<Touches>,
     mut requests: ResMut<Requests>,
     toggles: (ResMut<AimLine>, ResMut<Ghost>, ResMut<Time<Virtual>>),
-    pointer_on_panel: Option<Res<crate::panel::PointerOnPanel>>,
+    pointer_on_panel: Option<Res<PointerOnPanel>>,
 ) {
     let (mut aim, mut ghost, mut time) = toggles;
     let on_panel = pointer_on_panel.is_some_and(|p| p.0);
