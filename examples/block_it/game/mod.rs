@@ -28,6 +28,9 @@ use crate::room::{self, RoomDef, RoomEntities};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 
+/// The fixed physics rates the game offers, Hz (`--hz` and the panel's switch).
+pub const RATES: [u32; 3] = [30, 60, 120];
+
 /// The room's definition, and its entities once spawned.
 #[derive(Resource, Clone, Debug)]
 pub struct Room {

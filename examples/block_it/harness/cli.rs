@@ -1,6 +1,7 @@
 //! The command line: every flag of Block it ([`Args`]), and loading the room and the
 //! replay it names.
 
+use crate::game::RATES;
 use crate::harness::replay::Replay;
 use crate::room::{self, RoomDef};
 use crate::support::cli::{parse_seconds, parse_window};
@@ -49,9 +50,6 @@ pub struct Args {
     #[arg(long)]
     pub scores: Option<PathBuf>,
 }
-
-/// The rates the game offers, Hz.
-pub const RATES: [u32; 3] = [30, 60, 120];
 
 fn parse_hz(text: &str) -> Result<u32, String> {
     match text.trim().parse::<u32>() {
