@@ -66,7 +66,7 @@ fn add_game(app: &mut App, def: RoomDef, autoplay: bool, hz: u32, interpolation:
     ))
     .add_systems(
         FixedUpdate,
-        harness::replay::tape
+        game::tape::tape
             .in_set(GameSystems::Input)
             .after(game::autoplay::play),
     )

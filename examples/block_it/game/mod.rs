@@ -6,6 +6,7 @@
 //! - `ghost.rs`: the naive ball, moved by position plus velocity times dt and pushed out;
 //! - `autoplay.rs`: a player that taps when the prediction shows the ball leaving;
 //! - `input.rs`: Space, a click or a tap;
+//! - `tape.rs`: the requests recorded, or fed back from a recording, step for step;
 //! - `highscores` (shared, in `examples/support/`): the best scores, in the user's data directory.
 //!
 //! Every fixed step runs, in order: [`GameSystems::Input`] (the autoplayer, the tape),
@@ -18,6 +19,7 @@ pub use crate::support::highscores;
 pub mod input;
 pub mod predict;
 pub mod rules;
+pub mod tape;
 
 #[cfg(test)]
 mod predict_tests;

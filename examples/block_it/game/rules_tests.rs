@@ -5,8 +5,8 @@
 
 use super::ghost::naive_step;
 use super::rules::{Left, left_room};
+use super::tape::{Replay, Tape, player};
 use super::{Game, Gates, Requests, Tally};
-use crate::harness::replay::{self, Replay, Tape};
 use crate::room::{self, LastLeg, RoomDef, Wall, angle_of, to_room};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
@@ -410,7 +410,7 @@ fn a_recorded_game_replays_bit_for_bit_and_only_in_its_room() {
         "the autoplayer tapped"
     );
     let mut played = crate::headless_app(def.clone(), false, HZ);
-    played.insert_resource(replay::player(tape.clone()));
+    played.insert_resource(player(tape.clone()));
     for _ in 0..tape.steps {
         played.update();
     }

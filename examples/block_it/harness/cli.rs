@@ -2,7 +2,7 @@
 //! replay it names.
 
 use crate::game::RATES;
-use crate::harness::replay::Replay;
+use crate::game::tape::Replay;
 use crate::room::{self, RoomDef};
 use crate::support::cli::{parse_seconds, parse_window};
 use clap::Parser;

@@ -6,9 +6,10 @@
 
 use crate::game::ghost::Ghost;
 use crate::game::highscores::HighScores;
+use crate::game::tape::{Replay, Tape, player};
 use crate::game::{Game, Tally};
 use crate::harness::cli::Args;
-use crate::harness::replay::{self, Replay, Tape};
+use crate::harness::replay;
 use crate::room::RoomDef;
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
@@ -31,7 +32,7 @@ pub fn run(def: RoomDef, args: &Args, played: Option<Replay>, hz: u32) -> ExitCo
     let steps = match played {
         Some(replay) => {
             let steps = replay.steps;
-            app.insert_resource(replay::player(replay));
+            app.insert_resource(player(replay));
             steps
         }
         None => {

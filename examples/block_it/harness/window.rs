@@ -2,8 +2,9 @@
 //! with `--screenshot`, the smoke picture after `--frames` frames of autoplay.
 
 use crate::game::highscores::{self, HighScores};
+use crate::game::tape::{Replay, Tape, player};
 use crate::harness::cli::Args;
-use crate::harness::replay::{self, Replay, Tape};
+use crate::harness::replay;
 use crate::room::RoomDef;
 use crate::support::SmokeScreenshotPlugin;
 use bevy::prelude::*;
@@ -29,7 +30,7 @@ pub fn run(def: RoomDef, args: &Args, played: Option<Replay>, hz: u32) -> ExitCo
         .map(HighScores::load)
         .unwrap_or_default();
     let tape = match played {
-        Some(r) => Some(replay::player(r)),
+        Some(r) => Some(player(r)),
         None => args.record.clone().map(|file| Tape::Record {
             replay: Replay::new(&def, hz),
             file: Some(file),
