@@ -34,7 +34,7 @@ pub(super) fn app(def: RoomDef) -> App {
 
 /// [`app`] at `hz`.
 fn app_at(def: RoomDef, hz: u32) -> App {
-    let mut app = crate::headless_app(def, false, hz);
+    let mut app = crate::harness::app::headless_app(def, false, hz);
     app.init_resource::<Hits>()
         .init_resource::<GateSteps>()
         .add_systems(
@@ -368,7 +368,7 @@ fn the_exit_of_a_leg_in_the_turning_room_is_where_dense_sampling_finds_it() {
 
 #[test]
 fn the_autoplayer_reaches_twenty_thousand_with_no_fault() {
-    let mut app = crate::headless_app(shipped(), true, HZ);
+    let mut app = crate::harness::app::headless_app(shipped(), true, HZ);
     for _ in 0..60 * HZ {
         app.update();
     }
@@ -394,7 +394,7 @@ fn state(app: &App) -> (Tally, [u32; 4]) {
 #[test]
 fn a_recorded_game_replays_bit_for_bit_and_only_in_its_room() {
     let def = shipped();
-    let mut recorded = crate::headless_app(def.clone(), true, HZ);
+    let mut recorded = crate::harness::app::headless_app(def.clone(), true, HZ);
     recorded.insert_resource(Tape::Record {
         replay: Replay::new(&def, HZ),
         file: None,
@@ -409,7 +409,7 @@ fn a_recorded_game_replays_bit_for_bit_and_only_in_its_room() {
         tape.inputs.iter().filter(|i| i.tap).count() > 5,
         "the autoplayer tapped"
     );
-    let mut played = crate::headless_app(def.clone(), false, HZ);
+    let mut played = crate::harness::app::headless_app(def.clone(), false, HZ);
     played.insert_resource(player(tape.clone()));
     for _ in 0..tape.steps {
         played.update();

@@ -8,6 +8,7 @@ use crate::game::ghost::Ghost;
 use crate::game::highscores::HighScores;
 use crate::game::tape::{Replay, Tape, player};
 use crate::game::{Game, Tally};
+use crate::harness::app::headless_app;
 use crate::harness::cli::Args;
 use crate::harness::replay;
 use crate::room::RoomDef;
@@ -21,7 +22,7 @@ const PROGRESS_SECONDS: f64 = 60.0;
 /// Runs the headless game and prints its summary; the exit code says whether it was clean.
 pub fn run(def: RoomDef, args: &Args, played: Option<Replay>, hz: u32) -> ExitCode {
     let autoplay = played.is_none();
-    let mut app = crate::headless_app(def.clone(), autoplay, hz);
+    let mut app = headless_app(def.clone(), autoplay, hz);
     app.world_mut().resource_mut::<CcdSettings>().audit = true;
     app.world_mut().resource_mut::<Ghost>().on = true;
     // Nobody looks at the aim line here (the autoplayer makes its own prediction).

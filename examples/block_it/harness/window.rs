@@ -3,6 +3,7 @@
 
 use crate::game::highscores::{self, HighScores};
 use crate::game::tape::{Replay, Tape, player};
+use crate::harness::app::add_game;
 use crate::harness::cli::Args;
 use crate::harness::replay;
 use crate::room::RoomDef;
@@ -36,7 +37,7 @@ pub fn run(def: RoomDef, args: &Args, played: Option<Replay>, hz: u32) -> ExitCo
             file: Some(file),
         }),
     };
-    crate::add_game(&mut app, def, autoplay && tape.is_none(), hz, true);
+    add_game(&mut app, def, autoplay && tape.is_none(), hz, true);
     app.add_plugins((
         crate::view::ViewPlugin,
         crate::game::input::InputPlugin,
