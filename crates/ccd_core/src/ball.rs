@@ -64,4 +64,18 @@ impl Ball {
     pub(crate) fn circle(&self) -> Circle {
         Circle::new(self.center, self.radius)
     }
+
+    /// Whether the ball can be stepped: a finite centre, velocity and inverse mass, a
+    /// finite radius, and neither the radius nor the inverse mass negative (what
+    /// [`Circle::validate`](crate::Circle::validate) asks of its circle, and more). Every
+    /// test is taken (`&`, not `&&`): one branch per ball, not eight.
+    #[inline]
+    pub(crate) fn usable(&self) -> bool {
+        self.center.is_finite()
+            & self.velocity.is_finite()
+            & self.radius.is_finite()
+            & (self.radius >= 0.0)
+            & self.inverse_mass.is_finite()
+            & (self.inverse_mass >= 0.0)
+    }
 }

@@ -2,7 +2,8 @@
 //! it must, with no time lost and no tunnelling.
 
 use crate::ball::Ball;
-use crate::hit::{ContactWith, Feature, Hit};
+use crate::contact_with::ContactWith;
+use crate::hit::{Feature, Hit};
 use crate::material::Material;
 use crate::meet::{
     Bounces, Halt, Meeting, Pushed, Rest, RestRule, Rules, SurfaceOf, Surroundings, Touch, meet,

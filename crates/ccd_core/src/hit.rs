@@ -1,6 +1,5 @@
-//! [`Hit`]: the answer of every pair query; [`ContactWith`]: what a ball touched.
+//! [`Hit`]: the answer of every pair query.
 
-use crate::obstacle::ObstacleId;
 use glam::Vec2;
 
 /// The first contact of a swept circle with an obstacle.
@@ -41,17 +40,6 @@ impl Hit {
             && self.normal.is_finite();
         (finite && approached).then_some(self)
     }
-}
-
-/// What a ball touched.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ContactWith {
-    /// A static obstacle of the [`Obstacles`](crate::Obstacles) store.
-    Obstacle(ObstacleId),
-    /// A moving obstacle, by index.
-    Moving(usize),
-    /// Another ball, by index.
-    Ball(usize),
 }
 
 /// Which end caps of a segment a sweep counts: both for a lone segment; a chain's edge

@@ -26,6 +26,8 @@
 //! | … grazing the inside of an arc (riding it)? | chord by chord (`ride.rs`) |
 //! | … with several surfaces at once (a corner, a hinge on its stop, a squeeze)? | one contact with restitution (`simultaneous.rs`) |
 //! | obstacles with materials, one-sidedness, sensors, layers | [`Obstacle`], [`Obstacles`] (`obstacle.rs`) |
+//! | what a contact was with: a wall, a moving obstacle or a ball | [`ContactWith`] (`contact_with.rs`) |
+//! | a ball as the event machinery steps it | [`Ball`] (`ball.rs`) |
 //! | hinged bodies the ball pushes: spinners, gates, motorised flippers | [`HingeBody`], [`hinge_impulse`], [`HingeDrive`] (`hinge/`) |
 //! | move through a whole step, bouncing | [`sweep_bounces`] (`bounce.rs`; one leg's search in `bounce/leg.rs`, sliding under gravity in `bounce/slide.rs`) |
 //! | many balls, flippers and ball–ball, event by event | [`step_balls`] (`multiball/`) |
@@ -53,6 +55,7 @@
 mod ball;
 mod bounce;
 mod broadphase;
+mod contact_with;
 mod hinge;
 mod hit;
 mod kick;
@@ -76,11 +79,12 @@ pub mod tolerance;
 pub use ball::Ball;
 pub use bounce::{BounceHit, SweepOutcome, SweepSettings, sweep_bounces};
 pub use broadphase::{DEFAULT_CELL_SIZE, Grid};
+pub use contact_with::ContactWith;
 pub use glam::Vec2;
 pub use hinge::{
     HingeBody, HingeContact, HingeDrive, HingeImpulse, HingeLimits, HingeMotor, HingeSpring, hinge_impulse,
 };
-pub use hit::{ContactWith, Hit};
+pub use hit::Hit;
 pub use kick::Kick;
 pub use material::{CombineRule, Material};
 pub use multiball::{

@@ -35,7 +35,8 @@
 //!    wedged in a corner took 1,968 capped steps in 300 s).
 
 use crate::ball::Ball;
-use crate::hit::{ContactWith, Hit};
+use crate::contact_with::ContactWith;
+use crate::hit::Hit;
 use crate::material::Material;
 use crate::obstacle::{Obstacle, ObstacleShape};
 use crate::response::{

@@ -3,6 +3,7 @@
 //! (`order.rs`) and come back in the caller's; the phase's state, [`Events`], lives from the
 //! step's start to its end.
 
+use super::context::StepContext;
 use super::first_predictions::FirstBuffers;
 use super::hinge_clocks::HingeClocks;
 use super::lone::Lone;
@@ -15,9 +16,8 @@ use super::report::{Contact, MultiballReport};
 use super::settle::Settling;
 use super::sim::Sim;
 use super::state::{EventBuffers, EventState};
-use super::step::StepContext;
 use crate::ball::Ball;
-use crate::hit::ContactWith;
+use crate::contact_with::ContactWith;
 use crate::obstacle::Obstacles;
 use crate::tolerance::{DEFAULT_EVENTS_PER_BALL, MIN_EVENT_BUDGET};
 use glam::Vec2;

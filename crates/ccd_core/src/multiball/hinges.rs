@@ -16,8 +16,8 @@
 use super::hinge_clocks::{next_limit, resolve_limit, turn_body};
 use super::sim::Sim;
 use crate::ball::Ball;
+use crate::contact_with::ContactWith;
 use crate::hinge::{HingeBody, HingeContact, hinge_impulse};
-use crate::hit::ContactWith;
 use crate::meet::{Pushed, SurfaceOf, Touch};
 use crate::obstacle::Obstacles;
 use crate::response::ResponseMode;

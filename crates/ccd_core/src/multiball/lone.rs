@@ -16,11 +16,11 @@
 //! its own sweep is replayed up to then, with its contacts, and it gets a clock there.
 //! Joining needs no rounds: a ball joins once, at the first instant any leg may reach it.
 
+use super::context::StepContext;
 use super::report::Contact;
-use super::step::StepContext;
 use crate::ball::Ball;
 use crate::bounce::{BounceHit, SweepOutcome, SweepSettings, Watch, sweep_legs};
-use crate::hit::ContactWith;
+use crate::contact_with::ContactWith;
 use crate::obstacle::Obstacles;
 use crate::parabola::{Parabola, PathLeg};
 use crate::shape::Aabb;

@@ -16,12 +16,10 @@
 //! engine that keeps its balls elsewhere drives it with a reader of its own, and writes
 //! the ends back from [`LoneSweeps::ends`] itself.
 
+use super::context::StepContext;
 use super::lone::Lone;
 use super::parallel::Parallel;
 use super::report::{Contact, MultiballReport};
-use super::sim::usable;
-use super::state::{Carried, MultiballScratch};
-use super::step::StepContext;
 use crate::ball::Ball;
 use crate::obstacle::Obstacles;
 use crate::tolerance::{LONE_BALLS_PER_TASK, MAX_LONE_RUNS, MIN_ITEMS_PER_THREAD};
@@ -316,7 +314,7 @@ fn sweep_run<Id: Copy, R: BallReader<Id = Id> + ?Sized, O: Obstacles + ?Sized>(
         let k = notes.balls as usize;
         notes.balls += 1;
         lone.held = true;
-        lone.ball = usable(&ball).then_some(ball);
+        lone.ball = ball.usable().then_some(ball);
         lone.events = false;
         let contacts = &mut notes.contacts;
         lone.sweep(k, ctx, |c| contacts.push((id, c)));
@@ -364,62 +362,6 @@ fn count_run<Id>(run: &mut Run<'_, Id>, in_events: &[bool]) {
 }
 
 impl<Id: Copy + Send + Sync> LoneSweeps<Id> {
-    /// Step every ball of `reader` on its own through the step of `ctx`, the runs on
-    /// `pool`'s threads, when nothing but walls can meet a ball
-    /// ([`MultiballScratch::steps_all_lone`]): exactly as [`step_balls`] steps such a step,
-    /// bit for bit, with the same contacts in the same order, passed to `on_contact` with
-    /// each ball's id and its number among the step's balls (the reader's refused places
-    /// left out). What the step leaves for the next goes into `scratch`, so that a later
-    /// [`step_balls`] with it goes on as if it had made this step. Write the ends back from
-    /// [`LoneSweeps::ends`].
-    ///
-    /// ```
-    /// use ccd_core::{Ball, LoneSweeps, MultiballScratch, MultiballSettings, Obstacle, OneThread, Segment, StepContext, Vec2};
-    /// // A floor at y = 0; a ball of radius 1 at (0, 3) falls at 10 units/s for 0.5 s: it
-    /// // touches the floor at t = 0.2 s (centre height 1) and rises for the last 0.3 s, to 4.
-    /// let floor = [Obstacle::segment(Segment::new(Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0)))];
-    /// let balls = [Ball::new(Vec2::new(0.0, 3.0), Vec2::new(0.0, -10.0), 1.0)];
-    /// let settings = MultiballSettings { ball_ball: false, ..Default::default() };
-    /// let (mut sweeps, mut scratch) = (LoneSweeps::default(), MultiballScratch::default());
-    /// let mut times = Vec::new();
-    /// let ctx = StepContext::new(0.5, &floor[..], &settings);
-    /// let report = sweeps.step(&OneThread, &balls[..], &ctx, &mut scratch, |_, c| times.push(c.time));
-    /// assert_eq!(report.bounces, 1);
-    /// assert!((times[0] - 0.2).abs() < 1e-6);
-    /// let (center, velocity) = sweeps.ends().next().flatten().unwrap();
-    /// assert!((center.y - 4.0).abs() < 1e-5 && velocity == Vec2::new(0.0, 10.0));
-    /// ```
-    ///
-    /// [`step_balls`]: super::step_balls
-    /// [`MultiballScratch::steps_all_lone`]: super::MultiballScratch::steps_all_lone
-    pub fn step<P: Parallel, R, O>(
-        &mut self,
-        pool: &P,
-        reader: &R,
-        ctx: &StepContext<'_, O>,
-        scratch: &mut MultiballScratch,
-        on_contact: impl FnMut(Id, &Contact),
-    ) -> MultiballReport
-    where
-        R: BallReader<Id = Id> + ?Sized,
-        O: Obstacles + Sync + ?Sized,
-    {
-        let mut report = MultiballReport::default();
-        if !(ctx.dt > 0.0) || !ctx.dt.is_finite() {
-            self.places.clear();
-            return report;
-        }
-        self.sweep(pool, reader, ctx, true);
-        let MultiballScratch { met, carried, .. } = scratch;
-        met.clear();
-        self.add_up(&[], &mut report, met, on_contact);
-        // A step of no balls carries nothing, as `step_balls` carries nothing then.
-        if !met.is_empty() {
-            carried.step(met, false);
-        }
-        report
-    }
-
     /// No ball swept on its own: each of `balls` goes through the event machinery (a
     /// crowded step). Its places hold the balls, nothing swept.
     pub(super) fn skip(&mut self, balls: &[Ball]) {
@@ -427,7 +369,7 @@ impl<Id: Copy + Send + Sync> LoneSweeps<Id> {
         self.places.clear();
         self.places.extend(balls.iter().map(|b| Lone {
             held: true,
-            ball: usable(b).then_some(*b),
+            ball: b.usable().then_some(*b),
             ..Lone::default()
         }));
         let Cut { count, length } = self.cut;
@@ -461,22 +403,13 @@ impl<Id: Copy + Send + Sync> LoneSweeps<Id> {
     }
 }
 
-impl Carried {
-    /// This step's marks of which balls met something (`met`, exchanged with last step's),
-    /// and whether it was `crowded`.
-    pub(super) fn step(&mut self, met: &mut Vec<bool>, crowded: bool) {
-        std::mem::swap(&mut self.met, met);
-        self.crowded = crowded;
-    }
-}
-
 #[cfg(test)]
 pub(super) mod tests {
     use super::{BallReader, LoneSweeps};
     use crate::ball::Ball;
     use crate::bounce::{SweepSettings, sweep_bounces};
     use crate::broadphase::Grid;
-    use crate::hit::ContactWith;
+    use crate::contact_with::ContactWith;
     use crate::multiball::MovingObstacle;
     use crate::multiball::{MultiballReport, MultiballScratch, MultiballSettings};
     use crate::multiball::{MultiballStep, OneThread, Parallel, StepContext, Threads, step_balls_parallel};

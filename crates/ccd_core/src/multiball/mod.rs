@@ -46,9 +46,9 @@
 //! them), in the order the data passes through the files:
 //!
 //! 1. **read** (`step.rs`): [`step_balls_parallel`] takes a [`MultiballStep`] (balls,
-//!    `dt`, walls, moving obstacles) and the [`MultiballScratch`] (`state.rs`: each phase's
-//!    state); the hinged bodies' clocks are readied (`hinge_clocks.rs`), the moving
-//!    obstacles' swept boxes go into the [`StepContext`].
+//!    `dt`, walls, moving obstacles) and the [`MultiballScratch`] (each phase's state, one
+//!    field a phase); the hinged bodies' clocks are readied (`hinge_clocks.rs`), the moving
+//!    obstacles' swept boxes go into the [`StepContext`] (`context.rs`).
 //! 2. **sweep** (`lone_runs.rs`): every ball is swept on its own, in runs of balls on the
 //!    threads (`parallel.rs`), each ball by `lone.rs` (most in free flight). When nothing
 //!    but walls can meet a ball, that is the step. (A game engine that keeps its balls
@@ -102,9 +102,10 @@
 //!
 //! | Part | File |
 //! |---|---|
-//! | The public entry, [`step_balls`] / [`step_balls_parallel`], and the phases in order; [`StepContext`] | `step.rs` |
+//! | The public entry, [`step_balls`] / [`step_balls_parallel`] (and [`LoneSweeps::step`] for a step of lone balls only), the phases in order, and [`MultiballScratch`], which holds each phase's state | `step.rs` |
+//! | What every phase reads, and nothing in the step changes ([`StepContext`]) | `context.rs` |
 //! | Inputs ([`MovingObstacle`]; the [`Ball`](crate::Ball) is the crate's), settings, the report | `moving.rs`, `settings.rs`, `report.rs` |
-//! | What each phase keeps, by lifetime | `state.rs` |
+//! | The event balls' state, by lifetime, and what one step leaves for the next | `state.rs` |
 //! | One ball swept on its own, and its place in the sweeps | `lone.rs` |
 //! | The lone engine: runs of balls over the threads, read from any store ([`LoneSweeps`], [`BallReader`]) | `lone_runs.rs` |
 //! | Which balls go through the event machinery | `marks.rs` |
@@ -127,6 +128,7 @@
 //! | Overlap correction, by position only | `overlap.rs` |
 
 mod ball_grid;
+mod context;
 mod events;
 mod first_predictions;
 mod free_place;
@@ -157,13 +159,14 @@ mod squeeze;
 mod state;
 mod step;
 
+pub use context::StepContext;
 pub use lone_runs::{BallReader, LoneSweeps};
 pub use moving::MovingObstacle;
 pub use parallel::{OneThread, Parallel, Threads};
 pub use report::{Contact, MultiballReport};
 pub use settings::MultiballSettings;
-pub use state::MultiballScratch;
-pub use step::{MultiballStep, StepContext, step_balls, step_balls_parallel};
+
+pub use step::{MultiballScratch, MultiballStep, step_balls, step_balls_parallel};
 
 #[cfg(test)]
 mod tests;

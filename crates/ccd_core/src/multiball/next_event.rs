@@ -12,7 +12,7 @@ use super::queue::{Event, EventKind, Key};
 use super::sim::Sim;
 use super::state::{Clock, SensorHit};
 use crate::bounce::{Counted, JustMet, Solid, earliest_solid, foot_leaves_face, keep_earliest};
-use crate::hit::ContactWith;
+use crate::contact_with::ContactWith;
 use crate::hit::Hit;
 use crate::meet::LastContact;
 use crate::obstacle::Obstacles;

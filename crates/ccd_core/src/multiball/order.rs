@@ -10,7 +10,7 @@
 
 use super::report::Contact;
 use crate::ball::Ball;
-use crate::hit::ContactWith;
+use crate::contact_with::ContactWith;
 use glam::Vec2;
 
 /// Bits per axis of the Morton code: 2¹⁰ steps across the balls' bounds, finer than a

@@ -24,7 +24,7 @@ use super::queue::BallEvent;
 use super::report::Contact;
 use super::sim::Sim;
 use super::state::{Pair, Retry};
-use crate::hit::ContactWith;
+use crate::contact_with::ContactWith;
 use crate::hit::Hit;
 use crate::obstacle::Obstacles;
 use crate::response::{Body, limit_speed, pair_friction, push_ball};

@@ -1,6 +1,7 @@
 //! What [`step_balls`](super::step_balls) reports: each contact, and counts.
 
-use crate::hit::{ContactWith, Hit};
+use crate::contact_with::ContactWith;
+use crate::hit::Hit;
 use glam::Vec2;
 
 /// One contact during [`step_balls`](crate::step_balls).

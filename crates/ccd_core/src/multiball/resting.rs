@@ -15,7 +15,7 @@
 use super::report::Contact;
 use super::resting_contacts::{Rest, RestingContacts, RestingPair, WallContact};
 use super::sim::Sim;
-use crate::hit::ContactWith;
+use crate::contact_with::ContactWith;
 use crate::hit::Hit;
 use crate::obstacle::{ObstacleShape, Obstacles};
 use crate::response::{Accumulated, leave_wall, rest_step, without_approach, without_bias};

@@ -9,7 +9,7 @@ use super::settings::MultiballSettings;
 use super::state::{BallState, Clock, EventBuffers, EventState, SensorHit};
 use crate::ball::Ball;
 use crate::bounce::{SweepSettings, sweep_bounces};
-use crate::hit::ContactWith;
+use crate::contact_with::ContactWith;
 use crate::meet::Bounces;
 use crate::obstacle::Obstacles;
 use crate::parabola::Parabola;
@@ -51,20 +51,6 @@ pub(super) struct Sim<'a, O: ?Sized> {
     pub(super) report: MultiballReport,
 }
 
-/// Whether a ball can be stepped: a finite centre, velocity and inverse mass, a finite
-/// radius, and neither the radius nor the inverse mass negative (what
-/// [`Circle::validate`](crate::Circle::validate) asks of its circle, and more). Every test
-/// is taken (`&`, not `&&`): one branch per ball, not eight.
-#[inline]
-pub(super) fn usable(b: &Ball) -> bool {
-    b.center.is_finite()
-        & b.velocity.is_finite()
-        & b.radius.is_finite()
-        & (b.radius >= 0.0)
-        & b.inverse_mass.is_finite()
-        & (b.inverse_mass >= 0.0)
-}
-
 /// Per-ball clocks and legs over one step.
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
     pub(super) fn prepare(&mut self) {
@@ -87,7 +73,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         step.clock.clear();
         let (mut max_radius, mut layers, mut same_layers) = (0.0_f32, None, true);
         for (k, ball) in self.balls.iter().enumerate() {
-            let ok = usable(ball);
+            let ok = ball.usable();
             if ok {
                 max_radius = max_radius.max(ball.radius);
                 same_layers &= *layers.get_or_insert(ball.layers) == ball.layers;

@@ -16,7 +16,7 @@
 
 use super::free_place::{Keepout, nearest_free_place};
 use super::sim::Sim;
-use crate::hit::ContactWith;
+use crate::contact_with::ContactWith;
 use crate::hit::Hit;
 use crate::obstacle::{Obstacle, ObstacleShape, Obstacles};
 use crate::shape::{Aabb, Circle, Segment};

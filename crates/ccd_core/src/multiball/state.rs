@@ -6,44 +6,24 @@
 //! | [`LoneSweeps`](super::lone_runs::LoneSweeps) (`lone_runs.rs`) | sweep, finish | one step | each ball's sweep on its own, each run's notes |
 //! | [`Marks`](super::marks::Marks) (`marks.rs`) | mark | one step | the lone paths' grid, which balls go through the event machinery |
 //! | [`EventState`] | events | one step: set up at its start, read at its end | each event ball's clock and state, the spatial order, the queue, the pair grid, the contacts to report |
-//! | [`HingeClocks`] (`hinge_clocks.rs`) | read, events, report | one step | the hinged bodies' clocks and limit counts |
+//! | [`HingeClocks`](super::hinge_clocks::HingeClocks) (`hinge_clocks.rs`) | read, events, report | one step | the hinged bodies' clocks and limit counts |
 //! | `Settling` (`settle.rs`), `FirstBuffers` (`first_predictions.rs`) | events | the step's start: the resting solve, the first predictions | buffers only |
 //! | `PairBuffers` (`pairs.rs`), [`EventBuffers`] | events | one event: a batch of ball–ball contacts; a join, the balls near a hinged body | buffers only |
 //! | [`Carried`] | report | from one step to the next | what the last step learned |
 //!
-//! All are kept in [`MultiballScratch`] between calls, so that a warm step allocates
+//! All are kept in [`MultiballScratch`](super::MultiballScratch) between calls, so that a warm step allocates
 //! nothing; only [`Carried`] means anything at the start of a step.
 
 use super::ball_grid::BallGrid;
-use super::events::Events;
-use super::hinge_clocks::HingeClocks;
-use super::lone_runs::LoneSweeps;
-use super::marks::Marks;
 use super::order::SpatialOrder;
 use super::queue::{EventQueue, Schedule};
 use super::report::Contact;
-use crate::hit::ContactWith;
+use crate::contact_with::ContactWith;
 use crate::hit::Hit;
 use crate::meet::{Bounces, Squeeze};
 use crate::shape::{Aabb, Segment};
 use crate::tolerance::MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG;
 use glam::Vec2;
-
-/// Reusable state and buffers for [`step_balls`](crate::step_balls), so stepping
-/// allocates nothing once warm. Keep one per world and pass it to every step.
-#[derive(Clone, Debug, Default)]
-pub struct MultiballScratch {
-    /// Per moving obstacle: its swept box over the step (the read phase's).
-    pub(super) moving_boxes: Vec<Aabb>,
-    pub(super) hinges: HingeClocks,
-    pub(super) lone: LoneSweeps,
-    pub(super) marks: Marks,
-    pub(super) events: Events,
-    /// Per ball, in the caller's order: it met something this step (becomes
-    /// `Carried::met` at the step's end).
-    pub(super) met: Vec<bool>,
-    pub(super) carried: Carried,
-}
 
 /// The event phase's state over one step (see the [module](self) docs).
 #[derive(Clone, Debug, Default)]
@@ -225,4 +205,13 @@ impl SensorHit {
             normal: Vec2::ZERO,
         },
     };
+}
+
+impl Carried {
+    /// This step's marks of which balls met something (`met`, exchanged with last step's),
+    /// and whether it was `crowded`.
+    pub(super) fn step(&mut self, met: &mut Vec<bool>, crowded: bool) {
+        std::mem::swap(&mut self.met, met);
+        self.crowded = crowded;
+    }
 }

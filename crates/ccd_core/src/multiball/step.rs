@@ -16,41 +16,38 @@
 //! 6. **report**: the event machinery's contacts in time order, the hinged bodies' last
 //!    limits, and what the next step needs to know (`Carried`).
 
+use super::context::StepContext;
+use super::events::Events;
 use super::events::Handoff;
+use super::hinge_clocks::HingeClocks;
 use super::hinge_clocks::finish_hinges;
+use super::lone_runs::{BallReader, LoneSweeps};
+use super::marks::Marks;
 use super::marks::Moving;
 use super::moving::MovingObstacle;
 use super::parallel::{OneThread, Parallel};
 use super::report::{Contact, MultiballReport};
 use super::settings::MultiballSettings;
-use super::state::MultiballScratch;
+use super::state::Carried;
 use crate::ball::Ball;
 use crate::obstacle::Obstacles;
 use crate::shape::Aabb;
 use crate::tolerance::CROWDED_FRACTION;
 
-/// What every phase of a step reads, and nothing in the step changes: its length, the
-/// walls, the settings, and the moving obstacles' swept boxes.
-#[derive(Clone, Copy, Debug)]
-pub struct StepContext<'a, O: ?Sized> {
-    pub(super) dt: f32,
-    pub(super) obstacles: &'a O,
-    pub(super) settings: &'a MultiballSettings,
-    pub(super) moving_boxes: &'a [Aabb],
-}
-
-impl<'a, O: ?Sized> StepContext<'a, O> {
-    /// A step of `dt` seconds among the walls of `obstacles`, with `settings`, and nothing
-    /// that moves but the balls: what [`LoneSweeps::step`](super::LoneSweeps::step) reads.
-    #[must_use]
-    pub fn new(dt: f32, obstacles: &'a O, settings: &'a MultiballSettings) -> Self {
-        Self {
-            dt,
-            obstacles,
-            settings,
-            moving_boxes: &[],
-        }
-    }
+/// Reusable state and buffers for [`step_balls`](crate::step_balls), so stepping
+/// allocates nothing once warm. Keep one per world and pass it to every step.
+#[derive(Clone, Debug, Default)]
+pub struct MultiballScratch {
+    /// Per moving obstacle: its swept box over the step (the read phase's).
+    pub(super) moving_boxes: Vec<Aabb>,
+    pub(super) hinges: HingeClocks,
+    pub(super) lone: LoneSweeps,
+    pub(super) marks: Marks,
+    pub(super) events: Events,
+    /// Per ball, in the caller's order: it met something this step (becomes
+    /// `Carried::met` at the step's end).
+    pub(super) met: Vec<bool>,
+    pub(super) carried: Carried,
 }
 
 /// Move every ball of `step` through its `dt` seconds: against its static obstacles, its
@@ -226,4 +223,62 @@ impl MultiballScratch {
 /// Whether a ball can meet anything but walls: another ball, or a moving obstacle.
 pub(super) fn can_meet(moving: &[MovingObstacle], ball_ball: bool) -> bool {
     ball_ball || !moving.is_empty()
+}
+
+impl<Id: Copy + Send + Sync> LoneSweeps<Id> {
+    /// Step every ball of `reader` on its own through the step of `ctx`, the runs on
+    /// `pool`'s threads, when nothing but walls can meet a ball
+    /// ([`MultiballScratch::steps_all_lone`]): exactly as [`step_balls`] steps such a step,
+    /// bit for bit, with the same contacts in the same order, passed to `on_contact` with
+    /// each ball's id and its number among the step's balls (the reader's refused places
+    /// left out). What the step leaves for the next goes into `scratch`, so that a later
+    /// [`step_balls`] with it goes on as if it had made this step. Write the ends back from
+    /// [`LoneSweeps::ends`].
+    ///
+    /// ```
+    /// use ccd_core::{Ball, LoneSweeps, MultiballScratch, MultiballSettings, Obstacle, OneThread, Segment, StepContext, Vec2};
+    /// // A floor at y = 0; a ball of radius 1 at (0, 3) falls at 10 units/s for 0.5 s: it
+    /// // touches the floor at t = 0.2 s (centre height 1) and rises for the last 0.3 s, to 4.
+    /// let floor = [Obstacle::segment(Segment::new(Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0)))];
+    /// let balls = [Ball::new(Vec2::new(0.0, 3.0), Vec2::new(0.0, -10.0), 1.0)];
+    /// let settings = MultiballSettings { ball_ball: false, ..Default::default() };
+    /// let (mut sweeps, mut scratch) = (LoneSweeps::default(), MultiballScratch::default());
+    /// let mut times = Vec::new();
+    /// let ctx = StepContext::new(0.5, &floor[..], &settings);
+    /// let report = sweeps.step(&OneThread, &balls[..], &ctx, &mut scratch, |_, c| times.push(c.time));
+    /// assert_eq!(report.bounces, 1);
+    /// assert!((times[0] - 0.2).abs() < 1e-6);
+    /// let (center, velocity) = sweeps.ends().next().flatten().unwrap();
+    /// assert!((center.y - 4.0).abs() < 1e-5 && velocity == Vec2::new(0.0, 10.0));
+    /// ```
+    ///
+    /// [`step_balls`]: super::step_balls
+    /// [`MultiballScratch::steps_all_lone`]: super::MultiballScratch::steps_all_lone
+    pub fn step<P: Parallel, R, O>(
+        &mut self,
+        pool: &P,
+        reader: &R,
+        ctx: &StepContext<'_, O>,
+        scratch: &mut MultiballScratch,
+        on_contact: impl FnMut(Id, &Contact),
+    ) -> MultiballReport
+    where
+        R: BallReader<Id = Id> + ?Sized,
+        O: Obstacles + Sync + ?Sized,
+    {
+        let mut report = MultiballReport::default();
+        if !(ctx.dt > 0.0) || !ctx.dt.is_finite() {
+            self.places.clear();
+            return report;
+        }
+        self.sweep(pool, reader, ctx, true);
+        let MultiballScratch { met, carried, .. } = scratch;
+        met.clear();
+        self.add_up(&[], &mut report, met, on_contact);
+        // A step of no balls carries nothing, as `step_balls` carries nothing then.
+        if !met.is_empty() {
+            carried.step(met, false);
+        }
+        report
+    }
 }

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::ball::Ball;
-use crate::hit::ContactWith;
+use crate::contact_with::ContactWith;
 use crate::material::Material;
 use crate::obstacle::{Layers, Obstacle, ObstacleShape};
 use crate::shape::Segment;
