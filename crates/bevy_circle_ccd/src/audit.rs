@@ -5,12 +5,13 @@
 //! and kept if it is the run's deepest. The CCD promises there are none; the audit is the
 //! check that can fail.
 
+use crate::components::{CcdInvalid, CcdLayers, Kinematic, MovingCircle};
+use crate::hinge_body::{Hinge, HingePart};
 use crate::kinematic::Pose;
 use crate::query::ObstacleParts;
+use crate::settings::{CcdSettings, CcdStats};
 use crate::shape::{Part, polygons_of};
-use crate::{
-    CcdInvalid, CcdLayers, CcdSettings, CcdStats, CcdWorld, Hinge, HingePart, Kinematic, MovingCircle,
-};
+use crate::world::CcdWorld;
 use bevy::ecs::entity::EntityHashMap;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;

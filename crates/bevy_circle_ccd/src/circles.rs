@@ -13,7 +13,7 @@
 //!
 //! [`CcdSettings::threads`]: crate::CcdSettings::threads
 
-use crate::CcdInvalid;
+use crate::components::CcdInvalid;
 use crate::components::check_mass;
 use crate::query::{CircleParts, CirclePartsItem, CirclePartsReadOnlyItem};
 use bevy::prelude::*;
@@ -56,7 +56,7 @@ pub(crate) fn gather_circles(
             Ok(ball) => ball,
             Err((field, reason)) => {
                 skipped += 1;
-                crate::mark_invalid(commands, parts.entity, parts.invalid, field, reason);
+                crate::components::mark_invalid(commands, parts.entity, parts.invalid, field, reason);
                 continue;
             }
         };
@@ -137,7 +137,7 @@ pub(crate) fn checked_ball(
 /// The bad field of a circle, if any.
 fn check_circle(parts: &CirclePartsReadOnlyItem) -> Result<(), (&'static str, String)> {
     if parts.parented {
-        return Err(("ChildOf", crate::PARENTED.to_owned()));
+        return Err(("ChildOf", crate::components::PARENTED.to_owned()));
     }
     parts.circle.validate().map_err(|e| match e {
         ShapeError::NonFinite { field: "velocity" } => ("MovingCircle.velocity", e.to_string()),
@@ -212,9 +212,9 @@ pub(crate) struct Defaults {
 impl Defaults {
     pub(crate) fn new() -> Self {
         Self {
-            material: crate::CcdMaterial::default().into(),
-            layers: crate::CcdLayers::default().into(),
-            response: crate::CircleResponse::default().into(),
+            material: crate::components::CcdMaterial::default().into(),
+            layers: crate::components::CcdLayers::default().into(),
+            response: crate::components::CircleResponse::default().into(),
         }
     }
 }

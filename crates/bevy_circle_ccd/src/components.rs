@@ -517,3 +517,25 @@ pub(crate) fn check_mass(field: &'static str, mass: f32) -> Result<(), ShapeErro
         })
     }
 }
+
+/// Warn once about a bad value and mark the entity, unless it is marked already.
+pub(crate) fn mark_invalid(
+    commands: &mut bevy::prelude::Commands,
+    entity: bevy::prelude::Entity,
+    already_marked: bool,
+    field: &'static str,
+    reason: impl core::fmt::Display,
+) {
+    if already_marked {
+        return;
+    }
+    tracing::warn!("bevy_circle_ccd: entity {entity}: `{field}` is invalid ({reason}); skipped until fixed");
+    commands.entity(entity).try_insert(CcdInvalid {
+        field: field.to_owned(),
+        reason: reason.to_string(),
+    });
+}
+
+/// Why a moving thing with a parent is skipped.
+pub(crate) const PARENTED: &str =
+    "it moves in world space, from its own Transform, so it must be a root entity (no ChildOf)";

@@ -2,11 +2,12 @@
 //! predicted paths. Behind the `debug-draw` feature. The paths are recorded here too (each
 //! circle's start, its contacts and its end), so the step itself records nothing.
 
+use crate::components::{CcdMaterial, CircleResponse, MovingCircle, PredictPath};
 use crate::kinematic::Kinematics;
+use crate::plugin::CircleCcdSystems;
+use crate::settings::CcdSettings;
 use crate::step::{StepHits, report_hits};
-use crate::{
-    CcdMaterial, CcdSettings, CcdWorld, CircleCcdSystems, CircleResponse, MovingCircle, PredictPath,
-};
+use crate::world::CcdWorld;
 use bevy::color::Color;
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::ecs::system::SystemParam;
@@ -160,7 +161,7 @@ impl Plugin for CcdDebugPlugin {
     /// (so the two can be added in either order).
     fn finish(&self, app: &mut App) {
         let schedule = app
-            .get_added_plugins::<crate::CircleCcdPlugin>()
+            .get_added_plugins::<crate::plugin::CircleCcdPlugin>()
             .first()
             .map_or(FixedUpdate.intern(), |p| p.schedule);
         app.add_systems(

@@ -4,10 +4,11 @@
 //! is moved all the same (and a followed one's pose remembered), so that it comes back
 //! where it would have been when it gets a shape again.
 
+use crate::components::{CcdInvalid, Kinematic};
+use crate::hinge_body::{Hinge, HingePart};
 use crate::query::ObstacleParts;
 use crate::shape::{Part, ShapePlacement};
 use crate::world::PartOf;
-use crate::{CcdInvalid, Hinge, HingePart, Kinematic};
 use bevy::ecs::entity::EntityHashMap;
 use bevy::ecs::query::QueryItem;
 use bevy::prelude::*;
@@ -136,7 +137,7 @@ pub(crate) fn prepare_kinematics(
             }
             Ok(()) => {}
             Err(Refused { field, reason }) => {
-                crate::mark_invalid(&mut commands, entity, marked, field, reason)
+                crate::components::mark_invalid(&mut commands, entity, marked, field, reason)
             }
         }
     }
@@ -173,7 +174,7 @@ impl Kinematics {
         if parented {
             // The rule: what the plugin moves is simulated in world space, from its own
             // `Transform`; a child's would be read as world space and be wrong.
-            return Err(Refused::new("ChildOf", crate::PARENTED));
+            return Err(Refused::new("ChildOf", crate::components::PARENTED));
         }
         let current = Pose::of(transform);
         let (start, end, turn) = poses(*kinematic, current, self.previous.get(&entity).copied(), dt);

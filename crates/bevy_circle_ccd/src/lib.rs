@@ -42,7 +42,7 @@
 //! | what | where |
 //! |---|---|
 //! | the plugin and its system sets | [`CircleCcdPlugin`], [`CircleCcdSystems`] (`plugin.rs`) |
-//! | components: circles, walls, pillars, materials, layers, sensors | [`MovingCircle`], [`StaticSegment`], [`Pillar`], … (`components.rs`) |
+//! | components: circles, walls, pillars, materials, layers, sensors; marking a bad entity | [`MovingCircle`], [`StaticSegment`], [`Pillar`], …, [`CcdInvalid`] (`components.rs`) |
 //! | capsules, exact arcs, chains, polygons and boxes, one body per entity | [`CcdShape`] (`shape.rs`) |
 //! | global settings and per-step statistics | [`CcdSettings`], [`CcdStats`] (`settings.rs`) |
 //! | the broadphase, kept in sync incrementally | [`CcdWorld`] (`world.rs`) |
@@ -53,7 +53,7 @@
 //! | the audit: did any circle end inside a surface? | [`CcdFaults`] (`audit.rs`) |
 //! | what is read of a circle or an obstacle, and the one obstacle builder | `query.rs` |
 //! | kinematic obstacles (flippers) | [`Kinematic`] (`kinematic.rs`) |
-//! | hinged bodies the balls push (spinners, gates, motorised flippers) | [`Hinge`], [`HingePart`] (`hinge.rs`) |
+//! | hinged bodies the balls push (spinners, gates, motorised flippers) | [`Hinge`], [`HingePart`], [`HingeStops`] (`hinge_body.rs`); driven each step by `hinge.rs` |
 //! | reflection of the core's types the components hold | `remote.rs` |
 //! | contact messages and observer events | [`CircleHit`], [`CircleHitEvent`] (`events.rs`) |
 //! | debug gizmos (feature `debug-draw`) | `CcdDebugPlugin` (`debug.rs`), each shape by its [`ccd_core::ObstacleShape::outline`] |
@@ -123,6 +123,7 @@ mod components;
 mod debug;
 mod events;
 mod hinge;
+mod hinge_body;
 mod kinematic;
 mod lone;
 mod plugin;
@@ -145,7 +146,7 @@ pub use components::{
 #[cfg(feature = "debug-draw")]
 pub use debug::{CcdDebugPlugin, CcdGizmos, ContactMark, LastStepPaths, SweptPath, leg_between};
 pub use events::{CircleHit, CircleHitEvent, HitFeature};
-pub use hinge::{Hinge, HingePart, HingeStops, MAX_SPRING_OMEGA_DT};
+pub use hinge_body::{Hinge, HingePart, HingeStops, MAX_SPRING_OMEGA_DT};
 pub use plugin::{CircleCcdPlugin, CircleCcdSystems};
 pub use settings::{CcdSettings, CcdStats};
 pub use shape::CcdShape;
@@ -162,25 +163,3 @@ pub mod prelude {
         Kicker, Kinematic, MovingCircle, OneSided, Pillar, PredictPath, StaticSegment,
     };
 }
-
-/// Warn once about a bad value and mark the entity, unless it is marked already.
-pub(crate) fn mark_invalid(
-    commands: &mut bevy::prelude::Commands,
-    entity: bevy::prelude::Entity,
-    already_marked: bool,
-    field: &'static str,
-    reason: impl core::fmt::Display,
-) {
-    if already_marked {
-        return;
-    }
-    tracing::warn!("bevy_circle_ccd: entity {entity}: `{field}` is invalid ({reason}); skipped until fixed");
-    commands.entity(entity).try_insert(CcdInvalid {
-        field: field.to_owned(),
-        reason: reason.to_string(),
-    });
-}
-
-/// Why a moving thing with a parent is skipped.
-pub(crate) const PARENTED: &str =
-    "it moves in world space, from its own Transform, so it must be a root entity (no ChildOf)";

@@ -11,12 +11,14 @@
 //! order), sums the lost time in it, and carries the step on in the core's scratch as its
 //! own step would.
 
-use crate::CircleHit;
 use crate::circles::{Defaults, Stepped, checked_ball, write};
+use crate::events::CircleHit;
 use crate::query::CircleParts;
-use crate::step::CoreInput;
+use crate::world::CcdWorld;
 use bevy::prelude::*;
-use ccd_core::{Ball, BallReader, ContactWith, LoneSweeps, MultiballScratch, Parallel, StepContext};
+use ccd_core::{
+    Ball, BallReader, ContactWith, LoneSweeps, MultiballScratch, MultiballSettings, Parallel, StepContext,
+};
 
 /// The circles of the query as the lone engine reads them: each checked and made a
 /// [`Ball`] as it is read, known by its entity; a refused one is no ball of the step.
@@ -56,6 +58,16 @@ impl BallReader for CircleReader<'_, '_, '_> {
     }
 }
 
+/// What the core's step reads: the step, the static world, the core's settings and the
+/// pool whose threads take its independent work.
+#[derive(Clone, Copy)]
+pub(crate) struct CoreInput<'a, P> {
+    pub(crate) dt: f32,
+    pub(crate) world: &'a CcdWorld,
+    pub(crate) settings: &'a MultiballSettings,
+    pub(crate) pool: &'a P,
+}
+
 /// Step every circle on its own, write the ends back, mark the refused circles and clear
 /// the marks of those fine again by command. Returns the report the core's step would,
 /// and how many circles were stepped and refused; pushes the hits to `hits`, in the
@@ -87,7 +99,9 @@ pub(crate) fn step_lone<P: Parallel>(
             write(&mut parts, center, velocity);
             stepped += 1;
             if parts.invalid {
-                commands.entity(parts.entity).try_remove::<crate::CcdInvalid>();
+                commands
+                    .entity(parts.entity)
+                    .try_remove::<crate::components::CcdInvalid>();
             }
         }
     }
@@ -113,7 +127,7 @@ fn mark_refused(circles: &Query<CircleParts>, sweeps: &LoneSweeps<Entity>, comma
             && let Err((field, reason)) = checked_ball(&parts, &defaults)
         {
             skipped += 1;
-            crate::mark_invalid(commands, parts.entity, parts.invalid, field, reason);
+            crate::components::mark_invalid(commands, parts.entity, parts.invalid, field, reason);
         }
     }
     skipped

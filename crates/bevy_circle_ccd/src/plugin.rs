@@ -1,12 +1,22 @@
 //! [`CircleCcdPlugin`] and the [`CircleCcdSystems`] sets.
 
+use crate::audit::CcdFaults;
 use crate::audit::{AuditStarts, audit_step, note_starts};
+use crate::components::{
+    CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdSensor, CircleResponse, Kicker, Kinematic,
+    MovingCircle, OneSided, Pillar, PredictPath, StaticSegment,
+};
+use crate::events::CircleHit;
 use crate::hinge::{Hinges, finish_hinges, prepare_hinges};
+use crate::hinge_body::{Hinge, HingePart};
 use crate::kinematic::{Kinematics, finish_kinematics, prepare_kinematics};
 use crate::remote::CombineRuleReflect;
+use crate::settings::{CcdSettings, CcdStats};
+use crate::shape::CcdShape;
 use crate::step::{StepHits, report_hits, step_circles};
+use crate::world::CcdWorld;
 use crate::world::{LetGo, PendingRemovals, note_let_go, note_removal, sync_world};
-use crate::*;
+
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 use bevy_transform_interpolation::prelude::TransformInterpolationPlugin;

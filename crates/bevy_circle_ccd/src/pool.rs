@@ -1,7 +1,7 @@
 //! The step's threads: Bevy's compute task pool as `ccd_core`'s [`Parallel`], or the
 //! calling thread alone when there is no pool.
 
-use crate::CcdSettings;
+use crate::settings::CcdSettings;
 use bevy::tasks::ComputeTaskPool;
 use ccd_core::{OneThread, Parallel};
 

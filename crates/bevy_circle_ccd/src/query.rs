@@ -2,11 +2,12 @@
 //! builder that turns an obstacle's components into a [`ccd_core::Obstacle`], for the
 //! static broadphase (`world.rs`) and the kinematic obstacles (`kinematic.rs`) alike.
 
-use crate::shape::{Part, ShapePlacement, build_shape};
-use crate::{
-    CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdSensor, CcdShape, CircleResponse, Kicker,
+use crate::components::{
+    CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdSensor, CircleResponse, Kicker,
     MovingCircle, OneSided, Pillar, StaticSegment,
 };
+use crate::shape::CcdShape;
+use crate::shape::{Part, ShapePlacement, build_shape};
 use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 use ccd_core::{Circle, Kick, Material, Obstacle, Segment, ShapeError};

@@ -7,11 +7,13 @@
 
 use crate::circles::{CircleBuffers, Stepped, gather_circles, write_back};
 use crate::events::HitOther;
+use crate::events::{CircleHit, CircleHitEvent, HitFeature};
 use crate::kinematic::Kinematics;
-use crate::lone::step_lone;
+use crate::lone::{CoreInput, step_lone};
 use crate::pool::StepPool;
 use crate::query::CircleParts;
-use crate::{CcdSettings, CcdStats, CcdWorld, CircleHit, CircleHitEvent, HitFeature};
+use crate::settings::{CcdSettings, CcdStats};
+use crate::world::CcdWorld;
 use bevy::ecs::message::Messages;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -178,16 +180,6 @@ fn note_stepped(step: &mut CcdStats, stepped: Stepped) -> MultiballReport {
         }
     }
     report
-}
-
-/// What the core's step reads: the step, the static world, the core's settings and the
-/// pool whose threads take its independent work.
-#[derive(Clone, Copy)]
-pub(crate) struct CoreInput<'a, P> {
-    pub(crate) dt: f32,
-    pub(crate) world: &'a CcdWorld,
-    pub(crate) settings: &'a MultiballSettings,
-    pub(crate) pool: &'a P,
 }
 
 /// Step the gathered balls with `ccd_core`, collecting the contacts as [`CircleHit`]s.

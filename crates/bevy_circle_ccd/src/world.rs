@@ -6,13 +6,14 @@
 //! later in the frame (in `PostUpdate`), so a wall spawned, moved or re-parented inside
 //! `FixedUpdate` would be swept one step late, or at the origin on its first step.
 
-use crate::events::{HitFeature, HitOther};
-use crate::query::{ObstacleParts, ObstaclePartsItem};
-use crate::shape::{Part, ShapePlacement, polygons_of};
-use crate::{
-    CcdInvalid, CcdLayers, CcdMaterial, CcdSensor, CcdShape, Hinge, HingePart, Kicker, Kinematic, OneSided,
-    Pillar, StaticSegment,
+use crate::components::{
+    CcdInvalid, CcdLayers, CcdMaterial, CcdSensor, Kicker, Kinematic, OneSided, Pillar, StaticSegment,
 };
+use crate::events::{HitFeature, HitOther};
+use crate::hinge_body::{Hinge, HingePart};
+use crate::query::{ObstacleParts, ObstaclePartsItem};
+use crate::shape::CcdShape;
+use crate::shape::{Part, ShapePlacement, polygons_of};
 use bevy::ecs::entity::EntityHashMap;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -409,7 +410,7 @@ pub(crate) fn sync_world(
             Ok(_) => {}
             Err((field, error)) => {
                 world.remove(entity);
-                crate::mark_invalid(&mut commands, entity, p.invalid, field, error);
+                crate::components::mark_invalid(&mut commands, entity, p.invalid, field, error);
             }
         }
     }
