@@ -187,7 +187,7 @@ pub const MAX_SIMULTANEOUS_PASSES: u32 = 256;
 /// rounding, a few ulps, so that the energy is kept to rounding with `e = 1`.
 pub const CONTACT_SOLVE_TOLERANCE: f64 = 1e-13;
 
-/// Dimensionless. The pair prediction of `step_balls` skips the exact sweep of two balls
+/// Dimensionless. The pair forecast of `step_balls` skips the exact sweep of two balls
 /// whose closest approach within the step, computed in f32, exceeds their contact distance
 /// by this fraction: 1e-3 is ten thousand times the f32 rounding of that computation, so
 /// no contact is ever skipped.
@@ -197,14 +197,14 @@ pub const CLEARLY_APART_MARGIN: f32 = 1e-3;
 /// cosine of the angle between their offset and their relative motion above this, surely
 /// never meet: the exact sweep, whose normal differs from the offset's direction by f32
 /// rounding (about 1e-7), would find them receding too. Every ball–ball contact leaves
-/// such a pair behind, seen again by both balls' next predictions: they skip the sweep.
+/// such a pair behind, seen again by both balls' next forecasts: they skip the sweep.
 pub const CLEARLY_SEPARATING_COS: f32 = 1e-4;
 
-/// Dimensionless (a fraction of the step). The pair prediction of `step_balls` looks for
+/// Dimensionless (a fraction of the step). The pair forecast of `step_balls` looks for
 /// other balls only up to the earliest event found so far, plus the simultaneity window
 /// (a ball met at nearly the same instant still counts, see [`SIMULTANEOUS_TIME_REL`]),
 /// plus this much: 1e-3 of a step is ten thousand times the f32 rounding of the event
-/// times compared, so no contact that could change the prediction is ever skipped.
+/// times compared, so no contact that could change the forecast is ever skipped.
 pub const PAIR_HORIZON_SLACK_REL: f32 = 1e-3;
 
 /// Dimensionless. When at least this fraction of the balls went through the event

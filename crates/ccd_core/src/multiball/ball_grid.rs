@@ -265,7 +265,7 @@ impl BallGrid {
 
     /// Calls `f(a, b)` once for every two balls whose boxes meet (or nearly, see
     /// [`QBox`]) and are reported in the cells of `rows`, in a fixed order: the step's
-    /// first predictions test each such pair once here, not once from each ball's query. A
+    /// first forecasts test each such pair once here, not once from each ball's query. A
     /// pair is reported in the lowest cell its two cell ranges share (both are stored
     /// there), and within a cell each slot meets the slots after it as a vector
     /// ([`Cell::meets`]), then the spilled entries. So bands of rows, taken in order,

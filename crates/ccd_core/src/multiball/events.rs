@@ -4,7 +4,7 @@
 //! step's start to its end.
 
 use super::context::StepContext;
-use super::first_predictions::FirstBuffers;
+use super::first_forecasts::FirstBuffers;
 use super::hinge_clocks::HingeClocks;
 use super::lone::Lone;
 use super::moving::MovingObstacle;
@@ -122,7 +122,7 @@ impl Events {
 }
 
 impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
-    /// The event machinery's loop over the step, once every ball has its first prediction:
+    /// The event machinery's loop over the step, once every ball has its first forecast:
     /// every event in time order up to the budget, then every ball to the end of its leg.
     /// Returns the report.
     fn run(&mut self, pairs: &mut PairBuffers) -> MultiballReport {

@@ -31,10 +31,11 @@
 //! | event ball | a ball stepped by the event machinery; a lone ball *joins* when an event ball's leg may reach its path |
 //! | contact | a ball touching something at an instant, and the change of velocity there ([`Contact`]) |
 //! | event | a ball's next contact, scheduled in the queue |
-//! | predict | find a ball's next event from its clock, changing nothing (a `Prediction`) |
-//! | schedule, enqueue | keep a prediction as the ball's event (once the lone balls it reaches have joined); put it in the queue |
+//! | predict, forecast | find a ball's next event from its clock, changing nothing; what it finds, with the leg it is on, is the ball's *forecast* (`Forecast`, `forecast.rs`). (A [`Prediction`](crate::Prediction) is [`predict_path`](crate::predict_path)'s: a whole path, for aiming.) |
+//! | schedule, enqueue | keep a forecast as the ball's event (once the lone balls it reaches have joined); put it in the queue |
 //! | repredict | predict and schedule again, after a ball changed course |
 //! | pair, batch | two balls; the ball–ball contacts of one instant, solved together |
+//! | rest rule | how a ball comes to rest at a contact under gravity: the lone sweep's or the event machinery's ([`RestRule`](crate::meet::RestRule) in `meet.rs`) |
 //! | corner, squeeze | two surfaces touched at once; two surfaces closing in on a ball |
 //! | resting contact | one slower than [`MultiballSettings::resting_speed`], solved at the step's start |
 //! | cap | a hard limit on a loop (bounces per ball, events per step), counted in the report |
@@ -62,10 +63,10 @@
 //!      `resting_contacts.rs`) runs on the velocities with the step's gravity added; the
 //!      balls it finds resting stay settled, every other flies on its parabola. Overlaps
 //!      are pushed apart (`overlap.rs`).
-//!    - `first_predictions.rs`: every event ball's first prediction (`prediction.rs`), in
+//!    - `first_forecasts.rs`: every event ball's first forecast (`forecast.rs`), in
 //!      parallel, each pair of balls swept once (`pair_sweep.rs`; the pairs in bands of
 //!      the pair grid's rows, in parallel too).
-//!    - `next_event.rs`: a prediction is the earliest of the ball's walls (`earliest_solid`
+//!    - `next_event.rs`: a forecast is the earliest of the ball's walls (`earliest_solid`
 //!      in `bounce/leg.rs`, on a curve in flight), moving obstacles (`moving_sweep.rs`, on
 //!      `sweep/`) and balls (`pair_sweep.rs`). Scheduling it makes the lone balls its leg
 //!      may reach join (`Sim::join`, `sim.rs`), then puts it in the queue (`queue.rs`).
@@ -113,7 +114,7 @@
 //! | Spreading the independent work over threads ([`Parallel`]) | `parallel.rs` |
 //! | The event queue (per-ball next event, a tournament tree over the balls) | `queue.rs` |
 //! | Spatial order: the machinery works on the balls sorted along a Morton curve | `order.rs` |
-//! | A prediction, and the step's first predictions | `prediction.rs`, `first_predictions.rs` |
+//! | A forecast, and the step's first forecasts | `forecast.rs`, `first_forecasts.rs` |
 //! | Predicting and scheduling each ball's next event | `next_event.rs` |
 //! | When two balls, each on its own leg, first touch | `pair_sweep.rs` |
 //! | When a ball on its leg first meets a moving obstacle | `moving_sweep.rs` |
@@ -130,7 +131,8 @@
 mod ball_grid;
 mod context;
 mod events;
-mod first_predictions;
+mod first_forecasts;
+mod forecast;
 mod free_place;
 mod hinge_clocks;
 mod hinges;
@@ -147,7 +149,6 @@ mod overlap;
 mod pair_sweep;
 mod pairs;
 mod parallel;
-mod prediction;
 mod queue;
 mod report;
 mod resting;

@@ -2,8 +2,8 @@
 //! search for the straight shapes, the moving arc's for a turning arc, the relative leg
 //! for the translating round ones.
 
+use super::forecast::Leg;
 use super::moving::MovingObstacle;
-use super::prediction::Leg;
 use crate::obstacle::ObstacleShape;
 use crate::parabola::Parabola;
 use crate::shape::{Circle, Segment};

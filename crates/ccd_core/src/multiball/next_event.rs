@@ -1,13 +1,13 @@
-//! Wall and pair prediction: each ball's next event, from its clock to the end of the step.
+//! Wall and pair forecast: each ball's next event, from its clock to the end of the step.
 //!
 //! A ball's next event is the earliest of: the first static obstacle on its leg (with the
 //! sensors it crosses before), the first moving obstacle (swept against the obstacle's
 //! motion), and the first other ball (swept against that ball's leg). Only the earliest is
 //! scheduled; a partner that changes course first makes it stale (see `step.rs`).
 
+use super::forecast::{Forecast, Leg, Next};
 use super::moving_sweep::moving_contact;
 use super::pair_sweep::earlier;
-use super::prediction::{Leg, Next, Prediction};
 use super::queue::{Event, EventKind, Key};
 use super::sim::Sim;
 use super::state::{Clock, SensorHit};
@@ -25,9 +25,9 @@ struct SensorList {
     count: usize,
 }
 
-/// Where a prediction puts the sensors a leg crosses: kept ([`SensorList`], when the
-/// prediction is scheduled), or only counted (`usize`, when predicting: no 384-byte list
-/// per prediction).
+/// Where a forecast puts the sensors a leg crosses: kept ([`SensorList`], when the
+/// forecast is scheduled), or only counted (`usize`, when predicting: no 384-byte list
+/// per forecast).
 trait SensorSink {
     fn add(&mut self, entry: SensorHit);
     fn count(&self) -> usize;
@@ -55,53 +55,53 @@ impl SensorSink for usize {
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Find ball `i`'s next event from its clock and schedule it (replacing any it had).
     pub(super) fn repredict(&mut self, i: usize) {
-        let prediction = self.predict(i);
-        self.schedule(i, prediction.as_ref());
+        let forecast = self.predict(i);
+        self.schedule(i, forecast.as_ref());
     }
 
     /// Schedule ball `i`'s predicted event, once every ball swept on its own that its leg may
     /// reach has joined the event machinery (predicting it again with them); then predict and
     /// schedule those that joined, the same way.
-    pub(super) fn schedule(&mut self, i: usize, prediction: Option<&Prediction>) {
+    pub(super) fn schedule(&mut self, i: usize, forecast: Option<&Forecast>) {
         // Nearly always nothing to join: schedule it as it is, without moving it around.
-        if !prediction.is_some_and(Prediction::wants_joins) {
-            self.enqueue(i, prediction);
+        if !forecast.is_some_and(Forecast::wants_joins) {
+            self.enqueue(i, forecast);
             return;
         }
-        // The balls that joined, waiting for their first prediction: a stack (nothing
+        // The balls that joined, waiting for their first forecast: a stack (nothing
         // called from here schedules).
         self.event.joining.clear();
-        let mut current = Some((i, prediction.copied()));
+        let mut current = Some((i, forecast.copied()));
         loop {
-            let (k, mut prediction) = match current.take() {
+            let (k, mut forecast) = match current.take() {
                 Some(first) => first,
                 None => match self.event.joining.pop() {
                     Some(j) => (j, self.predict(j)),
                     None => break,
                 },
             };
-            while let Some(p) = prediction.filter(Prediction::wants_joins) {
+            while let Some(p) = forecast.filter(Forecast::wants_joins) {
                 let now = self.step.clock[k].time;
                 for &j in &p.next.joins[..usize::from(p.next.join_count)] {
                     if self.join(j as usize, now) {
                         self.event.joining.push(j as usize);
                     }
                 }
-                prediction = self.predict(k);
+                forecast = self.predict(k);
             }
-            self.enqueue(k, prediction.as_ref());
+            self.enqueue(k, forecast.as_ref());
         }
     }
 
     /// Ball `i`'s next event and the sensors before it, without changing anything (so many
     /// balls can be predicted at once). `None` for a ball that waits or has no leg left.
-    pub(super) fn predict(&self, i: usize) -> Option<Prediction> {
+    pub(super) fn predict(&self, i: usize) -> Option<Forecast> {
         self.predict_with(i, self.settings.ball_ball)
     }
 
-    /// [`Sim::predict`], looking for other balls only if `balls` (the step's first predictions
-    /// find them pair by pair instead, see `first_predictions.rs`).
-    pub(super) fn predict_with(&self, i: usize, balls: bool) -> Option<Prediction> {
+    /// [`Sim::predict`], looking for other balls only if `balls` (the step's first forecasts
+    /// find them pair by pair instead, see `first_forecasts.rs`).
+    pub(super) fn predict_with(&self, i: usize, balls: bool) -> Option<Forecast> {
         let Clock {
             waiting,
             time: start,
@@ -138,7 +138,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         if balls {
             self.predict_balls(i, leg, &mut next);
         }
-        Some(Prediction {
+        Some(Forecast {
             next,
             leg,
             sensors: sensors > 0,
@@ -268,9 +268,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 return;
             }
             // A contact after the earliest event found so far (and the window after it)
-            // cannot change the prediction: look only that far. Nor can one after the other
+            // cannot change the forecast: look only that far. Nor can one after the other
             // ball's own next event: the other changes course there, or finds that event
-            // gone, and predictions again either way, finding this ball then if they still meet.
+            // gone, and forecasts again either way, finding this ball then if they still meet.
             let until = earlier(next.best_time, queue.time_of(j));
             if let Some(time) = self.pair_contact(i, j, until) {
                 next.consider(
@@ -286,12 +286,12 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
 
     /// Keep the sensors up to the event, and schedule the event (none: any older one of
     /// the ball's is dropped all the same).
-    pub(super) fn enqueue(&mut self, i: usize, prediction: Option<&Prediction>) {
-        let Some(&Prediction {
+    pub(super) fn enqueue(&mut self, i: usize, forecast: Option<&Forecast>) {
+        let Some(&Forecast {
             ref next,
             leg,
             sensors,
-        }) = prediction
+        }) = forecast
         else {
             self.step.due.set(i, None, false);
             self.step.queue.remove(i);

@@ -1,7 +1,7 @@
 //! Spatial order: the event machinery works on the balls sorted along a Morton (Z-order)
 //! curve of their centres, and the results are put back in the caller's order.
 //!
-//! A prediction reads every ball near the predicted one. In the caller's order those are
+//! A forecast reads every ball near the predicted one. In the caller's order those are
 //! scattered over memory (a cache miss each, several per event); sorted along the curve,
 //! neighbours in space are mostly neighbours in memory, and predicting every ball at the
 //! step's start walks the pair grid in order. The order is a function of the inputs alone

@@ -1,9 +1,9 @@
-//! Pair prediction's primitive: when two balls, each on its own leg, first touch.
+//! Pair forecast's primitive: when two balls, each on its own leg, first touch.
 //!
 //! Most candidate pairs are turned away by [`clearly_apart`], a closest-approach test
 //! with no branch; the rest go to the exact sweep of two moving circles
-//! ([`moving_circles_toi`]). Used by each ball's prediction (`next_event.rs`) and by the step's
-//! first predictions, pair by pair (`first_predictions.rs`).
+//! ([`moving_circles_toi`]). Used by each ball's forecast (`next_event.rs`) and by the step's
+//! first forecasts, pair by pair (`first_forecasts.rs`).
 
 use super::sim::Sim;
 use crate::obstacle::Obstacles;
@@ -19,7 +19,7 @@ use glam::Vec2;
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Seconds past `until` a pair contact is still looked for: the window of contacts
     /// that count as simultaneous with the earliest, twice, and some slack (a contact
-    /// there can still change the prediction's batch, see `pairs.rs`).
+    /// there can still change the forecast's batch, see `pairs.rs`).
     #[inline]
     pub(super) fn pair_window(&self) -> f32 {
         (2.0 * SIMULTANEOUS_TIME_REL + PAIR_HORIZON_SLACK_REL) * self.dt

@@ -145,7 +145,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
         // Contacts of these balls that close in at this same instant join the batch: a ball
         // schedules only its earliest partner, so the second of two equal contacts (a
-        // symmetric break) is looked for here, around the balls whose prediction found one.
+        // symmetric break) is looked for here, around the balls whose forecast found one.
         let mut grown = 0;
         while grown < cluster.len() {
             let k = cluster[grown];

@@ -3,9 +3,9 @@
 //!
 //! These parts of a multiball step are independent per ball, or per band of the pair
 //! grid's rows: sweeping every ball on its own (its walls only; see `lone.rs`), writing the
-//! lone balls' ends back (both in `lone_runs.rs`), the first prediction of every ball that
-//! goes through the event machinery, and the pairs of those predictions
-//! (`first_predictions.rs`). Each item's result depends on that item alone, and what must
+//! lone balls' ends back (both in `lone_runs.rs`), the first forecast of every ball that
+//! goes through the event machinery, and the pairs of those forecasts
+//! (`first_forecasts.rs`). Each item's result depends on that item alone, and what must
 //! keep an order is put in order after, so any chunking, on any number of threads, gives
 //! the same results, bit for bit.
 

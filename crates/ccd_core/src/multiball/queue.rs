@@ -6,7 +6,7 @@
 //! earlier of its two children, so the root is the earliest of all. Scheduling a ball
 //! replaces its leaf and replays the matches up its path, stopping where nothing changes:
 //! at most `log2(n)` steps, with no stale entries to skip later and nothing to allocate.
-//! The balls are in spatial order (see `order.rs`), so the balls an event re-predictions share
+//! The balls are in spatial order (see `order.rs`), so the balls an event re-forecasts share
 //! most of their paths up the tree.
 //!
 //! Each node is one `u64`: the time's bits above the ball's index. Times are never
@@ -71,7 +71,7 @@ struct Due {
     other: u32,
     other_version: u32,
     what: Pending,
-    /// Its last prediction found another ball at (nearly) the same instant as the one it
+    /// Its last forecast found another ball at (nearly) the same instant as the one it
     /// scheduled: a batch with it looks for the others (kept when the event is taken).
     tied: bool,
 }
@@ -178,7 +178,7 @@ impl Schedule {
         }
     }
 
-    /// Whether ball `i`'s last prediction was tied (see [`Due::tied`]).
+    /// Whether ball `i`'s last forecast was tied (see [`Due::tied`]).
     #[inline]
     pub(super) fn tied(&self, i: usize) -> bool {
         self.due[i].tied

@@ -33,7 +33,7 @@ pub struct Contact {
 /// Counts from one [`step_balls`](crate::step_balls) call.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MultiballReport {
-    /// Events processed (contacts resolved, plus re-predictions after a partner changed).
+    /// Events processed (contacts resolved, plus re-forecasts after a partner changed).
     pub events: u32,
     /// Solid contacts resolved, over all balls (a ball–ball contact counts once).
     pub bounces: u32,

@@ -7,7 +7,7 @@
 //! | [`Marks`](super::marks::Marks) (`marks.rs`) | mark | one step | the lone paths' grid, which balls go through the event machinery |
 //! | [`EventState`] | events | one step: set up at its start, read at its end | each event ball's clock and state, the spatial order, the queue, the pair grid, the contacts to report |
 //! | [`HingeClocks`](super::hinge_clocks::HingeClocks) (`hinge_clocks.rs`) | read, events, report | one step | the hinged bodies' clocks and limit counts |
-//! | `Settling` (`settle.rs`), `FirstBuffers` (`first_predictions.rs`) | events | the step's start: the resting solve, the first predictions | buffers only |
+//! | `Settling` (`settle.rs`), `FirstBuffers` (`first_forecasts.rs`) | events | the step's start: the resting solve, the first forecasts | buffers only |
 //! | `PairBuffers` (`pairs.rs`), [`EventBuffers`] | events | one event: a batch of ball–ball contacts; a join, the balls near a hinged body | buffers only |
 //! | [`Carried`] | report | from one step to the next | what the last step learned |
 //!
@@ -28,7 +28,7 @@ use glam::Vec2;
 /// The event phase's state over one step (see the [module](self) docs).
 #[derive(Clone, Debug, Default)]
 pub(super) struct EventState {
-    /// Per ball: what every pair prediction reads.
+    /// Per ball: what every pair forecast reads.
     pub(super) clock: Vec<Clock>,
     /// Per ball: the rest of its state over the step.
     pub(super) state: Vec<BallState>,
@@ -54,7 +54,7 @@ pub(super) struct EventState {
 /// answer.
 #[derive(Clone, Debug, Default)]
 pub(super) struct EventBuffers {
-    /// Lone balls that joined the event machinery and wait for their first prediction (a
+    /// Lone balls that joined the event machinery and wait for their first forecast (a
     /// stack).
     pub(super) joining: Vec<usize>,
     /// Balls found near a hinged body turned anew.
@@ -101,7 +101,7 @@ pub(super) struct Retry {
     pub(super) time: f32,
 }
 
-/// A band of the pair grid's rows in the step's first predictions: the pair contacts found
+/// A band of the pair grid's rows in the step's first forecasts: the pair contacts found
 /// in its cells, and the lone balls a predicted ball's box met there, in the order found.
 #[derive(Clone, Debug, Default)]
 pub(super) struct PairBand {
@@ -110,14 +110,14 @@ pub(super) struct PairBand {
     pub(super) joins: Vec<BandJoin>,
 }
 
-/// A lone ball whose box a predicted ball's met: it must join before that prediction holds.
+/// A lone ball whose box a predicted ball's met: it must join before that forecast holds.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct BandJoin {
     pub(super) predicted: u32,
     pub(super) lone: u32,
 }
 
-/// Two balls that first touch at `time` (a first prediction's pair contact).
+/// Two balls that first touch at `time` (a first forecast's pair contact).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct PairContact {
     pub(super) a: u32,
@@ -132,7 +132,7 @@ pub(super) struct BallContact {
     pub(super) time: f32,
 }
 
-/// What every pair prediction reads of a ball, kept apart from the rest of its state
+/// What every pair forecast reads of a ball, kept apart from the rest of its state
 /// (struct of arrays: the hot loops touch 12 bytes per ball, not a few hundred).
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Clock {
@@ -145,7 +145,7 @@ pub(super) struct Clock {
     /// Passed `usable` at the step's start (cached: pair searches ask it of every
     /// candidate, and a ball's values stay finite through the step).
     pub(super) valid: bool,
-    /// `BallState::squeeze` is set (read first here: a prediction then reads the larger
+    /// `BallState::squeeze` is set (read first here: a forecast then reads the larger
     /// state only for the rare squeezed ball).
     pub(super) squeezed: bool,
     /// Its leg is a parabola under the step's gravity (a ball in flight). Otherwise it is

@@ -112,7 +112,7 @@ impl<'a, O: ?Sized> MultiballStep<'a, O> {
 }
 
 /// [`step_balls`], with its independent work (every ball swept on its own, and the first
-/// prediction of every ball that needs the event machinery) spread over `pool`'s threads.
+/// forecast of every ball that needs the event machinery) spread over `pool`'s threads.
 /// The results are the same as on one thread, bit for bit.
 ///
 /// The event machinery runs only for the balls that need it (see `lone.rs`): a ball

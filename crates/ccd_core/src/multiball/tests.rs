@@ -516,7 +516,7 @@ fn dense_gas_never_runs_out_of_events() {
             |_| {},
         );
         assert!(!report.event_budget_hit, "step {step}: {report:?}");
-        // Events beyond contacts are re-predictions after a partner changed course: a
+        // Events beyond contacts are re-forecasts after a partner changed course: a
         // fraction of the contacts, never hundreds of times more.
         assert!(
             report.events < 2 * report.bounces + MIN_EVENT_BUDGET,
@@ -528,7 +528,7 @@ fn dense_gas_never_runs_out_of_events() {
 #[test]
 fn the_first_contact_is_the_earliest_of_all_pairs() {
     // 400 balls on a jittered grid (spacing 3, radius 1), up to 40 units/s, one 0.1 s
-    // step, no walls: nearly every ball meets another, so the step's first predictions go pair
+    // step, no walls: nearly every ball meets another, so the step's first forecasts go pair
     // by pair. The first contact resolved must be the earliest of all 79,800 pairs, each
     // swept on its own (a brute-force reference), with the same two balls.
     let mut rng = StdRng::seed_from_u64(EARLIEST_PAIR_SEED);

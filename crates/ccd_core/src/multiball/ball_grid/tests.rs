@@ -115,7 +115,7 @@ fn every_meeting_pair_once_against_all_pairs() {
     let mut seen = Vec::new();
     grid.for_each_pair(|a, b| seen.push((a.min(b), a.max(b))));
     // Bands of rows, taken in order, report the same pairs in the same order as the whole
-    // grid (the first predictions' pair pass runs them as tasks), however they are cut.
+    // grid (the first forecasts' pair pass runs them as tasks), however they are cut.
     for bands in [2, 3, 16, grid.rows()] {
         let mut banded = Vec::new();
         for b in 0..bands {

@@ -1,25 +1,25 @@
-//! The step's first predictions: every ball's walls (in parallel), then every pair of balls
+//! The step's first forecasts: every ball's walls (in parallel), then every pair of balls
 //! whose boxes meet, found once from the pair grid itself (its rows in bands, in
-//! parallel), then each ball's prediction completed and scheduled in order. (When most
-//! balls are swept on their own, the first predictions are made one grid query per ball,
+//! parallel), then each ball's forecast completed and scheduled in order. (When most
+//! balls are swept on their own, the first forecasts are made one grid query per ball,
 //! a batch at a time, instead.)
 //!
-//! Prediction one ball at a time, every pair would be tested twice (once from each ball's
+//! Forecast one ball at a time, every pair would be tested twice (once from each ball's
 //! query), and each ball would walk the grid cells around it on its own; in a crowded
-//! step a third of all predictions are these first ones. Pair by pair, the cells are walked
-//! once and each pair is swept once. The result is the prediction each ball would make alone
+//! step a third of all forecasts are these first ones. Pair by pair, the cells are walked
+//! once and each pair is swept once. The result is the forecast each ball would make alone
 //! (see `next_event.rs`): the earliest of its walls and of the balls it meets before that
 //! other ball's own scheduled event, scheduled in the same order.
 
+use super::forecast::{FirstForecast, Forecast};
 use super::parallel::Parallel;
-use super::prediction::{FirstPrediction, Prediction};
 use super::sim::Sim;
 use super::state::{BallContact, BandJoin, PairBand, PairContact};
 use crate::obstacle::Obstacles;
 use crate::tolerance::CROWDED_FRACTION;
 
-/// Balls predicted together, one query each, before their predictions are scheduled (when few
-/// balls are in the machinery): 2,048 predictions (about 300 KB) stay in the second-level cache
+/// Balls predicted together, one query each, before their forecasts are scheduled (when few
+/// balls are in the machinery): 2,048 forecasts (about 300 KB) stay in the second-level cache
 /// between the two, and are still enough to share among threads (each share starts a
 /// thread). Each batch sees the events the earlier ones scheduled.
 const PREDICT_BATCH: usize = 2048;
@@ -30,16 +30,16 @@ const PREDICT_BATCH: usize = 2048;
 /// pairs.
 const PAIR_BANDS: usize = 16;
 
-/// The buffers of the step's first predictions, kept between steps.
+/// The buffers of the step's first forecasts, kept between steps.
 #[derive(Clone, Debug, Default)]
 pub(super) struct FirstBuffers {
-    /// The first predictions, made in parallel.
-    predictions: Vec<FirstPrediction>,
-    /// The first predictions' ball contacts: each pair once, as found.
+    /// The first forecasts, made in parallel.
+    forecasts: Vec<FirstForecast>,
+    /// The first forecasts' ball contacts: each pair once, as found.
     pair_contacts: Vec<PairContact>,
     /// The pair pass's bands of grid rows, each a task.
     pair_bands: Vec<PairBand>,
-    /// Each first prediction's earliest event time before the pairs.
+    /// Each first forecast's earliest event time before the pairs.
     first_limits: Vec<f32>,
     /// The pair contacts by ball: ball `k`'s are `contact_list[contact_starts[k]..contact_starts[k + 1]]`.
     contact_starts: Vec<u32>,
@@ -56,67 +56,67 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
         if self.settings.ball_ball && event_balls as f32 >= CROWDED_FRACTION * n as f32 {
             self.predict_by_pairs(pool, first);
         } else {
-            self.predict_each(pool, &mut first.predictions);
+            self.predict_each(pool, &mut first.forecasts);
         }
     }
 
     /// [`PREDICT_BATCH`] balls at a time: each batch predicted in parallel (walls and balls),
     /// then scheduled in order. The batches do not depend on the threads, so neither do
     /// the results.
-    fn predict_each<P: Parallel>(&mut self, pool: &P, predictions: &mut Vec<FirstPrediction>) {
+    fn predict_each<P: Parallel>(&mut self, pool: &P, forecasts: &mut Vec<FirstForecast>) {
         for start in (0..self.balls.len()).step_by(PREDICT_BATCH) {
-            self.fill_predictions(predictions, start..(start + PREDICT_BATCH).min(self.balls.len()));
+            self.fill_forecasts(forecasts, start..(start + PREDICT_BATCH).min(self.balls.len()));
             let sim = &*self;
-            pool.for_each_chunk(predictions, &|chunk: &mut [FirstPrediction]| {
+            pool.for_each_chunk(forecasts, &|chunk: &mut [FirstForecast]| {
                 for p in chunk.iter_mut().filter(|p| p.valid) {
-                    p.prediction = sim.predict(p.ball);
+                    p.forecast = sim.predict(p.ball);
                 }
             });
-            for p in predictions.iter().filter(|p| p.valid) {
-                self.schedule(p.ball, p.prediction.as_ref());
+            for p in forecasts.iter().filter(|p| p.valid) {
+                self.schedule(p.ball, p.forecast.as_ref());
             }
         }
     }
 
     /// One entry per ball of `range`, nothing predicted yet.
-    fn fill_predictions(&self, predictions: &mut Vec<FirstPrediction>, range: std::ops::Range<usize>) {
-        predictions.clear();
-        predictions.extend(range.map(|ball| FirstPrediction {
+    fn fill_forecasts(&self, forecasts: &mut Vec<FirstForecast>, range: std::ops::Range<usize>) {
+        forecasts.clear();
+        forecasts.extend(range.map(|ball| FirstForecast {
             ball,
             valid: self.step.clock[ball].valid,
-            prediction: None,
+            forecast: None,
         }));
     }
 
-    /// Every ball's walls (in parallel), every pair of balls once, then each prediction
+    /// Every ball's walls (in parallel), every pair of balls once, then each forecast
     /// completed with its ball contacts and scheduled in order.
     fn predict_by_pairs<P: Parallel>(&mut self, pool: &P, first: &mut FirstBuffers) {
-        self.fill_predictions(&mut first.predictions, 0..self.balls.len());
+        self.fill_forecasts(&mut first.forecasts, 0..self.balls.len());
         let sim = &*self;
-        pool.for_each_chunk(&mut first.predictions, &|chunk: &mut [FirstPrediction]| {
+        pool.for_each_chunk(&mut first.forecasts, &|chunk: &mut [FirstForecast]| {
             for p in chunk.iter_mut().filter(|p| p.valid) {
-                p.prediction = sim.predict_with(p.ball, false);
+                p.forecast = sim.predict_with(p.ball, false);
             }
         });
         self.find_pair_contacts(pool, first);
         let FirstBuffers {
-            predictions,
+            forecasts,
             contact_starts: starts,
             contact_list: contacts,
             ..
         } = first;
         let window = self.pair_window();
-        for FirstPrediction {
+        for FirstForecast {
             ball: k,
             valid,
-            prediction,
-        } in predictions.iter_mut()
+            forecast,
+        } in forecasts.iter_mut()
         {
             let k = *k;
             if !*valid {
                 continue;
             }
-            if let Some(p) = prediction.as_mut() {
+            if let Some(p) = forecast.as_mut() {
                 // The contacts a query from this ball would take (see `predict_balls`):
                 // those before its earliest event and before the other ball's own.
                 for &BallContact { other, time } in &contacts[starts[k] as usize..starts[k + 1] as usize] {
@@ -127,18 +127,18 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
                     }
                 }
             }
-            self.schedule(k, prediction.as_ref());
+            self.schedule(k, forecast.as_ref());
         }
     }
 
     /// Sweep every pair of balls whose boxes meet, once (the grid's rows in bands, in
     /// parallel), and list each contact under both balls (`contact_list`, ball `k`'s from
     /// `contact_starts[k]` to `contact_starts[k + 1]`, in the order found). A ball swept
-    /// on its own whose box a predicted ball's meets must join before that prediction
+    /// on its own whose box a predicted ball's meets must join before that forecast
     /// holds, as its query would find.
     fn find_pair_contacts<P: Parallel>(&self, pool: &P, first: &mut FirstBuffers) {
         let FirstBuffers {
-            predictions,
+            forecasts,
             pair_contacts: found,
             pair_bands: bands,
             first_limits: limits,
@@ -147,14 +147,14 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
         } = first;
         found.clear();
         // A pair matters to a ball only before its earliest event so far (its walls): those
-        // times apart, 4 bytes a ball (the pairs come in no order the predictions' 150 bytes a
+        // times apart, 4 bytes a ball (the pairs come in no order the forecasts' 150 bytes a
         // ball would keep in cache).
         limits.clear();
-        limits.extend(predictions.iter().map(|p| {
-            p.prediction
-                .as_ref()
-                .map_or(f32::NEG_INFINITY, Prediction::best_time)
-        }));
+        limits.extend(
+            forecasts
+                .iter()
+                .map(|p| p.forecast.as_ref().map_or(f32::NEG_INFINITY, Forecast::best_time)),
+        );
         // The grid's rows in bands, each a task; their findings joined in band order are
         // the whole grid's, in its order.
         let rows = self.step.grid.rows();
@@ -170,14 +170,14 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
         for band in &bands[..count] {
             found.extend_from_slice(&band.found);
             for join in &band.joins {
-                if let Some(p) = predictions[join.predicted as usize].prediction.as_mut() {
+                if let Some(p) = forecasts[join.predicted as usize].forecast.as_mut() {
                     p.must_join(join.lone as usize);
                 }
             }
         }
         // By ball: count, then each ball's first place, then fill (each start moves to the
         // next ball's as its contacts go in), then move the starts back.
-        let n = predictions.len();
+        let n = forecasts.len();
         starts.clear();
         starts.resize(n + 1, 0);
         for &PairContact { a, b, .. } in found.iter() {

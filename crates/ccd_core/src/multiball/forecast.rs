@@ -1,4 +1,4 @@
-//! A ball's prediction: its next event, found without changing anything (so that many
+//! A ball's forecast: its next event, found without changing anything (so that many
 //! balls can be predicted at once, on several threads), kept until it is scheduled.
 
 use super::queue::{Event, EventKind};
@@ -37,15 +37,15 @@ impl Leg {
 }
 
 /// A ball's predicted next event, and whether its leg crosses sensors (rare: they are
-/// gathered again when the prediction is scheduled, so predictions stay small to move around).
+/// gathered again when the forecast is scheduled, so forecasts stay small to move around).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Prediction {
+pub(super) struct Forecast {
     pub(super) next: Next,
     pub(super) leg: Leg,
     pub(super) sensors: bool,
 }
 
-impl Prediction {
+impl Forecast {
     /// The time of the event found so far (infinity if none).
     #[inline]
     pub(super) fn best_time(&self) -> f32 {
@@ -70,7 +70,7 @@ impl Prediction {
         );
     }
 
-    /// Whether balls swept on their own must join before this prediction holds.
+    /// Whether balls swept on their own must join before this forecast holds.
     pub(super) fn wants_joins(&self) -> bool {
         self.next.join_count > 0 || self.next.join_overflow
     }
@@ -87,23 +87,23 @@ pub(super) struct Next {
     pub(super) second_ball: Option<f32>,
     /// Balls swept on their own whose paths this leg may reach: they must join the event
     /// machinery first (see `lone.rs`). More than fit: `join_overflow`.
-    pub(super) joins: [u32; JOINS_PER_PREDICTION],
+    pub(super) joins: [u32; JOINS_PER_FORECAST],
     pub(super) join_count: u8,
     pub(super) join_overflow: bool,
 }
 
-/// Lone balls a prediction remembers, which must join the event machinery first; more are
+/// Lone balls a forecast remembers, which must join the event machinery first; more are
 /// found again when the ball is predicted once more, after these joined.
-pub(super) const JOINS_PER_PREDICTION: usize = 4;
+pub(super) const JOINS_PER_FORECAST: usize = 4;
 
 impl Next {
     /// Nothing found yet (written out: the derived default called a library function
-    /// for the array, once per prediction).
+    /// for the array, once per forecast).
     pub(super) const NONE: Self = Self {
         best: None,
         best_time: f32::INFINITY,
         second_ball: None,
-        joins: [0; JOINS_PER_PREDICTION],
+        joins: [0; JOINS_PER_FORECAST],
         join_count: 0,
         join_overflow: false,
     };
@@ -111,7 +111,7 @@ impl Next {
     #[inline]
     pub(super) fn must_join(&mut self, j: usize) {
         let n = self.join_count as usize;
-        if n < JOINS_PER_PREDICTION {
+        if n < JOINS_PER_FORECAST {
             self.joins[n] = j as u32;
             self.join_count += 1;
         } else {
@@ -137,12 +137,12 @@ impl Next {
     }
 }
 
-/// A ball's prediction at the step's start.
+/// A ball's forecast at the step's start.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct FirstPrediction {
+pub(super) struct FirstForecast {
     pub(super) ball: usize,
     /// In the event machinery at the step's start (a ball that joins later is predicted and
-    /// scheduled when it joins, and is not this prediction's).
+    /// scheduled when it joins, and is not this forecast's).
     pub(super) valid: bool,
-    pub(super) prediction: Option<Prediction>,
+    pub(super) forecast: Option<Forecast>,
 }
