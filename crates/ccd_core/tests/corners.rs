@@ -1,4 +1,4 @@
-//! Corners and pinches: no time lost at the bounce cap, and no speed pumped by a ball
+//! Corners and squeezes: no time lost at the bounce cap, and no speed pumped by a ball
 //! squeezed between two surfaces.
 //!
 //! - In a narrow V, an elastic ball bounces about π/α times (α the V's angle) before it
@@ -155,9 +155,9 @@ fn step_balls_comes_out_of_a_one_degree_v_on_time() {
     assert!(ball[0].velocity.x > 0.0);
 }
 
-/// What a pinch did to the ball.
+/// What a squeeze did to the ball.
 #[derive(Clone, Copy, Debug, Default)]
-struct Pinch {
+struct Squeezed {
     /// The fastest the ball went, at any step end.
     fastest: f32,
     /// Contacts with the blade reported.
@@ -170,7 +170,7 @@ struct Pinch {
 /// ball (r = 13.5, restitution `e`) at rest against a wall above it: the ball's centre at
 /// `x`, the wall just low enough that the raised blade would reach `squeeze` into the ball.
 /// The blade squeezes the ball against the wall; the run goes on 20 steps past the stroke.
-fn pinch(hz: f64, x: f32, squeeze: f32, e: f32) -> Pinch {
+fn squeezed(hz: f64, x: f32, squeeze: f32, e: f32) -> Squeezed {
     const LENGTH: f32 = 70.0;
     const RADIUS: f32 = 13.5;
     const OMEGA: f32 = 75.0;
@@ -189,7 +189,7 @@ fn pinch(hz: f64, x: f32, squeeze: f32, e: f32) -> Pinch {
     ball[0].material = Material::new(e, 0.0);
     let mut scratch = MultiballScratch::default();
     let mut angle = start;
-    let mut out = Pinch::default();
+    let mut out = Squeezed::default();
     let steps = (stroke / (OMEGA * dt)).ceil() as usize + 20;
     for _ in 0..steps {
         let turn = (OMEGA * dt).min(start + stroke - angle).max(0.0);
@@ -234,7 +234,7 @@ fn pinch(hz: f64, x: f32, squeeze: f32, e: f32) -> Pinch {
 /// velocity is read at step ends only. The test does not bound how far the push-out moves
 /// the ball's centre in one step.
 #[test]
-fn a_pinched_ball_leaves_no_faster_than_the_flipper_can_throw_it() {
+fn a_squeezed_ball_leaves_no_faster_than_the_flipper_can_throw_it() {
     let tip = 75.0 * 70.0;
     let mut failures = Vec::new();
     for hz in [120.0, 1000.0] {
@@ -242,7 +242,7 @@ fn a_pinched_ball_leaves_no_faster_than_the_flipper_can_throw_it() {
             let (mut worst, mut violations) = (0.0_f32, 0);
             for x in [30.0, 45.0, 60.0] {
                 for squeeze in [2.0, 8.0, 20.0] {
-                    let p = pinch(hz, x, squeeze, e);
+                    let p = squeezed(hz, x, squeeze, e);
                     if p.contacts == 0 {
                         failures.push(format!(
                             "{hz} Hz, e = {e}, x = {x}, squeeze {squeeze}: the blade never reached the ball"
@@ -303,7 +303,7 @@ fn bat_outline() -> Vec<Segment> {
 /// right one sweeps by, for a ball 27 across) squeeze a ball caught between them out of
 /// the gap, and at every step end it is inside no part of either bat, nor their pivots, by
 /// more than the audit's slop. The pinball autoplay found a ball 0.64 deep in a tip chord
-/// of the rising bat at 480 Hz (the push out of a pinch knew only the one face it met).
+/// of the rising bat at 480 Hz (the push out of a squeeze knew only the one face it met).
 /// The case is that run's, from its trace, and the ball is moved about it and sent at a
 /// range of speeds.
 #[test]

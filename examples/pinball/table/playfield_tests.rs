@@ -1,5 +1,5 @@
 //! Headless checks of the richer table (`starfall.ron`): it is valid and closed, the
-//! ramp's layer switch, the saucer's hold and exact eject, and a ball pinched between the
+//! ramp's layer switch, the saucer's hold and exact eject, and a ball squeezed between the
 //! flippers' tips. Expected values are worked out by hand from the table file. (Its rules:
 //! `game/progress_tests.rs`, with the helpers here.)
 
@@ -243,7 +243,7 @@ fn the_saucer_holds_then_kicks_out_exactly() {
 }
 
 #[test]
-fn a_ball_pinched_between_both_rising_tips_is_squeezed_out_never_through_a_bat() {
+fn a_ball_squeezed_between_both_rising_tips_is_pushed_out_never_through_a_bat() {
     // Starfall's bats: the tips leave 35.8 mm at rest but only 25.6 mm raised, less than
     // the 27 mm ball, so a ball between them as both flip is squeezed. Whatever way it
     // leaves, it must never be inside either bat. By hand: pivots 169.2 mm apart, the tip

@@ -15,7 +15,7 @@
 //!    touching it at a random point along it and thrown at it, up to 20,000 units/s, from
 //!    either side: the side that pushes the hinge into its stop, and the side that swings
 //!    it open.
-//! 4. **Inside a pinch.** A ball touching a static wall (at rest or sliding along it) and a
+//! 4. **Inside a squeeze.** A ball touching a static wall (at rest or sliding along it) and a
 //!    moving segment closing on it: a plate sliding towards the wall, or a blade turning
 //!    towards it.
 //!
@@ -29,7 +29,7 @@
 //! `e ≤ 1`), no step end inside a wall beyond [`penetration_slop`], no path through a wall
 //! (the centre's path, straight between the contacts reported, never meets a wall's
 //! segment, and never crosses a one-way wall backwards by [`crossed_one_way`]), and no
-//! NaN; per family, a hinge within its limits and a pinched ball no faster than one
+//! NaN; per family, a hinge within its limits and a squeezed ball no faster than one
 //! bounce. Each family prints its case count and its worst figures (`-- --nocapture`).
 
 #![allow(
@@ -52,7 +52,7 @@ use std::ops::Range;
 mod after_contact;
 mod corner;
 mod hinge_stop;
-mod pinch;
+mod squeeze;
 
 // --- Scales shared by the families ---------------------------------------------------------
 

@@ -1,4 +1,4 @@
-//! 4. **Inside a pinch** (see the crate doc).
+//! 4. **Inside a squeeze** (see the crate doc).
 
 use ccd_core::{
     Aabb, Ball, Circle, ContactWith, DEFAULT_MAX_BOUNCES, MovingObstacle, MultiballScratch,
@@ -17,10 +17,10 @@ use crate::{
 };
 
 /// Cases of the family, each run on every path.
-const PINCH_CASES: u32 = 10_000;
+const SQUEEZE_CASES: u32 = 10_000;
 /// The generator's seed (issue 29, family 4).
-const PINCH_SEED: u64 = 2_904;
-/// Share of the pinches made by a turning blade; the others by a sliding plate.
+const SQUEEZE_SEED: u64 = 2_904;
+/// Share of the squeezes made by a turning blade; the others by a sliding plate.
 const TURNING_SHARE: f64 = 0.5;
 /// Share of the balls at rest against the wall; the others slide along it.
 const AT_REST_SHARE: f64 = 0.25;
@@ -28,7 +28,7 @@ const AT_REST_SHARE: f64 = 0.25;
 /// way), at most [`SLIDE_REACH`].
 const SLIDE_FRACTIONS: Range<f64> = 0.0..0.5;
 /// How far the ball may slide along the wall through the stroke, in radii: it slides, but
-/// is still in the pinch when the surface arrives (a plate reaches at least
+/// is still in the squeeze when the surface arrives (a plate reaches at least
 /// [`PLATE_SHIFT`] plus this past where the ball starts, either way; a blade, at least
 /// four radii long, holds the ball at 30 % to 85 % of its length).
 const SLIDE_REACH: f64 = 1.0;
@@ -36,7 +36,7 @@ const SLIDE_REACH: f64 = 1.0;
 /// the plate's middle.
 const PLATE_SHIFT: f64 = 0.5;
 /// The static wall's half-length, in radii: the ball rarely leaves it in the run.
-const PINCH_WALL_RADII: f64 = 60.0;
+const SQUEEZE_WALL_RADII: f64 = 60.0;
 /// How far the closing surface would reach into the ball at the end of its stroke if the
 /// ball stayed put, in radii (the compose tests' half a radius, and less).
 const SQUEEZE_DEPTHS: Range<f64> = 0.0..0.5;
@@ -66,9 +66,9 @@ const BLADE_STROKES: Range<f64> = (10.0 * PI / 180.0)..(90.0 * PI / 180.0);
 const CLEARANCE_RADII: f64 = 0.01;
 /// How far past a one-bounce bound the ball's speed may be, besides
 /// [`SQUEEZE_SPEED_SLACK_REL`] of it: f32 rounding of the velocities (6e-8 of each value
-/// stored) through the few contacts of a pinch, 1e-6 of the speeds involved.
+/// stored) through the few contacts of a squeeze, 1e-6 of the speeds involved.
 const SPEED_ROUNDING_REL: f64 = 1e-6;
-/// Draws of a pinch's pose before the generator gives up (a bug of the generator).
+/// Draws of a squeeze's pose before the generator gives up (a bug of the generator).
 const MAX_DRAWS: u32 = 1_000;
 
 /// How the closing surface moves.
@@ -81,7 +81,7 @@ enum Closing {
 }
 
 #[derive(Clone, Copy, Debug)]
-struct PinchCase {
+struct SqueezeCase {
     wall: Obstacle,
     /// The closing surface at the start of the stroke.
     surface: Segment,
@@ -90,7 +90,7 @@ struct PinchCase {
     ball: Ball,
 }
 
-impl PinchCase {
+impl SqueezeCase {
     /// The moving obstacle for step `step`: through the stroke, then at rest at its end.
     fn moving(&self, step: u32) -> MovingObstacle {
         let at = |k: u32| -> Segment {
@@ -181,12 +181,12 @@ fn distance_to(p: DVec2, a: DVec2, b: DVec2) -> f64 {
     p.distance(a + d * s)
 }
 
-/// A pinch drawn in a local frame (the wall along the x axis at `y = wall_y`, the ball
+/// A squeeze drawn in a local frame (the wall along the x axis at `y = wall_y`, the ball
 /// under it touching it, the closing surface below the ball rising towards it), then
 /// placed by a random turn, mirror and shift. The surface ends its stroke where it would
 /// reach a random depth into the ball if the ball stayed put, starts it clear of the ball,
 /// and never reaches the wall.
-fn pinch_case(rng: &mut StdRng) -> PinchCase {
+fn squeeze_case(rng: &mut StdRng) -> SqueezeCase {
     for _ in 0..MAX_DRAWS {
         let r = log_uniform(rng, RADIUS_RANGE);
         let squeeze = r * rng.random_range(SQUEEZE_DEPTHS);
@@ -278,7 +278,7 @@ fn pinch_case(rng: &mut StdRng) -> PinchCase {
         let shift = draw_place(rng);
         let place = |p: DVec2| shift + turn.rotate(DVec2::new(mirror * p.x, p.y));
         let direction = |v: DVec2| turn.rotate(DVec2::new(mirror * v.x, v.y));
-        let half = PINCH_WALL_RADII * r;
+        let half = SQUEEZE_WALL_RADII * r;
         let wall = Segment::new(
             place(DVec2::new(center.x - half, wall_y)).as_vec2(),
             place(DVec2::new(center.x + half, wall_y)).as_vec2(),
@@ -307,7 +307,7 @@ fn pinch_case(rng: &mut StdRng) -> PinchCase {
         };
         let on_wall = placed - inward * (inward.dot(placed - wa) - r);
         let along_wall = (wb - wa).normalize();
-        return PinchCase {
+        return SqueezeCase {
             wall: Obstacle::segment(wall),
             surface,
             closing,
@@ -315,12 +315,12 @@ fn pinch_case(rng: &mut StdRng) -> PinchCase {
             ball: Ball::new(on_wall.as_vec2(), (along_wall * slide).as_vec2(), r as f32),
         };
     }
-    panic!("no valid pinch in {MAX_DRAWS} draws: the generator is broken");
+    panic!("no valid squeeze in {MAX_DRAWS} draws: the generator is broken");
 }
 
 /// What family 4 measures besides the common figures.
 #[derive(Debug, Default)]
-struct PinchFigures {
+struct SqueezeFigures {
     common: Figures,
     /// Cases the closing surface reached the ball in.
     reached: u32,
@@ -340,11 +340,11 @@ fn one_bounce_speed(v: DVec2, u: DVec2, n: DVec2) -> f64 {
 }
 
 /// Family 4 on one path.
-fn pinch(path: Path) -> PinchFigures {
-    let mut rng = StdRng::seed_from_u64(PINCH_SEED);
-    let mut p = PinchFigures::default();
-    for index in 0..PINCH_CASES {
-        let case = pinch_case(&mut rng);
+fn squeeze_run(path: Path) -> SqueezeFigures {
+    let mut rng = StdRng::seed_from_u64(SQUEEZE_SEED);
+    let mut p = SqueezeFigures::default();
+    for index in 0..SQUEEZE_CASES {
+        let case = squeeze_case(&mut rng);
         let f = &mut p.common;
         f.cases += 1;
         let r = case.ball.radius;
@@ -417,8 +417,8 @@ fn pinch(path: Path) -> PinchFigures {
     p
 }
 
-/// Share of the pinches in which the closing surface must reach the ball: the harness's
-/// check that the generator makes pinches. (A ball sliding along the wall towards where a
+/// Share of the squeezes in which the closing surface must reach the ball: the harness's
+/// check that the generator makes squeezes. (A ball sliding along the wall towards where a
 /// tilted plate or blade ends farther from the wall slips away before it arrives: about
 /// one case in nine, all with the ball sliding.)
 const MIN_REACHED_SHARE: f64 = 0.75;
@@ -437,11 +437,14 @@ const MIN_REACHED_SHARE: f64 = 0.75;
 /// ends: the place was computed from the far end of a long wall, in f32, and lost the
 /// precision it needed. The smallest case is [`smallest_crush_against_a_long_wall`].
 #[test]
-fn states_inside_a_pinch() {
-    let figures: Vec<_> = MOVING_PATHS.iter().map(|&path| (path, pinch(path))).collect();
+fn states_inside_a_squeeze() {
+    let figures: Vec<_> = MOVING_PATHS
+        .iter()
+        .map(|&path| (path, squeeze_run(path)))
+        .collect();
     for (path, p) in &figures {
         eprintln!(
-            "inside a pinch, {path:?}: {}; the surface reached the ball in {} cases; fastest \
+            "inside a squeeze, {path:?}: {}; the surface reached the ball in {} cases; fastest \
              over its one-bounce bound {:.6}; deepest in the closing surface {:.3} slop",
             p.common.line(),
             p.reached,
@@ -454,12 +457,12 @@ fn states_inside_a_pinch() {
         .map(|(path, p)| (*path, p.reached, p.common.cases))
         .collect();
     let common: Vec<_> = figures.into_iter().map(|(path, p)| (path, p.common)).collect();
-    assert_no_failures("inside a pinch", &common);
+    assert_no_failures("inside a squeeze", &common);
     for (path, reached, cases) in reached {
         let share = f64::from(reached) / f64::from(cases);
         assert!(
             share >= MIN_REACHED_SHARE,
-            "{path:?}: the surface reached the ball in only {reached} of {cases} pinches"
+            "{path:?}: the surface reached the ball in only {reached} of {cases} squeezes"
         );
     }
 }
