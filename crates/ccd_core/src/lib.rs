@@ -58,6 +58,9 @@ mod broadphase;
 mod contact_with;
 mod hinge;
 mod hit;
+// The one solver for the contacts of one instant; its callers switch over to it next.
+#[allow(dead_code)]
+mod instant;
 mod kick;
 mod material;
 mod meet;
