@@ -24,7 +24,7 @@
 //! | what does a ball do when it meets a surface (bounce, corner, kick, ride, speed limit, cap, rest)? | one decision for every path (`meet.rs`) |
 //! | what does a contact do to the velocity? | [`reflect`], [`slide`], [`respond`], [`Material`] (`response.rs`) |
 //! | … grazing the inside of an arc (riding it)? | chord by chord (`ride.rs`) |
-//! | … with several surfaces at once (a corner, a hinge on its stop, a squeeze)? | one contact with restitution (`simultaneous.rs`) |
+//! | … with several surfaces at once (a corner, a hinge on its stop, a squeeze)? | one contact with restitution (`instant.rs`) |
 //! | obstacles with materials, one-sidedness, sensors, layers | [`Obstacle`], [`Obstacles`] (`obstacle.rs`) |
 //! | what a contact was with: a wall, a moving obstacle or a ball | [`ContactWith`] (`contact_with.rs`) |
 //! | a ball as the event machinery steps it | [`Ball`] (`ball.rs`) |
@@ -58,8 +58,6 @@ mod broadphase;
 mod contact_with;
 mod hinge;
 mod hit;
-// The one solver for the contacts of one instant; its callers switch over to it next.
-#[allow(dead_code)]
 mod instant;
 mod kick;
 mod material;
@@ -75,7 +73,6 @@ mod response;
 mod ride;
 mod roots;
 mod shape;
-mod simultaneous;
 mod sweep;
 pub mod tolerance;
 

@@ -37,6 +37,7 @@
 use crate::ball::Ball;
 use crate::contact_with::ContactWith;
 use crate::hit::Hit;
+use crate::instant::ONE_BALL_HINGES;
 use crate::material::Material;
 use crate::obstacle::{Obstacle, ObstacleShape};
 use crate::response::{
@@ -45,7 +46,6 @@ use crate::response::{
 };
 use crate::ride::{ride_chord, ride_radius, rides_at_most};
 use crate::shape::{Aabb, Segment};
-use crate::simultaneous::MAX_BODIES;
 use crate::tolerance::{MAX_WEDGE_BOUNCES, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
 use glam::Vec2;
 
@@ -160,7 +160,7 @@ pub(crate) struct Touch {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Pushed {
     pub(crate) velocity: Vec2,
-    pub(crate) turned: [Option<Aabb>; MAX_BODIES],
+    pub(crate) turned: [Option<Aabb>; ONE_BALL_HINGES],
 }
 
 /// A ball's bounces so far in the step: how many, how many it may take before it waits
@@ -252,7 +252,7 @@ pub(crate) struct Met {
     /// A hinged body took part.
     pub(crate) pushed: bool,
     /// The boxes of the hinged bodies the push turned anew.
-    pub(crate) turned: [Option<Aabb>; MAX_BODIES],
+    pub(crate) turned: [Option<Aabb>; ONE_BALL_HINGES],
     /// It waits for the rest of the step.
     pub(crate) halt: Option<Halt>,
     /// It comes to rest there.
@@ -482,7 +482,7 @@ impl Met {
             kick: 0.0,
             squeeze: None,
             pushed: false,
-            turned: [None; MAX_BODIES],
+            turned: [None; ONE_BALL_HINGES],
             halt: None,
             rest: None,
         }

@@ -7,8 +7,8 @@
 //! | a slow contact (wall or pair), in the resting solve | `rest_step`, `leave_wall` |
 //! | two surfaces at once: a corner, or a ball squeezed between two | `two_surfaces` |
 
+use crate::instant::{OneBall, Row};
 use crate::material::{Material, sanitize};
-use crate::simultaneous::{Problem, Row, State};
 use crate::tolerance::{SEPARATION_SPEED_REL, SQUEEZE_SPEED_SLACK_REL};
 use glam::{DVec2, Vec2};
 
@@ -261,7 +261,7 @@ pub(crate) fn contact_restitution(material: Material, approach: f32, resting_spe
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum TwoSurfaces {
     /// A corner the ball can leave: one contact with both, with restitution
-    /// (`simultaneous.rs`).
+    /// (`instant.rs`).
     Leave(Vec2),
     /// The two close in on each other across the ball: it is squeezed. Along the axis
     /// between them it takes the slower surface's speed (across it, it keeps its own), and
@@ -272,7 +272,7 @@ pub(crate) enum TwoSurfaces {
 /// A ball at `velocity` touching surfaces `a` and `b` at once (a corner, or a squeeze between
 /// a flipper and a wall).
 ///
-/// The two are one contact with restitution ([`Problem`]): in a corner at `e = 1` the ball
+/// The two are one contact with restitution ([`OneBall`]): in a corner at `e = 1` the ball
 /// keeps its energy; straight into a right-angle corner, or into the apex of a symmetric V,
 /// it leaves at `−e·v`; a V closing on it (two flipper tips) throws it out of the V.
 ///
@@ -285,19 +285,20 @@ pub(crate) enum TwoSurfaces {
 /// than a single bounce off either surface (with its restitution) would throw it, or than
 /// it came.
 pub(crate) fn two_surfaces(velocity: Vec2, a: Surface, b: Surface) -> TwoSurfaces {
-    let mut problem = Problem::against_surfaces();
+    // Against walls and kinematic parts alone, the ball's mass does not matter: 1.
+    let mut problem = OneBall::around(velocity.as_dvec2(), 1.0);
     for s in [a, b] {
-        problem.push(Row::surface(s.normal, s.velocity).with_restitution(s.restitution));
+        let row = Row::surface(OneBall::BALL, s.normal.as_dvec2(), s.velocity.as_dvec2());
+        problem.push(row.with_restitution(s.restitution));
     }
-    let before = State::ball(velocity);
     // A single bounce off `s`, with its restitution.
     let bounce = |s: Surface| {
         let material = Material::new(s.restitution, 0.0);
         (reflect(velocity - s.velocity, s.normal, material, 0.0) + s.velocity).length()
     };
     let fastest = velocity.length().max(bounce(a)).max(bounce(b));
-    if let Some(out) = problem.solve(before) {
-        let v = out.state.velocity.as_vec2();
+    if let Some(out) = problem.solve() {
+        let v = out.velocities[OneBall::BALL].as_vec2();
         // Within the f32 rounding of the speeds compared.
         if v.length() <= fastest * (1.0 + SQUEEZE_SPEED_SLACK_REL) {
             return TwoSurfaces::Leave(v);

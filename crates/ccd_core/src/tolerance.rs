@@ -14,7 +14,7 @@
 //! | curved sweeps (gravity) | [`ROOT_BRACKET_REL`], [`CHORD_WINDOW_MARGIN_REL`] | [`MAX_ROOT_ITERATIONS`] |
 //! | moving segment sweep | [`MOVING_SEGMENT_TOLERANCE_REL`], [`MOVING_SEGMENT_ACCEPT_BAND`] | [`MAX_MOVING_SEGMENT_ITERATIONS`], [`MAX_MOVING_SEGMENT_RESTARTS`] |
 //! | multi-bounce sweep | [`SIMULTANEOUS_TIME_REL`] | [`DEFAULT_MAX_BOUNCES`], [`MAX_WEDGE_BOUNCES`], [`MAX_SENSOR_HITS_PER_LEG`] |
-//! | simultaneous contacts (corners, stops, squeezes) | [`SIMULTANEOUS_SOLVE_TOLERANCE_REL`], [`SQUEEZE_SPEED_SLACK_REL`] | [`MAX_SIMULTANEOUS_ROUNDS`] |
+//! | simultaneous contacts (corners, stops, squeezes, clusters) | [`SIMULTANEOUS_SOLVE_TOLERANCE_REL`], [`SQUEEZE_SPEED_SLACK_REL`] | [`MAX_SIMULTANEOUS_ROUNDS`], [`MAX_INSTANT_ROWS`], [`MAX_INSTANT_BALLS`], [`MAX_INSTANT_HINGES`] |
 //! | multiball events | [`SIMULTANEOUS_TIME_REL`], [`TOUCH_SLOP_REL`], [`PRESS_SLACK_REL`], [`RESTING_EVENT_FRACTION`], [`CONTACT_SOLVE_TOLERANCE`] | [`DEFAULT_EVENTS_PER_BALL`], [`MIN_EVENT_BUDGET`], [`MAX_SIMULTANEOUS_PASSES`] |
 //! | resting contacts and overlaps | [`ALLOWED_OVERLAP_REL`], [`OVERLAP_CORRECTION_FRACTION`], [`CORRECTION_SLIDE_MIN_REL`] | [`RESTING_ITERATIONS`], [`OVERLAP_CORRECTION_ITERATIONS`], [`MAX_CORRECTION_SLIDES`] |
 //! | broadphases | | [`MAX_CELLS_PER_OBSTACLE`], [`MAX_GRID_CELLS`], [`MAX_BALL_GRID_CELLS_PER_AXIS`] |
@@ -169,11 +169,30 @@ pub const SIMULTANEOUS_SOLVE_TOLERANCE_REL: f64 = 1e-9;
 pub const SQUEEZE_SPEED_SLACK_REL: f32 = 1e-5;
 
 /// Rounds. Cap on the rounds of one simultaneous contact with several surfaces (see
-/// `simultaneous.rs`). A round is one reflection in no time; a ball that meets one wall of
+/// `instant.rs`). A round is one reflection in no time; a ball that meets one wall of
 /// a V of opening `α` while touching the other takes at most `⌈π/α⌉ + 1` of them (the
 /// bound of [`MAX_WEDGE_BOUNCES`]), so 1024 covers openings down to 0.18°. At the cap a
 /// last round stops every approach with no bounce: energy is lost, never made.
 pub const MAX_SIMULTANEOUS_ROUNDS: u32 = 1024;
+
+/// Rows. The most rows (ball–ball, ball–surface, ball–hinged part, hinge stop) of one
+/// cluster of contacts solved at one instant (`instant.rs`'s `Cluster`), whose buffers are
+/// fixed arrays so that a solve never allocates. A rack of 15 touching balls has 30
+/// ball–ball rows, and the walls and parts around it fit in the rest; the cluster's matrix
+/// is `64² = 4096` f64, 32 KB, which its caller keeps boxed in its scratch. A larger
+/// cluster is refused row by row, and its caller solves it in parts.
+pub const MAX_INSTANT_ROWS: usize = 64;
+
+/// Balls. The most balls of one cluster of contacts solved at one instant (`instant.rs`'s
+/// `Cluster`): balls touching each other at that instant, every one of them moving, two
+/// rows each on average within [`MAX_INSTANT_ROWS`]. Beyond it the caller solves the
+/// cluster in parts.
+pub const MAX_INSTANT_BALLS: usize = 32;
+
+/// Hinged bodies. The most hinged bodies (flippers, gates, spinners) one cluster of
+/// contacts solved at one instant involves (`instant.rs`'s `Cluster`): two flippers and two
+/// more bodies the cluster reaches. Beyond it the caller solves the cluster in parts.
+pub const MAX_INSTANT_HINGES: usize = 4;
 
 /// Passes. Cap on the projected Jacobi passes of the contact solve over one batch of
 /// simultaneous ball–ball contacts (a single pair needs none). Two contacts on one ball

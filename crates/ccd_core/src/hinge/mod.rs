@@ -18,7 +18,7 @@
 //! pinball simulator's hit loop does between its ticks.
 //!
 //! A hinge against one of its limits and pushed further into it by a ball is held by the
-//! stop: the stop is part of the same contact as the ball (`simultaneous.rs`), so the
+//! stop: the stop is part of the same contact as the ball (`instant.rs`), so the
 //! hinge is as solid as a wall there, and neither it nor the ball gains energy. That is
 //! what makes a one-way gate.
 

@@ -18,11 +18,11 @@ use super::sim::Sim;
 use crate::ball::Ball;
 use crate::contact_with::ContactWith;
 use crate::hinge::{HingeBody, HingeContact, hinge_impulse};
+use crate::instant::{ONE_BALL_HINGES, OneBall, Row};
 use crate::meet::{Pushed, SurfaceOf, Touch};
 use crate::obstacle::Obstacles;
 use crate::response::ResponseMode;
 use crate::shape::Aabb;
-use crate::simultaneous::{Inverse, MAX_BODIES, MAX_ROWS, Problem, Row, State};
 use crate::tolerance::{HINGE_LIMIT_SLOP, SEPARATION_SPEED_REL};
 
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
@@ -117,7 +117,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         } else {
             out.ball_velocity
         };
-        let mut turned = [None; MAX_BODIES];
+        let mut turned = [None; ONE_BALL_HINGES];
         turned[0] = Some(near);
         Some(Pushed { velocity, turned })
     }
@@ -155,57 +155,81 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     }
 
     /// `ball` touches `surfaces` at `time`, at least one a part of a hinged body: one
-    /// contact with restitution ([`crate::simultaneous`]) over the surfaces and the stop
-    /// each body rests on, if any. So a hinge its stop holds is as solid as a wall, and a
-    /// ball between two flippers pushes both at once. Returns the ball's new velocity and
-    /// the box of each body turned anew (whose nearby balls must be predicted again);
-    /// `None` when no velocity moves into no surface (the caller squeezes the ball).
+    /// contact with restitution ([`OneBall`]) over the surfaces and the stop each body
+    /// rests on, if any. So a hinge its stop holds is as solid as a wall, and a ball
+    /// between two flippers pushes both at once. Returns the ball's new velocity and the box
+    /// of each body turned anew (whose nearby balls must be predicted again); `None` when
+    /// no velocity moves into no surface (the caller squeezes the ball).
     fn joint_velocity(&mut self, ball: &Ball, time: f32, surfaces: &[Option<SurfaceOf>]) -> Option<Pushed> {
         let from = time / self.dt;
-        // Each body's slot: its id and one of its parts.
-        let mut slots: [Option<(HingeBody, usize)>; MAX_BODIES] = [None; MAX_BODIES];
-        let mut inverse = Inverse {
-            mass: f64::from(ball.inverse_mass),
-            inertia: [0.0; MAX_BODIES],
-        };
-        let mut before = State {
-            velocity: ball.velocity.as_dvec2(),
-            spin: [0.0; MAX_BODIES],
-        };
-        let mut problem_rows: [Option<Row>; MAX_ROWS] = [None; MAX_ROWS];
-        for (count, &SurfaceOf { with, surface }) in surfaces.iter().flatten().enumerate().take(MAX_ROWS) {
+        // A ball nothing can push still moves the bodies; against walls alone its mass
+        // would not matter, but at least one body takes part here.
+        let mut problem = OneBall::around(ball.velocity.as_dvec2(), f64::from(ball.inverse_mass));
+        // Each body's slot, its index among the problem's hinged bodies (both fill in
+        // order): its id and one of its parts.
+        let mut slots: [Option<(HingeBody, usize)>; ONE_BALL_HINGES] = [None; ONE_BALL_HINGES];
+        for &SurfaceOf { with, surface } in surfaces.iter().flatten() {
             let point = ball.center - surface.normal * ball.radius;
             let row = match (with, self.pushable(with)) {
                 (ContactWith::Moving(index), Some(body)) => {
                     let slot = slots
                         .iter()
                         .position(|s| s.is_none_or(|(b, _)| b.id == body.id))?;
-                    if slots[slot].is_none() {
-                        let m = self.moving[index];
-                        slots[slot] = Some((body, index));
-                        inverse.inertia[slot] = f64::from(body.inverse_inertia);
-                        before.spin[slot] = f64::from(m.angular_velocity(self.dt));
-                    }
                     let m = self.moving[index];
-                    let arm = point - m.motion.pivot_at(from);
-                    Row::hinged(surface.normal, arm, m.motion.pivot_motion / self.dt, slot)
+                    if slots[slot].is_none() {
+                        slots[slot] = Some((body, index));
+                        let spin = f64::from(m.angular_velocity(self.dt));
+                        problem.hinge(spin, f64::from(body.inverse_inertia))?;
+                    }
+                    let arm = (point - m.motion.pivot_at(from)).as_dvec2();
+                    let pivot_velocity = (m.motion.pivot_motion / self.dt).as_dvec2();
+                    Row::hinged(
+                        OneBall::BALL,
+                        surface.normal.as_dvec2(),
+                        arm,
+                        pivot_velocity,
+                        slot,
+                    )
                 }
-                _ => Row::surface(surface.normal, surface.velocity),
+                _ => Row::surface(
+                    OneBall::BALL,
+                    surface.normal.as_dvec2(),
+                    surface.velocity.as_dvec2(),
+                ),
             };
-            problem_rows[count] = Some(row.with_restitution(surface.restitution));
+            problem.push(row.with_restitution(surface.restitution));
         }
-        // A ball nothing can push still moves the bodies; against walls alone its mass
-        // would not matter, but at least one body takes part here.
-        let mut problem = Problem::new(inverse);
-        for row in problem_rows.into_iter().flatten() {
-            problem.push(row);
+        if !self.push_stops(&mut problem, &slots, from) {
+            return None;
         }
+        let out = problem.solve()?;
+        let mut turned = [None; ONE_BALL_HINGES];
+        for (slot, entry) in slots.iter().enumerate() {
+            let Some((body, index)) = *entry else { continue };
+            self.carry_riders(index, time);
+            let spin = out.spins[slot] as f32;
+            turned[slot] = turn_body(self.moving, self.hinges, body.id, from, spin * self.dt, 0.0);
+        }
+        Some(Pushed {
+            velocity: out.velocities[OneBall::BALL].as_vec2(),
+            turned,
+        })
+    }
+
+    /// The stop each body of `slots` rests on at `from` (a fraction of the step), if any,
+    /// as rows of `problem`; `false` when the problem has no room for them.
+    fn push_stops(
+        &self,
+        problem: &mut OneBall,
+        slots: &[Option<(HingeBody, usize)>; ONE_BALL_HINGES],
+        from: f32,
+    ) -> bool {
         for (slot, entry) in slots.iter().enumerate() {
             let Some((body, index)) = *entry else { continue };
             let Some(limits) = body.limits else { continue };
             let angle = self.moving[index].angle_at(from);
             // A body arriving slower than the stop's resting speed does not bounce off it.
-            let arriving = before.spin[slot].abs() as f32;
+            let arriving = problem.bodies.hinges()[slot].spin.abs() as f32;
             let restitution = if arriving >= limits.resting_speed {
                 limits.restitution
             } else {
@@ -216,22 +240,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 (-1.0, angle >= limits.max - HINGE_LIMIT_SLOP),
             ] {
                 if on && !problem.push(Row::stop(toward, slot).with_restitution(restitution)) {
-                    return None;
+                    return false;
                 }
             }
         }
-        let out = problem.solve(before)?;
-        let mut turned = [None; MAX_BODIES];
-        for (slot, entry) in slots.iter().enumerate() {
-            let Some((body, index)) = *entry else { continue };
-            self.carry_riders(index, time);
-            let spin = out.state.spin[slot] as f32;
-            turned[slot] = turn_body(self.moving, self.hinges, body.id, from, spin * self.dt, 0.0);
-        }
-        Some(Pushed {
-            velocity: out.state.velocity.as_vec2(),
-            turned,
-        })
+        true
     }
 
     /// Every event ball but `skip` whose leg may reach `near`: moved along its leg to

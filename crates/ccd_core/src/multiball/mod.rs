@@ -75,7 +75,7 @@
 //!      - a wall or moving obstacle: `obstacle_contact.rs` asks the crate's one decision
 //!        for a ball that meets a surface (`meet.rs`, as the lone sweep does), which
 //!        answers with a second surface touched at the same instant (a corner or a
-//!        squeeze) and hinged bodies (`hinges.rs`) as one contact (`simultaneous.rs`, or
+//!        squeeze) and hinged bodies (`hinges.rs`) as one contact (`instant.rs`, or
 //!        `response.rs` for one surface);
 //!      - another ball: the ball–ball contacts of that instant as one batch (`pairs.rs`,
 //!        its impulses in `lcp.rs`).

@@ -17,12 +17,12 @@ use super::resting_contacts::{Rest, RestingContacts, RestingPair, WallContact};
 use super::sim::Sim;
 use crate::contact_with::ContactWith;
 use crate::hit::Hit;
+use crate::instant::{OneBall, Row};
 use crate::obstacle::{ObstacleShape, Obstacles};
 use crate::response::{Accumulated, leave_wall, rest_step, without_approach, without_bias};
 use crate::shape::{Aabb, Segment};
-use crate::simultaneous::{Problem, Row, State};
 use crate::tolerance::{PRESS_SLACK_REL, RESTING_ITERATIONS, TOUCH_SLOP_REL};
-use glam::Vec2;
+use glam::{DVec2, Vec2};
 
 /// Where on `s` the point closest to `p` is: an end cap (the end point itself) or a face.
 fn rest_on(s: Segment, p: Vec2) -> (Vec2, Rest) {
@@ -193,19 +193,20 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
 
     /// Ball `k`, touching the walls of `group`, leaving all of them (or sliding along
     /// them) with the velocity nearest its own, as one inelastic contact
-    /// (`simultaneous.rs`), which also leaves each at the separation bias.
+    /// (`instant.rs`), which also leaves each at the separation bias.
     fn leave_walls(&mut self, k: usize, group: &[WallContact]) {
         let velocity = self.balls[k].velocity;
         if group.iter().all(|c| velocity.dot(c.normal) > 0.0) {
             return;
         }
-        let mut problem = Problem::against_surfaces();
+        // Against walls alone, the ball's mass does not matter: 1. Past the problem's
+        // rows, the walls are left out.
+        let mut problem = OneBall::around(velocity.as_dvec2(), 1.0);
         for c in group {
-            problem.push(Row::surface(c.normal, Vec2::ZERO));
+            problem.push(Row::surface(OneBall::BALL, c.normal.as_dvec2(), DVec2::ZERO));
         }
-        let before = State::ball(velocity);
-        if let Some(out) = problem.solve(before) {
-            let v = out.state.velocity.as_vec2();
+        if let Some(out) = problem.solve() {
+            let v = out.velocities[OneBall::BALL].as_vec2();
             if v.is_finite() {
                 self.balls[k].velocity = v;
             }
