@@ -72,7 +72,7 @@ pub enum CircleCcdSystems {
     /// every kinematic obstacle at its end-of-step pose, then audit the result when
     /// [`CcdSettings::audit`] is on ([`CcdFaults`]).
     Step,
-    /// Write [`CircleHit`] messages and trigger [`CircleHitEvent`]s.
+    /// Write [`CircleHit`] messages and trigger [`CircleHitEvent`](crate::CircleHitEvent)s.
     Report,
 }
 
