@@ -37,16 +37,18 @@ fn angle_gap(a: f32, b: f32) -> f32 {
 
 #[test]
 fn newtons_cradle() {
-    // Five touching balls (radius 10, centres 20 apart at x = 0 … 80) and a striker from
-    // x = −100 at v = 1,000 units/s; e = 1, μ = 0, equal masses. The striker touches the row
-    // when its centre is at −20, after 80/1000 = 0.08 s; each contact hands the whole
-    // velocity on, so the far ball leaves at 1,000 and the other five stop. After 20 steps
-    // at 120 Hz (1/6 s) the far ball has flown 1000·(1/6 − 0.08) = 86.67 units: x = 166.67,
-    // and the striker waits at x = −20.
+    // Five balls (radius 10) with gaps of 0.02 between them (centres 20.02 apart at
+    // x = 0 … 80.08; the touch slop is 0.002, so each contact is an instant of its own) and
+    // a striker from x = −100 at v = 1,000 units/s; e = 1, μ = 0, equal masses. The striker
+    // touches the row when its centre is at −20, after 80/1000 = 0.08 s; each contact hands
+    // the whole velocity on, so the far ball leaves at 1,000 (0.08 ms later, having crossed
+    // the four gaps) and the other five stop. After 20 steps at 120 Hz (1/6 s) the far ball
+    // is at 80.08 + 1000·(1/6 − 0.08008) = 166.67, and the striker waits at x = −20.
+    // (Touching balls would be one contact: ccd_core's `tests/one_instant.rs`.)
     let v = 1000.0;
     let mut app = app(120.0);
     let row: Vec<Entity> = (0..5)
-        .map(|k| ball(&mut app, 10.0, Vec2::new(20.0 * k as f32, 0.0), Vec2::ZERO))
+        .map(|k| ball(&mut app, 10.0, Vec2::new(20.02 * k as f32, 0.0), Vec2::ZERO))
         .collect();
     let striker = ball(&mut app, 10.0, Vec2::new(-100.0, 0.0), Vec2::new(v, 0.0));
     steps(&mut app, 20);
@@ -65,7 +67,7 @@ fn newtons_cradle() {
         );
     }
     assert!(
-        (position(&app, far).x - (80.0 + v * (1.0 / 6.0 - 0.08))).abs() < 1e-2,
+        (position(&app, far).x - (80.08 + v * (1.0 / 6.0 - 0.08008))).abs() < 1e-2,
         "{}",
         position(&app, far)
     );

@@ -1,8 +1,9 @@
 //! The contacts of one instant, solved as one contact with restitution: balls against each
 //! other, against walls and kinematic parts, against the parts of hinged bodies, and hinged
 //! bodies against their stops, all at once. One ball in a corner, in a V or against a
-//! hinged flipper on its stop is a [`OneBall`]; balls touching each other at one instant are
-//! a [`Cluster`]. (`multiball/lcp.rs`, ball–ball rows only, is to follow.)
+//! hinged flipper on its stop is a [`OneBall`]; balls touching each other at one instant,
+//! with every surface and hinged part they touch, are a [`Cluster`] (gathered by
+//! `multiball/cluster.rs`).
 //!
 //! **Capacity, and no allocation.** A [`Problem`] holds its unknowns, its rows and every
 //! buffer of its solve in fixed arrays, sized by its const parameters (`ROWS`, `BALLS`,
@@ -35,8 +36,7 @@
 //! approach stopped, and only the rows that must push do (a linear complementarity problem).
 //! The velocity this gives is the one nearest the old (in the kinetic-energy metric) that
 //! moves into no surface. Up to [`MAX_EXACT_ROWS`] rows it is solved exactly, every active
-//! set tried, fewest rows first. Above that, by projected Jacobi as `multiball/lcp.rs`
-//! does, every sum taken with [`balanced_sum`], so the result does not depend on the order
+//! set tried, fewest rows first. Above that, by projected Jacobi, every sum taken with [`balanced_sum`], so the result does not depend on the order
 //! of the rows and mirror images stay mirror images to the bit; [`Solved::passes`] counts
 //! the passes (a solve that reaches [`MAX_SIMULTANEOUS_PASSES`] counts the cap).
 //!
@@ -127,7 +127,6 @@ pub(crate) type OneBall = Problem<ONE_BALL_ROWS, 1, ONE_BALL_HINGES>;
 /// its caller keeps it boxed in a scratch and [`Problem::clear`]s it for each. (Its
 /// callers, the ball–ball batches and the resting contacts, come next; until then it and
 /// what only it needs serve the tests alone.)
-#[cfg_attr(not(test), expect(dead_code, reason = "its callers come next"))]
 pub(crate) type Cluster = Problem<MAX_INSTANT_ROWS, MAX_INSTANT_BALLS, MAX_INSTANT_HINGES>;
 
 /// A ball among the unknowns.
@@ -257,7 +256,6 @@ impl Row {
     }
 
     /// Balls `a` and `b` touching; `normal` is the unit vector from `b` towards `a`.
-    #[cfg_attr(not(test), expect(dead_code, reason = "its callers come next"))]
     pub(crate) fn pair(a: usize, b: usize, normal: DVec2) -> Self {
         Self {
             second: Some(b),
@@ -311,7 +309,6 @@ impl Row {
 
     /// With a target speed to leave at (a negative one counts as 0; a non-finite one makes
     /// the solve return `None`).
-    #[cfg_attr(not(test), expect(dead_code, reason = "its callers come next"))]
     pub(crate) fn with_target(mut self, target: f64) -> Self {
         self.target = if target < 0.0 { 0.0 } else { target };
         self
@@ -580,14 +577,12 @@ impl OneBall {
 
 impl<const ROWS: usize, const BALLS: usize, const HINGES: usize> Problem<ROWS, BALLS, HINGES> {
     /// No unknowns and no rows.
-    #[cfg_attr(not(test), expect(dead_code, reason = "its callers come next"))]
     pub(crate) fn clear(&mut self) {
         self.bodies.clear();
         self.row_count = 0;
     }
 
     /// Add a ball (see [`Bodies::ball`]); `None` when there are `BALLS` already.
-    #[cfg_attr(not(test), expect(dead_code, reason = "its callers come next"))]
     pub(crate) fn ball(&mut self, velocity: DVec2, inverse_mass: f64) -> Option<usize> {
         self.bodies.ball(velocity, inverse_mass)
     }
@@ -609,7 +604,7 @@ impl<const ROWS: usize, const BALLS: usize, const HINGES: usize> Problem<ROWS, B
     }
 
     /// The rows so far.
-    #[cfg_attr(not(test), expect(dead_code, reason = "its callers come next"))]
+    #[cfg(test)]
     pub(crate) fn rows(&self) -> &[Row] {
         &self.rows[..self.row_count]
     }

@@ -374,7 +374,7 @@ impl<'a> Facts<'a> {
             restitution: self.this.restitution,
             time: meeting.time,
         };
-        let capped = count(bounces, this);
+        let capped = count_contact(bounces, this);
         if stops_dead { Some(Halt::Stopped) } else { capped }
     }
 
@@ -638,7 +638,7 @@ fn ride(world: &impl Surroundings, facts: &Facts<'_>, after: Vec2) -> Option<Vec
 /// Count a bounce `this` against the cap of `bounces` (raised in a corner: as many more
 /// bounces as an elastic ball can take there), and remember it. `Some(Halt::Capped)` at
 /// the cap.
-fn count(bounces: &mut Bounces, this: LastContact) -> Option<Halt> {
+pub(crate) fn count_contact(bounces: &mut Bounces, this: LastContact) -> Option<Halt> {
     bounces.count += 1;
     if bounces.count >= bounces.allowed
         && let Some(last) = bounces.last

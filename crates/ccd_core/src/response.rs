@@ -110,14 +110,6 @@ pub(crate) struct Body {
     pub(crate) inverse_mass: f32,
 }
 
-/// A ball's velocity after a push (a change of velocity, the impulses of its contacts
-/// over its mass, summed in f64): added in f64 and rounded once. The batch solve of
-/// simultaneous ball–ball contacts (`multiball::pairs`) pushes every ball this way.
-pub(crate) fn push_ball(velocity: Vec2, push: DVec2) -> Vec2 {
-    let v = (velocity.as_dvec2() + push).as_vec2();
-    if v.is_finite() { v } else { velocity }
-}
-
 /// Coulomb friction between two touching balls: the impulse on `a` (`b` takes its
 /// opposite) that takes at most `limit` (μ times the normal impulse) off their sliding
 /// across `normal`, never reversing it. `None` when neither can be pushed.
@@ -334,6 +326,15 @@ fn apply_friction(tangent: DVec2, max_loss: f64) -> DVec2 {
     } else {
         tangent * ((speed - max_loss) / speed)
     }
+}
+
+/// Coulomb friction of a ball on a surface: its velocity relative to the surface,
+/// `relative`, with its part across `normal` reduced by at most `max_loss` (μ times the
+/// change of its speed along the normal), never reversed.
+pub(crate) fn rub_on_surface(relative: Vec2, normal: Vec2, max_loss: f32) -> Vec2 {
+    let (v, n) = (relative.as_dvec2(), normal.as_dvec2());
+    let along = n * v.dot(n);
+    (along + apply_friction(v - along, f64::from(max_loss.max(0.0)))).as_vec2()
 }
 
 /// `velocity` scaled down to `max_speed` when it is faster: a ball's speed limit, applied

@@ -184,7 +184,7 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
                     hit,
                     surface_velocity: Vec2::ZERO,
                 };
-                self.resolve_obstacle(i, time, contact);
+                self.resolve_obstacle(i, time, contact, &mut pairs.cluster);
             }
             EventKind::Moving {
                 index,
@@ -197,7 +197,7 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
                     hit,
                     surface_velocity,
                 };
-                self.resolve_obstacle(i, time, contact);
+                self.resolve_obstacle(i, time, contact, &mut pairs.cluster);
             }
             EventKind::SlideEnds => self.leave_face(i, time),
         }

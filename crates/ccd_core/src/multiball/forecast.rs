@@ -76,15 +76,13 @@ impl Forecast {
     }
 }
 
-/// The earliest event found so far, and whether another ball meets this one at the same
-/// instant (then the batch looks for it, see `pairs.rs`).
+/// The earliest event found so far, and the balls swept on their own it must wait for.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Next {
     pub(super) best: Option<Event>,
     /// `best`'s time, infinite while there is none (read for every candidate pair: a
     /// plain number, no test of the option).
     pub(super) best_time: f32,
-    pub(super) second_ball: Option<f32>,
     /// Balls swept on their own whose paths this leg may reach: they must join the event
     /// machinery first (see `lone.rs`). More than fit: `join_overflow`.
     pub(super) joins: [u32; JOINS_PER_FORECAST],
@@ -102,7 +100,6 @@ impl Next {
     pub(super) const NONE: Self = Self {
         best: None,
         best_time: f32::INFINITY,
-        second_ball: None,
         joins: [0; JOINS_PER_FORECAST],
         join_count: 0,
         join_overflow: false,
@@ -122,17 +119,8 @@ impl Next {
     #[inline]
     pub(super) fn consider(&mut self, time: f32, kind: EventKind) {
         if self.best.is_none_or(|best| time < best.time) {
-            if let Some(Event {
-                time: t,
-                kind: EventKind::Ball { .. },
-            }) = self.best
-            {
-                self.second_ball = Some(self.second_ball.map_or(t, |s| s.min(t)));
-            }
             self.best = Some(Event { time, kind });
             self.best_time = time;
-        } else if matches!(kind, EventKind::Ball { .. }) {
-            self.second_ball = Some(self.second_ball.map_or(time, |s| s.min(time)));
         }
     }
 }

@@ -34,7 +34,8 @@
 //! | predict, forecast | find a ball's next event from its clock, changing nothing; what it finds, with the leg it is on, is the ball's *forecast* (`Forecast`, `forecast.rs`). (A [`Prediction`](crate::Prediction) is [`predict_path`](crate::predict_path)'s: a whole path, for aiming.) |
 //! | schedule, enqueue | keep a forecast as the ball's event (once the lone balls it reaches have joined); put it in the queue |
 //! | repredict | predict and schedule again, after a ball changed course |
-//! | pair, batch | two balls; the ball–ball contacts of one instant, solved together |
+//! | pair, batch | two balls; the ball–ball events of one instant, taken together (`pairs.rs`) |
+//! | contact of one instant | the balls that meet or touch at one instant, with the walls, moving obstacles and hinged parts they touch: one problem, one solve ([`crate::instant`], gathered in `cluster.rs`) |
 //! | rest rule | how a ball comes to rest at a contact under gravity: the lone sweep's or the event machinery's ([`RestRule`](crate::meet::RestRule) in `meet.rs`) |
 //! | corner, squeeze | two surfaces touched at once; two surfaces closing in on a ball |
 //! | resting contact | one slower than [`MultiballSettings::resting_speed`], solved at the step's start |
@@ -77,8 +78,12 @@
 //!        answers with a second surface touched at the same instant (a corner or a
 //!        squeeze) and hinged bodies (`hinges.rs`) as one contact (`instant.rs`, or
 //!        `response.rs` for one surface);
-//!      - another ball: the ball–ball contacts of that instant as one batch (`pairs.rs`,
-//!        its impulses in `lcp.rs`).
+//!        A ball that strikes the surface while it touches another ball is instead one
+//!        contact of one instant with those balls (`cluster.rs`);
+//!      - another ball: the ball–ball events of that instant as one batch (`pairs.rs`),
+//!        which starts a contact of one instant (`cluster.rs`): its balls, the balls an
+//!        impact reaches through touching ones, and every wall, moving obstacle and
+//!        hinged part they touch, solved as one problem (`instant.rs`).
 //!
 //!      The contact is kept for the report, and the balls whose course changed are
 //!      predicted again.
@@ -123,12 +128,14 @@
 //! | A ball meets an obstacle: the crate's decision (`meet.rs`) carried into the ball's clock | `obstacle_contact.rs` |
 //! | Hinged bodies: impulse exchange, new motion from the impact on, limits | `hinges.rs`, `hinge_clocks.rs` |
 //! | Squeezed balls and riders: ignoring the faster surface, pushed out at the step's end | `squeeze.rs`, the nearest free place in `free_place.rs` |
-//! | Ball–ball contacts of one instant | `pairs.rs`, with the solve in `lcp.rs` |
+//! | Ball–ball events of one instant, taken as one batch | `pairs.rs` |
+//! | The contact of one instant: who takes part, its rows, what follows | `cluster.rs`, solved by [`crate::instant`] |
 //! | The resting solve for slow contacts under gravity | `resting.rs`, `resting_contacts.rs` |
 //! | Gravity: which balls fly on parabolas, which are settled | `settle.rs` |
 //! | Overlap correction, by position only | `overlap.rs` |
 
 mod ball_grid;
+mod cluster;
 mod context;
 mod events;
 mod first_forecasts;
@@ -136,7 +143,7 @@ mod forecast;
 mod free_place;
 mod hinge_clocks;
 mod hinges;
-mod lcp;
+
 mod lone;
 mod lone_runs;
 mod marks;

@@ -16,7 +16,7 @@ use crate::contact_with::ContactWith;
 use crate::hit::Hit;
 use crate::meet::LastContact;
 use crate::obstacle::Obstacles;
-use crate::tolerance::{MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
+use crate::tolerance::{MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG, TOUCH_SLOP_REL};
 use glam::Vec2;
 
 /// The sensors a leg crosses, the earliest [`SENSORS_PER_LEG`] of them.
@@ -293,26 +293,18 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             sensors,
         }) = forecast
         else {
-            self.step.due.set(i, None, false);
+            self.step.due.set(i, None);
             self.step.queue.remove(i);
             return;
         };
         let end = next.best.map_or(self.dt, |e| e.time);
-        let window = SIMULTANEOUS_TIME_REL * self.dt;
         let n = if sensors {
             self.keep_sensors(i, leg, end)
         } else {
             0
         };
         self.step.clock[i].sensors = n as u8;
-        let tied = matches!(
-            next.best,
-            Some(Event {
-                kind: EventKind::Ball { .. },
-                ..
-            })
-        ) && next.second_ball.is_some_and(|t| t <= end + window);
-        self.step.due.set(i, next.best, tied);
+        self.step.due.set(i, next.best);
         match next.best {
             Some(Event { time, .. }) => self.step.queue.push(Key { time, ball: i as u32 }),
             None => self.step.queue.remove(i),

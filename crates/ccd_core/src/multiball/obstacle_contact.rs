@@ -3,6 +3,7 @@
 //! about the ball's surroundings ([`Around`]), and carries the outcome into the ball's
 //! clock and state.
 
+use super::cluster::{ClusterBuffers, Seed, Touching};
 use super::report::Contact;
 use super::sim::Sim;
 use super::state::SlideOn;
@@ -28,34 +29,26 @@ pub(super) struct ObstacleHit {
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Ball `i` meets a wall or a moving obstacle at `time`: [`meet`] decides what it does;
     /// the contact is reported, the ball's clock and state follow, and it (and the balls
-    /// near a hinged body it turned) are predicted again.
-    pub(super) fn resolve_obstacle(&mut self, i: usize, time: f32, contact: ObstacleHit) {
+    /// near a hinged body it turned) are predicted again. A ball that strikes the surface
+    /// (no slower than the resting speed) while it touches another ball is one contact with
+    /// it and the surface instead (`cluster.rs`).
+    pub(super) fn resolve_obstacle(
+        &mut self,
+        i: usize,
+        time: f32,
+        contact: ObstacleHit,
+        bufs: &mut ClusterBuffers,
+    ) {
+        let contact = self.arrive(i, time, contact);
+        if self.strikes_beside_a_ball(i, time, contact, bufs) {
+            return;
+        }
         let ObstacleHit {
             with,
             material,
-            mut hit,
+            hit,
             surface_velocity,
         } = contact;
-        self.flush_sensors(i, time);
-        let clock = self.step.clock[i];
-        if clock.curved || clock.sliding {
-            // In flight or sliding: met with the velocity of this instant.
-            self.balls[i].velocity = self.velocity_at(i, time);
-            self.step.clock[i].time = time;
-        }
-        if clock.sliding {
-            // A sliding ball that meets something settles there.
-            self.settle(i);
-        }
-        if let ContactWith::Moving(index) = with
-            && matches!(
-                self.moving[index].obstacle.shape,
-                ObstacleShape::Segment(_) | ObstacleShape::Edge(_) | ObstacleShape::Capsule(_)
-            )
-        {
-            hit.center = touching_center(hit, self.balls[i].radius);
-        }
-        self.balls[i].center = hit.center;
         let ball = self.balls[i];
         let meeting = Meeting {
             with,
@@ -138,6 +131,98 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     }
 }
 
+impl<O: Obstacles + ?Sized> Sim<'_, O> {
+    /// Ball `i` arrives at `contact` at `time`: the sensors on the way are reported, a
+    /// ball in flight or sliding takes the velocity of this instant (a sliding one
+    /// settles), and it is placed at the contact (against a moving part's face or cap, at
+    /// exactly the contact distance). Returns the contact with the ball's centre there.
+    fn arrive(&mut self, i: usize, time: f32, contact: ObstacleHit) -> ObstacleHit {
+        let mut hit = contact.hit;
+        self.flush_sensors(i, time);
+        let clock = self.step.clock[i];
+        if clock.curved || clock.sliding {
+            // In flight or sliding: met with the velocity of this instant.
+            self.balls[i].velocity = self.velocity_at(i, time);
+            self.step.clock[i].time = time;
+        }
+        if clock.sliding {
+            // A sliding ball that meets something settles there.
+            self.settle(i);
+        }
+        if let ContactWith::Moving(index) = contact.with
+            && matches!(
+                self.moving[index].obstacle.shape,
+                ObstacleShape::Segment(_) | ObstacleShape::Edge(_) | ObstacleShape::Capsule(_)
+            )
+        {
+            hit.center = touching_center(hit, self.balls[i].radius);
+        }
+        self.balls[i].center = hit.center;
+        self.step.clock[i].time = time;
+        ObstacleHit { hit, ..contact }
+    }
+
+    /// Ball `i` (at the contact) strikes the surface of `contact` at the resting speed or
+    /// faster while it touches another ball: solve them all as one contact of one instant
+    /// (`cluster.rs`). Returns whether it did.
+    fn strikes_beside_a_ball(
+        &mut self,
+        i: usize,
+        time: f32,
+        contact: ObstacleHit,
+        bufs: &mut ClusterBuffers,
+    ) -> bool {
+        let ObstacleHit {
+            with,
+            material,
+            hit,
+            surface_velocity,
+        } = contact;
+        let approach = -(self.effective_velocity(i) - surface_velocity).dot(hit.normal);
+        if !(approach >= self.settings.resting_speed) || !self.touches_a_ball(i, time, bufs) {
+            return false;
+        }
+        let seed = Touching {
+            ball: i,
+            with,
+            point: hit.point,
+            normal: hit.normal,
+            velocity: surface_velocity,
+            material,
+        };
+        self.resolve_instant(time, Seed::Surface(seed), bufs)
+    }
+
+    /// Calls `visit` with every solid surface whose box may meet `area` at `time`: what it
+    /// is, the obstacle where it is then, and the velocity of its point nearest `center`;
+    /// the walls, then (if `moving`) the moving obstacles.
+    pub(super) fn surfaces_near(
+        &self,
+        area: Aabb,
+        time: f32,
+        center: Vec2,
+        moving: bool,
+        mut visit: impl FnMut(ContactWith, &Obstacle, Vec2),
+    ) {
+        self.obstacles
+            .query(area, |id, o| visit(ContactWith::Obstacle(id), o, Vec2::ZERO));
+        if !moving {
+            return;
+        }
+        let toi = time / self.dt;
+        for (index, m) in self.moving.iter().enumerate() {
+            if !self.moving_boxes[index].intersects(&area) {
+                continue;
+            }
+            let (obstacle, _) = m.rest_of_step(toi);
+            let velocity = obstacle
+                .closest_to(center)
+                .map_or(Vec2::ZERO, |(point, _)| m.surface_velocity(point, toi, self.dt));
+            visit(ContactWith::Moving(index), &obstacle, velocity);
+        }
+    }
+}
+
 /// The surroundings of ball `ball` meeting something at `time`, as [`meet`] asks after
 /// them: the walls, the moving obstacles where they are then, and the hinged bodies it
 /// may push.
@@ -152,25 +237,9 @@ impl<O: Obstacles + ?Sized> Surroundings for Around<'_, '_, O> {
         area: Aabb,
         center: Vec2,
         moving: bool,
-        mut visit: impl FnMut(ContactWith, &Obstacle, Vec2),
+        visit: impl FnMut(ContactWith, &Obstacle, Vec2),
     ) {
-        let sim = &*self.sim;
-        sim.obstacles
-            .query(area, |id, o| visit(ContactWith::Obstacle(id), o, Vec2::ZERO));
-        if !moving {
-            return;
-        }
-        let toi = self.time / sim.dt;
-        for (index, m) in sim.moving.iter().enumerate() {
-            if !sim.moving_boxes[index].intersects(&area) {
-                continue;
-            }
-            let (obstacle, _) = m.rest_of_step(toi);
-            let velocity = obstacle
-                .closest_to(center)
-                .map_or(Vec2::ZERO, |(point, _)| m.surface_velocity(point, toi, sim.dt));
-            visit(ContactWith::Moving(index), &obstacle, velocity);
-        }
+        self.sim.surfaces_near(area, self.time, center, moving, visit);
     }
 
     fn moving_near(&self, area: Aabb) -> bool {

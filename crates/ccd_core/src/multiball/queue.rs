@@ -71,9 +71,6 @@ struct Due {
     other: u32,
     other_version: u32,
     what: Pending,
-    /// Its last forecast found another ball at (nearly) the same instant as the one it
-    /// scheduled: a batch with it looks for the others (kept when the event is taken).
-    tied: bool,
 }
 
 /// What a ball's scheduled event is.
@@ -91,7 +88,6 @@ impl Due {
         other: 0,
         other_version: 0,
         what: Pending::Nothing,
-        tied: false,
     };
 }
 
@@ -112,10 +108,10 @@ impl Schedule {
         }
     }
 
-    /// Ball `i`'s event (none: any it had is dropped), and whether it is tied.
+    /// Ball `i`'s event (none: any it had is dropped).
     #[inline]
-    pub(super) fn set(&mut self, i: usize, event: Option<Event>, tied: bool) {
-        let mut due = Due { tied, ..Due::NONE };
+    pub(super) fn set(&mut self, i: usize, event: Option<Event>) {
+        let mut due = Due::NONE;
         match event {
             None => {}
             Some(Event {
@@ -127,7 +123,6 @@ impl Schedule {
                     other,
                     other_version,
                     what: Pending::Ball,
-                    tied,
                 };
             }
             Some(Event { time, kind: obstacle }) => {
@@ -176,12 +171,6 @@ impl Schedule {
                 kind: self.obstacles[i],
             }),
         }
-    }
-
-    /// Whether ball `i`'s last forecast was tied (see [`Due::tied`]).
-    #[inline]
-    pub(super) fn tied(&self, i: usize) -> bool {
-        self.due[i].tied
     }
 }
 
@@ -362,7 +351,6 @@ mod tests {
                     other_version: 7,
                 },
             }),
-            true,
         );
         let obstacle = EventKind::Moving {
             index: 4,
@@ -375,7 +363,6 @@ mod tests {
                 time: 0.25,
                 kind: obstacle,
             }),
-            false,
         );
         assert_eq!(
             due.ball(0),
@@ -398,7 +385,6 @@ mod tests {
             })
         ));
         assert!(due.take(0).is_none(), "taken once");
-        assert!(due.tied(0), "the tie stays");
         match due.take(1) {
             Some(Event {
                 time: t,
@@ -413,9 +399,9 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        due.set(2, None, false);
+        due.set(2, None);
         assert!(!due.has(2));
         due.reset(3);
-        assert!(!due.has(0) && !due.has(1) && !due.tied(0));
+        assert!(!due.has(0) && !due.has(1));
     }
 }

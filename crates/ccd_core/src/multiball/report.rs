@@ -47,10 +47,17 @@ pub struct MultiballReport {
     pub lost_time: f32,
     /// Whether the event budget ran out (every ball lost the rest of the step).
     pub event_budget_hit: bool,
-    /// The most passes the contact solver needed for one batch of simultaneous ball–ball
-    /// contacts (0: every batch was small enough to be solved exactly; at most
-    /// [`MAX_SIMULTANEOUS_PASSES`](crate::MAX_SIMULTANEOUS_PASSES)).
+    /// The most passes the contact solver needed for one contact of one instant among
+    /// balls (0: every one was small enough to be solved exactly; at most
+    /// [`MAX_SIMULTANEOUS_PASSES`](crate::MAX_SIMULTANEOUS_PASSES) a round).
     pub max_batch_passes: u32,
+    /// Contacts of one instant that reached
+    /// [`MAX_INSTANT_BALLS`](crate::tolerance::MAX_INSTANT_BALLS) balls or half of
+    /// [`MAX_INSTANT_ROWS`](crate::tolerance::MAX_INSTANT_ROWS) in ball–ball rows (the other
+    /// half is for surfaces) and stopped growing, or batches of simultaneous ball–ball
+    /// events that were split there: the rest meet as contacts of their own, at the same
+    /// instant.
+    pub instant_caps: u32,
     /// Balls that kept their own sweep (nothing could meet them).
     pub lone_balls: u32,
     /// Balls stepped by the event machinery (they could meet another ball or a moving
