@@ -249,26 +249,25 @@ fn run_core(
 /// entities that have observers for them (nothing is triggered where nobody listens).
 /// Runs in [`CircleCcdSystems::Report`](crate::CircleCcdSystems::Report).
 pub(crate) fn report_hits(world: &mut World, mut listening: Local<Listening>) {
-    let hits = std::mem::take(&mut world.resource_mut::<StepHits>().0);
-    if hits.is_empty() {
-        world.resource_mut::<StepHits>().0 = hits;
-        return;
-    }
-    if world.resource::<CcdSettings>().entity_events {
-        listening.read(world);
-        for hit in &hits {
-            for entity in [hit.other, hit.circle] {
-                if listening.on(entity) {
-                    world.trigger(CircleHitEvent { entity, hit: *hit });
+    world.try_resource_scope(|world, mut step_hits: Mut<StepHits>| {
+        let hits = &mut step_hits.0;
+        if hits.is_empty() {
+            return;
+        }
+        if world.resource::<CcdSettings>().entity_events {
+            listening.read(world);
+            for hit in hits.iter() {
+                for entity in [hit.other, hit.circle] {
+                    if listening.on(entity) {
+                        world.trigger(CircleHitEvent { entity, hit: *hit });
+                    }
                 }
             }
         }
-    }
-    let mut hits = hits;
-    world
-        .resource_mut::<Messages<CircleHit>>()
-        .write_batch(hits.drain(..));
-    world.resource_mut::<StepHits>().0 = hits;
+        world
+            .resource_mut::<Messages<CircleHit>>()
+            .write_batch(hits.drain(..));
+    });
 }
 
 /// Who observes [`CircleHitEvent`]: observers of every such event, and entities with an
