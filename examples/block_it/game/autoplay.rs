@@ -5,7 +5,7 @@
 //! ends, and it starts the next one after `restart_seconds`.
 
 use super::predict::{Horizon, Now, predict};
-use super::{Game, Requests};
+use super::state::{Game, Requests};
 use bevy::prelude::*;
 
 /// Whether the autoplayer plays.

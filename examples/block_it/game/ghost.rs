@@ -10,7 +10,7 @@
 //! are on; a block by a gate makes it faster as the gate's kick does the real ball.
 
 use super::rules::StepStart;
-use super::{Game, Room};
+use super::state::{Game, Room};
 use crate::room::{Ball, Wall, angle_of, to_room};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;

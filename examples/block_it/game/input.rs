@@ -2,9 +2,9 @@
 //! on, a new game); N starts a new game; A, G and S switch the aim line, the ghost ball
 //! and slow motion.
 
-use super::Requests;
 use super::ghost::Ghost;
 use super::predict::AimLine;
+use super::state::Requests;
 use bevy::input::InputSystems;
 use bevy::prelude::*;
 

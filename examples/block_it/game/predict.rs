@@ -213,9 +213,9 @@ pub fn predict(def: &RoomDef, now: &Snapshot, horizon: Horizon) -> Forecast {
 /// What a prediction reads of the world now.
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct Now<'w, 's> {
-    room: Res<'w, super::Room>,
-    game: Res<'w, super::Game>,
-    gates: Res<'w, super::Gates>,
+    room: Res<'w, super::state::Room>,
+    game: Res<'w, super::state::Game>,
+    gates: Res<'w, super::state::Gates>,
     time: Res<'w, Time<Fixed>>,
     settings: Res<'w, bevy_circle_ccd::prelude::CcdSettings>,
     transforms: Query<'w, 's, &'static Transform>,
@@ -314,7 +314,7 @@ pub fn note_aim(now: Now, mut aim: ResMut<AimLine>) {
 
 /// Predicts the aim line once a frame (not once a fixed step: a frame may run several),
 /// from the last fixed step's state.
-pub fn update_aim(room: Res<super::Room>, mut aim: ResMut<AimLine>) {
+pub fn update_aim(room: Res<super::state::Room>, mut aim: ResMut<AimLine>) {
     if !aim.stale {
         return;
     }

@@ -9,9 +9,9 @@
 //!   gate that was off in that step.
 
 use super::autoplay::Autoplay;
-use super::highscores::HighScores;
-use super::{Game, Gates, Requests, Room, Tally};
+use super::state::{Game, Gates, Requests, Room, Tally};
 use crate::room::{Ball, LastLeg, OUT_OF_PLAY, Wall, angle_of, to_room};
+use crate::support::highscores::HighScores;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;

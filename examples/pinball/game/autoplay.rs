@@ -14,10 +14,10 @@
 //! It writes the same `Controls` and `Requests` the keys do, so replays record it.
 use crate::game::aim::{AimInputs, Forecast, outlanes, resting_direction};
 
+mod state;
 mod trap;
 use crate::game::progress::Progress;
 use crate::game::rules::{Game, Nudge, Requests};
-use crate::game::trap_shot::TrapShots;
 use crate::table::flipper_shape::BatShape;
 use crate::table::parts::{Ball, Controls, Flipper};
 use crate::table::ramp::ON_PLAYFIELD;
@@ -25,22 +25,18 @@ use crate::table::{Side, Table, Tune};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
-use trap::{Scene, Trap, trap};
+pub use state::Autoplay;
+use state::{BallView, FLIP_COOLDOWN, FLIP_HOLD, REACH_FROM, Trap, lit_shots};
+use trap::{Scene, trap};
 
 /// A ball slower than this in the plunger lane waits to be launched, mm/s.
 const WAITING_SPEED: f32 = 30.0;
 /// Seconds after game over before the autoplayer starts a new game.
 const NEW_GAME_WAIT: f32 = 1.0;
-/// A ball resting or rolling on a blade (no arrival to predict) is shot when it is over
-/// the bat's length from this fraction of it to the tip...
-const REACH_FROM: f32 = 0.25;
 /// ... and from the blade's top to this height above it plus the ball's radius, mm...
 const THREAT_HEIGHT: f32 = 45.0;
 /// ... and not rising faster than this, mm/s.
 const THREAT_RISE: f32 = 120.0;
-/// How long the autoplayer holds a flip, and how long it waits before the next, s.
-const FLIP_HOLD: f32 = 0.14;
-const FLIP_COOLDOWN: f32 = 0.30;
 /// Balls are predicted only below this height above the flippers' pivots, mm (the
 /// prediction costs about 50 µs; far balls need none).
 const PREDICT_BELOW: f32 = 350.0;
@@ -63,50 +59,6 @@ const PULL_MIN: f32 = 0.7;
 const PULL_STEP: f32 = 0.05;
 /// Different pulls the autoplayer cycles through.
 const PULL_KINDS: u64 = 7;
-
-/// The autoplayer's switch and state.
-#[derive(Resource)]
-pub struct Autoplay {
-    pub on: bool,
-    hold: [f32; 2],
-    cooldown: [f32; 2],
-    trap: [Trap; 2],
-    next_prediction: f32,
-    next_nudge: f32,
-    /// The predicted arrivals (time, fraction along, speed) at each flipper.
-    arrivals: [Option<(f32, f32, f32)>; 2],
-    outlane_danger: Option<Nudge>,
-    rest_time: f32,
-    pull_target: f32,
-    game_over_wait: f32,
-    /// What it has learnt of its trap shots.
-    trap_shots: TrapShots,
-    /// Aimed trap shots fired, by major shot.
-    pub aimed: Vec<u32>,
-}
-
-impl Autoplay {
-    /// On or off, at rest.
-    pub fn new(on: bool) -> Self {
-        Self {
-            on,
-            hold: [0.0; 2],
-            cooldown: [0.0; 2],
-            trap: [Trap::Idle; 2],
-            next_prediction: 0.0,
-            next_nudge: 0.0,
-            arrivals: [None; 2],
-            outlane_danger: None,
-            rest_time: 0.0,
-            pull_target: 0.0,
-            game_over_wait: 0.0,
-            trap_shots: TrapShots::default(),
-            aimed: Vec::new(),
-        }
-    }
-}
-
-type BallView<'a> = (&'a Transform, &'a MovingCircle, &'a CcdLayers, &'a CcdMaterial);
 
 /// What the autoplayer watches: the game and its progression, the table with its tuning,
 /// and the CCD world the balls' futures are predicted in.
@@ -284,14 +236,6 @@ fn on_blade(f: &Flipper, balls: &Query<BallView, With<Ball>>) -> bool {
 /// The first major shot whose arrow is lit (the jackpot's ramp during multiball).
 fn first_lit_shot(progress: &Progress) -> Option<usize> {
     lit_shots(progress).next()
-}
-
-/// The major shots whose arrows are lit, in order (the jackpot's ramp alone during
-/// multiball). Read every step: an iterator, no list.
-fn lit_shots(progress: &Progress) -> impl Iterator<Item = usize> + '_ {
-    let jackpot = progress.jackpot_lit.then(|| progress.ramp_shot()).flatten();
-    let arrows = (0..progress.shots_lit.len()).filter(|k| !progress.jackpot_lit && progress.shots_lit[*k]);
-    jackpot.into_iter().chain(arrows)
 }
 
 /// The lead for `shot` from a flipper on `side`: across the table, up the middle (the

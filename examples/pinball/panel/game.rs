@@ -1,6 +1,6 @@
 //! The panel's game section: score, ball, balls in play, and the game's buttons.
 
-use super::Marks;
+use super::marks::Marks;
 use crate::game::input::StepOnce;
 use crate::game::rules::{Game, Requests};
 use bevy::prelude::*;

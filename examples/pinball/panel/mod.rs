@@ -9,6 +9,7 @@
 //! clicks and drags by them).
 
 mod game;
+mod marks;
 mod stats;
 mod toggles;
 mod tuning;
@@ -30,6 +31,7 @@ use bevy_circle_ccd::prelude::*;
 use bevy_egui::{
     EguiContexts, EguiGlobalSettings, EguiPlugin, EguiPrimaryContextPass, PrimaryEguiContext, egui,
 };
+use marks::Marks;
 
 /// Width of the panel, logical pixels.
 const PANEL_WIDTH: f32 = 330.0;
@@ -71,17 +73,6 @@ fn egui_camera(mut commands: Commands, mut settings: ResMut<EguiGlobalSettings>)
     ));
 }
 
-/// Widgets marked by the sections this frame, by name, in egui points.
-#[derive(Default)]
-pub(super) struct Marks(Vec<(&'static str, egui::Rect)>);
-
-impl Marks {
-    /// Remember where `name` is.
-    pub(super) fn mark(&mut self, name: &'static str, rect: egui::Rect) {
-        self.0.push((name, rect));
-    }
-}
-
 /// The marked widgets' rectangles as last printed, in physical pixels.
 #[derive(Resource)]
 struct UiRects {
@@ -96,7 +87,6 @@ impl UiRects {
             return;
         }
         let lines: Vec<String> = marks
-            .0
             .iter()
             .map(|(name, r)| {
                 let r = *r * pixels_per_point;

@@ -3,7 +3,7 @@
 //! motor flippers, spinner; closed) and "Simulation" (bounces per step, fixed rate, time
 //! scale; closed). The sliders edit a copy, applied when it changed and is valid.
 
-use super::Marks;
+use super::marks::Marks;
 use crate::table::{Table, Tune, Tuning};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;

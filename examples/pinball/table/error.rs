@@ -4,7 +4,7 @@
 //! segment). The table's checks (`check.rs`, `layout_check.rs`, `playfield.rs`) are made
 //! of these.
 
-use crate::table::{P, v};
+use crate::table::point::{P, v};
 use std::fmt;
 
 /// Shortest wall segment accepted, mm (shorter ones are typos, not geometry).

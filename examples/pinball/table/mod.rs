@@ -22,6 +22,7 @@ pub mod layout_check;
 pub mod parts;
 pub mod piece;
 pub mod playfield;
+pub mod point;
 pub mod ramp;
 pub mod saucer;
 pub mod spawn;
@@ -33,9 +34,8 @@ use std::path::Path;
 
 use crate::table::error::TableError;
 pub use crate::table::piece::{Piece, Step};
-
-/// A point in table millimetres.
-pub type P = (f32, f32);
+pub use crate::table::playfield::{GateDef, RolloverDef};
+pub use crate::table::point::{P, v};
 
 /// Distance (mm) within which the outline's last point must meet its first.
 pub const OUTLINE_CLOSE_MM: f32 = 0.5;
@@ -89,18 +89,6 @@ pub struct Table {
 /// Live tuning, edited by the panel.
 #[derive(Resource, Clone, PartialEq)]
 pub struct Tune(pub Tuning);
-
-/// A one-way gate: a flap hinged at `pivot`, resting with its free end at `tip` against a
-/// stop, that swings open by up to `open_degrees` one way only (clockwise when
-/// `clockwise`), and springs back.
-#[derive(Deserialize, Clone, Debug)]
-#[serde(deny_unknown_fields)]
-pub struct GateDef {
-    pub pivot: P,
-    pub tip: P,
-    pub open_degrees: f32,
-    pub clockwise: bool,
-}
 
 /// A spinner: a paddle wheel of two arms of `half_length` turning freely about `center`
 /// (on a lane's wall, reaching into the lane), scoring `points_per_turn` for every whole
@@ -184,14 +172,6 @@ pub struct BumperDef {
     pub radius: f32,
 }
 
-#[derive(Deserialize, Clone, Debug)]
-#[serde(deny_unknown_fields)]
-pub struct RolloverDef {
-    pub a: P,
-    pub b: P,
-    pub points: u32,
-}
-
 /// Materials and kicks; the panel edits a copy of these live.
 #[derive(Deserialize, serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -241,10 +221,6 @@ fn default_flipper_mass_ratio() -> f32 {
 /// A spinner hit at 2 m/s turns a dozen times, as a real one (10–16 turns).
 fn default_spinner_damping() -> f32 {
     2.4
-}
-
-pub fn v(p: P) -> Vec2 {
-    Vec2::new(p.0, p.1)
 }
 
 /// Load and validate a table.

@@ -3,7 +3,7 @@
 //! (no seams at its joints), an arc is exact (no polygon), a path is a chain and its arcs
 //! as one body.
 
-use crate::table::{P, v};
+use crate::table::point::{P, v};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 use serde::Deserialize;

@@ -4,8 +4,30 @@
 //! optional in the file, so a plain table (`classic.ron`) has none of them.
 
 use crate::table::error::{TableError, finite_point, in_range, invalid, positive, segment};
-use crate::table::{GateDef, P, Piece, RolloverDef};
+use crate::table::piece::Piece;
+use crate::table::point::P;
 use serde::Deserialize;
+
+/// A one-way gate: a flap hinged at `pivot`, resting with its free end at `tip` against a
+/// stop, that swings open by up to `open_degrees` one way only (clockwise when
+/// `clockwise`), and springs back.
+#[derive(Deserialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct GateDef {
+    pub pivot: P,
+    pub tip: P,
+    pub open_degrees: f32,
+    pub clockwise: bool,
+}
+
+/// A top lane's rollover switch: the line `a → b`, worth `points` when a ball crosses it.
+#[derive(Deserialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RolloverDef {
+    pub a: P,
+    pub b: P,
+    pub points: u32,
+}
 
 /// A line the rules count a shot on when a ball crosses it one way: along the left
 /// normal of `a → b` (for a line drawn left to right, upward).

@@ -2,8 +2,8 @@
 //! light is at the top left), and above [`TRAIL_MIN_SPEED`] a short trail of fading
 //! ghosts behind it.
 
-use super::ViewToggles;
 use super::palette::*;
+use super::toggles::ViewToggles;
 use crate::table::Table;
 use crate::table::parts::Ball;
 use bevy::prelude::*;

@@ -24,6 +24,7 @@ mod paint;
 mod palette;
 mod plunger;
 mod popups;
+mod toggles;
 mod walls;
 
 use crate::table::Table;
@@ -36,25 +37,8 @@ use bevy_circle_ccd::prelude::*;
 use kickers::BandPaint;
 use paint::Painter;
 use palette::{BACKGROUND, CAMERA_Z, DMD_BEZEL_MM, MARGIN_MM};
+pub use toggles::ViewToggles;
 use walls::WallPaint;
-
-/// What the panel and F1 switch.
-#[derive(Resource, Clone, Copy, PartialEq)]
-pub struct ViewToggles {
-    pub gizmos: bool,
-    pub prediction: bool,
-    pub interpolation: bool,
-}
-
-impl Default for ViewToggles {
-    fn default() -> Self {
-        Self {
-            gizmos: false,
-            prediction: false,
-            interpolation: true,
-        }
-    }
-}
 
 pub struct ViewPlugin;
 

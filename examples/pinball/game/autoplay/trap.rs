@@ -3,7 +3,7 @@
 //! flipper drops and shoots it as it rolls down the blade, at the first lit shot it can
 //! make from there (at the flip point `trap_shot.rs` learns), else as the ball rolls.
 
-use super::{Autoplay, BallView, FLIP_COOLDOWN, FLIP_HOLD, REACH_FROM, lit_shots};
+use super::state::{Autoplay, BallView, FLIP_COOLDOWN, FLIP_HOLD, REACH_FROM, Trap, lit_shots};
 use crate::game::aim::{AimInputs, resting_direction};
 use crate::game::progress::Progress;
 use crate::game::trap_shot::target;
@@ -22,20 +22,6 @@ const TRAP_COOLDOWN: f32 = 1.5;
 /// An aimed trap shot whose ball has not reached its flip point this long after the
 /// flipper dropped is given up, s (the ball rolls the blade's length in about 0.3 s).
 const AIM_GIVE_UP: f32 = 1.0;
-
-/// A flipper's trap.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(super) enum Trap {
-    #[default]
-    Idle,
-    /// Holding the flipper up for a ball: since when, and since when the ball is still.
-    Holding { since: f32, still: Option<f32> },
-    /// Dropped to shoot the settled ball at a lit shot: since when, the flip point (a
-    /// fraction of the blade's length) and the shot.
-    Aiming { since: f32, along: f32, shot: usize },
-    /// Released; no trap before this time.
-    Resting { until: f32 },
-}
 
 /// What the trap looks at besides the flipper and the balls.
 pub(super) struct Scene<'a> {
