@@ -10,7 +10,7 @@
 //! |---|---|---|
 //! | response | [`DEGENERATE_LENGTH_REL`], [`SEPARATION_SPEED_REL`] | |
 //! | chains (polylines, polygons) | [`CHAIN_VERTEX_SLOP_REL`] | |
-//! | arcs | [`ARC_RIDE_SAG_REL`], [`MAX_RIDE_HALF_ANGLE`] | [`MAX_ARC_ENTRIES`] |
+//! | arcs | [`ARC_RIDE_SAG_REL`], [`FULL_TURN_SLACK_REL`], [`MAX_RIDE_HALF_ANGLE`] | [`MAX_ARC_ENTRIES`] |
 //! | curved sweeps (gravity) | [`ROOT_BRACKET_REL`], [`CHORD_WINDOW_MARGIN_REL`] | [`MAX_ROOT_ITERATIONS`] |
 //! | moving segment sweep | [`MOVING_SEGMENT_TOLERANCE_REL`], [`MOVING_SEGMENT_ACCEPT_BAND`] | [`MAX_MOVING_SEGMENT_ITERATIONS`], [`MAX_MOVING_SEGMENT_RESTARTS`] |
 //! | multi-bounce sweep | [`SIMULTANEOUS_TIME_REL`] | [`DEFAULT_MAX_BOUNCES`], [`MAX_WEDGE_BOUNCES`], [`MAX_SENSOR_HITS_PER_LEG`] |
@@ -50,6 +50,13 @@ pub const CHAIN_VERTEX_SLOP_REL: f32 = 8.0 * f32::EPSILON;
 /// centre rides on whose sagitta is this fraction of the ball's radius (see the crate's
 /// `ride.rs`): it keeps within the touch slop ([`TOUCH_SLOP_REL`]) of the exact circle.
 pub const ARC_RIDE_SAG_REL: f32 = 1e-4;
+
+/// Relative to `|start| + 2π`. A full ring written the natural way, `end = start + 2π`,
+/// has in f32 a span a few ulps above 2π for about a quarter of start angles (`start +
+/// 2π` is rounded, then the subtraction): a span up to this much above 2π is still a full
+/// turn. Two machine epsilons cover both roundings; a span as much as 1e-6 of a turn
+/// above 2π is refused all the same.
+pub const FULL_TURN_SLACK_REL: f32 = 2.0 * f32::EPSILON;
 
 /// Radians. The most half a riding chord may turn, so a ball riding a tight arc still goes
 /// round in small steps (0.05 rad: 63 chords a turn at most).

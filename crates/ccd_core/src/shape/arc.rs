@@ -1,6 +1,7 @@
 //! [`CircleArc`]: a piece of a circle, as a rail or a rounded band.
 
 use super::{Aabb, ShapeError};
+use crate::tolerance::FULL_TURN_SLACK_REL;
 use glam::{DVec2, Vec2};
 use std::f32::consts::TAU;
 
@@ -92,7 +93,10 @@ impl CircleArc {
     }
 
     /// `Ok` when every number is finite, the radius is above 0, the span is in `(0, 2π]`
-    /// and the thickness is not negative.
+    /// and the thickness is not negative. A full ring written as `start..start + 2π` is
+    /// accepted whatever f32 makes of the sum ([`FULL_TURN_SLACK_REL`]).
+    ///
+    /// [`FULL_TURN_SLACK_REL`]: crate::tolerance::FULL_TURN_SLACK_REL
     ///
     /// ```
     /// use ccd_core::{CircleArc, ShapeError, Vec2};
@@ -117,7 +121,8 @@ impl CircleArc {
             });
         }
         let span = self.span();
-        if !(span > 0.0 && span <= TAU) {
+        let full_turn = TAU + FULL_TURN_SLACK_REL * (self.start.abs() + TAU);
+        if !(span > 0.0 && span <= full_turn) {
             return Err(ShapeError::OutOfRange {
                 field: "end",
                 range: "above start, at most start + 2π",
