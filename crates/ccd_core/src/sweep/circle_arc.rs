@@ -99,25 +99,35 @@ pub(crate) fn sweep_circle_arc_ordered(
     let w = circle.center.as_dvec2() - arc.center.as_dvec2();
     let m = motion.as_dvec2();
     let start_gap = (w - local.closest(w)).length();
-    let toi = if start_gap <= local.reach {
+    let (toi, tangent) = if start_gap <= local.reach {
         let normal = normal_at(&local, w, m, DVec2::ZERO)?;
         if m.dot(normal) < 0.0 {
-            0.0
+            (0.0, false)
         } else {
             // Leaving: only a return to the distance it starts at is a contact.
             let shrunk = Local {
                 reach: start_gap * (1.0 - ROOT_BRACKET_REL),
                 ..local
             };
-            straight_contact(&shrunk, w, m)?
+            match straight_contact(&shrunk, w, m) {
+                Some(t) => (t, false),
+                // Along the inside's tangent, to within rounding (the return is too soon
+                // to find): the line goes deeper into the band at once.
+                None if deepens_inside(&local, w, m) => (0.0, true),
+                None => return None,
+            }
         }
     } else {
-        straight_contact(&local, w, m)?
+        (straight_contact(&local, w, m)?, false)
     };
     let center = circle.center + motion * toi as f32;
     let mut hit = hit_at(&local, arc, center, m, DVec2::ZERO)?;
     hit.toi = toi as f32;
-    let hit = hit.approached_by(motion)?;
+    // Approached by the f64 normal at the f64 contact, as the contact was decided: the f32
+    // normal of a nearly tangent contact (a ball running round the inside) can turn the
+    // approach's sign, and the ball would pass into the arc.
+    let approached = tangent || m.dot(normal_at(&local, w + m * toi, m, DVec2::ZERO)?) < 0.0;
+    let hit = hit.finite_if(approached)?;
     Some((
         hit,
         ContactOrder {
@@ -125,6 +135,16 @@ pub(crate) fn sweep_circle_arc_ordered(
             feature: Feature::Round,
         },
     ))
+}
+
+/// Whether the ray `w + m·t`, from a centre on the band's inside face (nearer the arc's
+/// centre than its curve, within the angle range: not on a cap), is back at its start's
+/// distance from the centre, and going deeper into the band, within
+/// [`ROOT_BRACKET_REL`] of the leg: it runs along the
+/// inside's tangent, to within rounding (`|w + m·t|² = |w|²` again at `t = −2·w·m/|m|²`).
+fn deepens_inside(local: &Local, w: DVec2, m: DVec2) -> bool {
+    let back = -2.0 * w.dot(m) / m.length_squared();
+    w.length() < local.radius && local.frame.holds(w) && back.abs() <= ROOT_BRACKET_REL
 }
 
 /// The earliest fraction at which the ray `w + m·t` (outside the band's region) reaches
@@ -261,7 +281,10 @@ pub(crate) fn sweep_parabola_arc_ordered(
     let velocity = m + k * (2.0 * s);
     let mut hit = hit_at(&local, arc, center, velocity, k)?;
     hit.toi = s as f32;
-    let approached = moves_in(m, k, s, hit.normal.as_dvec2());
+    // Approached by the f64 normal at the f64 contact, as the root was found: the f32
+    // normal of a nearly tangent contact (a ball rolling over the arc, pressed on it by
+    // gravity) can turn the approach's sign, and the contact would be lost.
+    let approached = moves_in(m, k, s, normal_at(&local, w + offset, velocity, k)?);
     Some((
         CurvedHit {
             hit: hit.finite_if(approached)?,
