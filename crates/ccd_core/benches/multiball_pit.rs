@@ -4,6 +4,7 @@
 //! ```text
 //! cargo bench -p ccd_core --bench multiball_pit -- --balls 10000 --steps 600 --threads 2
 //! cargo bench -p ccd_core --bench multiball_pit -- --ball-ball false
+//! cargo bench -p ccd_core --bench multiball_pit -- --balls 2000 --gravity 1000
 //! cargo bench -p ccd_core --bench multiball_pit -- --balls 10000 --steps 120 --split-study
 //! ```
 //!
@@ -43,6 +44,9 @@ struct Args {
     /// Ball–ball contacts.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     ball_ball: bool,
+    /// Gravity, downwards, units/s² (0: a top-down pit).
+    #[arg(long, default_value_t = 0.0)]
+    gravity: f32,
     /// Instead of the timing, what stepping the two halves of the pit apart would give
     /// and cost (on two threads, whatever `--threads` says; see `common/split_study.rs`).
     #[arg(long)]
@@ -58,6 +62,7 @@ fn main() {
         steps,
         threads,
         ball_ball,
+        gravity,
         split_study,
         ..
     } = Args::parse();
@@ -65,6 +70,7 @@ fn main() {
     let dt = (1.0 / pit::HZ) as f32;
     let settings = MultiballSettings {
         ball_ball,
+        gravity: ccd_core::Vec2::new(0.0, -gravity),
         ..MultiballSettings::default()
     };
     if split_study {
