@@ -213,6 +213,8 @@ pub(crate) fn sweep_legs<O: Obstacles + ?Sized>(
         },
         elapsed: 0.0,
         slide: None,
+        ride: None,
+        left: None,
         bounces: Bounces::new(settings.max_bounces),
         sensors: SensorHits::new(),
     };
@@ -235,6 +237,12 @@ struct Sweep<'a, O: ?Sized> {
     /// The face it slides on under gravity, if it does (see [`meet`]'s rest); else it flies
     /// its parabola.
     slide: Option<Slide>,
+    /// The round part it rides (see [`meet`]'s rest and `ride_leg.rs`); else it flies or
+    /// slides.
+    ride: Option<RideOn>,
+    /// The round part a ride just left from its outside (the press vanished there): the
+    /// next leg skips it (see `ride_leg.rs`).
+    left: Option<ObstacleId>,
     bounces: Bounces,
     /// One list for every leg's sensors.
     sensors: SensorHits,
@@ -248,6 +256,9 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
         let time_left = self.rules.dt - self.elapsed;
         if !(time_left > 0.0) {
             return false;
+        }
+        if let Some(on) = self.ride {
+            return self.ride_leg(on, time_left, watch);
         }
         let here = Circle::new(self.out.center, self.radius);
         let Some((path, duration)) = leg_path(
@@ -267,7 +278,7 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
         });
         let counted = Counted {
             layers: self.settings.layers,
-            skip: self.slide.map(|s| s.obstacle),
+            skip: self.slide.map(|s| s.obstacle).or(self.left.take()),
             just_met,
         };
         let found = earliest_on_path(here, path, self.obstacles, counted, &mut self.sensors);
@@ -352,16 +363,32 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
             None => {}
         }
         // (`meet` turned the velocity along the face, or, held, stopped it.)
-        self.slide = match met.rest {
-            Some(Rest::Slide { face, .. }) => Some(Slide {
-                obstacle: id,
-                normal: hit.normal,
-                segment: face,
-            }),
+        self.slide = None;
+        self.ride = None;
+        match met.rest {
+            Some(Rest::Slide { face, .. }) => {
+                self.slide = Some(Slide {
+                    obstacle: id,
+                    normal: hit.normal,
+                    segment: face,
+                });
+            }
+            Some(Rest::Ride {
+                ridden,
+                friction,
+                speed,
+            }) => {
+                self.ride = Some(RideOn {
+                    obstacle: id,
+                    ridden,
+                    friction,
+                    from: RideFrom::Landed { speed },
+                });
+            }
             Some(Rest::Held) => return false,
             // (The lone rule settles no ball: `Settle` is the event machinery's.)
-            Some(Rest::Settle) | None => None,
-        };
+            Some(Rest::Settle) | None => {}
+        }
         true
     }
 }
@@ -492,10 +519,13 @@ fn leg_hit(
 }
 
 mod leg;
+mod ride_leg;
+mod ride_place;
 mod slide;
 
 pub(crate) use leg::{Counted, Course, JustMet, Solid, earliest_solid, keep_earliest};
 use leg::{SensorHits, earliest_on_path};
+use ride_leg::{RideFrom, RideOn};
 use slide::Slide;
 pub(crate) use slide::foot_leaves_face;
 

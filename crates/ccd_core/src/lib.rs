@@ -23,7 +23,7 @@
 //! | … under gravity, on a [`Parabola`] (`parabola.rs`)? | [`sweep_parabola_segment`], [`sweep_parabola_circle`] (`sweep/parabola_segment.rs`, `sweep/parabola_circle.rs`), each a polynomial's first root (`roots.rs`); [`sweep_parabola_moving_segment`] (`sweep/moving_segment.rs`) |
 //! | what does a ball do when it meets a surface (bounce, corner, kick, ride, speed limit, cap, rest)? | one decision for every path (`meet.rs`) |
 //! | what does a contact do to the velocity? | [`reflect`], [`slide`], [`respond`], [`Material`] (`response.rs`) |
-//! | … grazing the inside of an arc (riding it)? | chord by chord (`ride.rs`) |
+//! | … a contact that lasts on a round part (a post, a bowl, a loop): ride it, leave it where the press vanishes? | exactly, in f64 (`ride/`: the circle in `mod.rs`, the motion and its events in `motion.rs`; the lone sweep's run in `bounce/ride_leg.rs`, its f32 end in `bounce/ride_place.rs`); the event machinery still rides an arc's inside chord by chord (`ride/chord.rs`) |
 //! | … with several surfaces at once (a corner, a hinge on its stop, a squeeze)? | one contact with restitution (`instant.rs`) |
 //! | obstacles with materials, one-sidedness, sensors, layers | [`Obstacle`], [`Obstacles`] (`obstacle.rs`) |
 //! | what a contact was with: a wall, a moving obstacle or a ball | [`ContactWith`] (`contact_with.rs`) |
@@ -111,10 +111,11 @@ pub use tolerance::{
     CONTACT_SOLVE_TOLERANCE, CORRECTION_SLIDE_MIN_REL, CROWDED_FRACTION, DEFAULT_EVENTS_PER_BALL,
     DEFAULT_MAX_BOUNCES, FULL_TURN_SLACK_REL, HINGE_LIMIT_SLOP, HINGE_RESTING_PUSHES, MAX_ARC_ENTRIES,
     MAX_CELLS_PER_OBSTACLE, MAX_CORRECTION_SLIDES, MAX_GRID_CELLS, MAX_HINGE_LIMIT_HITS,
-    MAX_MOVING_SEGMENT_ITERATIONS, MAX_MOVING_SEGMENT_RESTARTS, MAX_RIDE_HALF_ANGLE, MAX_ROOT_ITERATIONS,
-    MAX_SENSOR_HITS_PER_LEG, MAX_SIMULTANEOUS_PASSES, MAX_SIMULTANEOUS_ROUNDS, MAX_WEDGE_BOUNCES,
-    MIN_EVENT_BUDGET, MIN_ITEMS_PER_THREAD, MOVING_SEGMENT_TOLERANCE_REL, OVERLAP_CORRECTION_FRACTION,
+    MAX_MOVING_SEGMENT_ITERATIONS, MAX_MOVING_SEGMENT_RESTARTS, MAX_RIDE_EVENT_HALVINGS, MAX_RIDE_HALF_ANGLE,
+    MAX_RIDE_STEP_ANGLE, MAX_RIDE_STEPS, MAX_ROOT_ITERATIONS, MAX_SENSOR_HITS_PER_LEG,
+    MAX_SIMULTANEOUS_PASSES, MAX_SIMULTANEOUS_ROUNDS, MAX_WEDGE_BOUNCES, MIN_EVENT_BUDGET,
+    MIN_ITEMS_PER_THREAD, MOVING_SEGMENT_TOLERANCE_REL, OVERLAP_CORRECTION_FRACTION,
     OVERLAP_CORRECTION_ITERATIONS, PENETRATION_SLOP_REL, RESTING_EVENT_FRACTION, RESTING_ITERATIONS,
-    ROOT_BRACKET_REL, SIMULTANEOUS_SOLVE_TOLERANCE_REL, SIMULTANEOUS_TIME_REL, SQUEEZE_SPEED_SLACK_REL,
-    TOUCH_SLOP_REL,
+    RIDE_SEARCH_SAG_REL, RIDE_TOLERANCE, ROOT_BRACKET_REL, SIMULTANEOUS_SOLVE_TOLERANCE_REL,
+    SIMULTANEOUS_TIME_REL, SQUEEZE_SPEED_SLACK_REL, TOUCH_SLOP_REL,
 };

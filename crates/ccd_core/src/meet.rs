@@ -17,8 +17,8 @@
 //!    with its stop and the second surface ([`Surroundings::push`]).
 //! 4. **The response** otherwise: bounce (with the surface's kick), slide or stop,
 //!    relative to the surface; a corner or a squeeze as one contact.
-//! 5. **Riding**: a graze of the inside of a still arc goes on along the next chord
-//!    (`ride.rs`).
+//! 5. **Riding**: in the event machinery, a graze of the inside of a still arc goes on
+//!    along the next chord (`ride/chord.rs`); a lone ball rides exactly (its rest, 8).
 //! 6. **The speed limit** ([`limit_speed`]).
 //! 7. **The bounce cap** ([`Bounces`]), raised in a corner by the bounces an elastic ball
 //!    can take there ([`corner_bounces`]); a ball that stops dead on a still surface halts
@@ -26,7 +26,8 @@
 //! 8. **Rest**, under gravity ([`Rest`]), by the caller's [`RestRule`]. The lone sweep
 //!    and the event machinery come to rest by two rules, each written here once: a lone
 //!    ball slides on a face it lands on too slowly to hop (and is held still in a wedge of
-//!    two faces); an event ball in flight that lands slower than the resting speed slides
+//!    two faces), and rides a round part it lands on so, or grazes from inside (`ride/`);
+//!    an event ball in flight that lands slower than the resting speed slides
 //!    on the face of one still, frictionless surface, and elsewhere *settles*: it takes
 //!    the rest of the step's gravity at once and moves on straight, and the resting
 //!    contacts hold it. Lasting contacts (issue 51) are to replace both with one motion
@@ -44,7 +45,7 @@ use crate::response::{
     ResponseMode, Surface, TwoSurfaces, contact_restitution, limit_speed, respond, rested, slide_along,
     two_surfaces,
 };
-use crate::ride::{ride_chord, ride_radius, rides_at_most};
+use crate::ride::{Ridden, grazes_inside, ridden, ride_chord, ride_radius, rides_at_most};
 use crate::shape::{Aabb, Segment};
 use crate::tolerance::{MAX_WEDGE_BOUNCES, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
 use glam::Vec2;
@@ -235,6 +236,15 @@ pub(crate) enum Rest {
     /// Wedged between two faces that hold it against gravity (lone sweep): at rest for the
     /// rest of the step.
     Held,
+    /// On a round part (lone sweep): it rides the circle `ridden`, with `friction` (the
+    /// materials' combined coefficient), as `ride/` solves it, from `speed` (in f64: the
+    /// ball's own, not its f32 velocity's after the contact, so that a ride's energy
+    /// takes no rounding at each step's landing).
+    Ride {
+        ridden: Ridden,
+        friction: f32,
+        speed: f64,
+    },
 }
 
 /// What a ball does after meeting a surface.
@@ -278,9 +288,12 @@ pub(crate) fn meet(
         _ => None,
     };
     let mut met = facts.push_or_respond(world, second);
-    // A graze of the inside of a still arc rides it: it neither rests nor settles there.
-    let ride = match (meeting.with, second, ball.response) {
-        (ContactWith::Obstacle(_), None, ResponseMode::Bounce) => ride(&*world, &facts, met.velocity),
+    // The event machinery's ball that grazes the inside of a still arc rides it along
+    // chords: it neither rests nor settles there. (A lone ball rides exactly: its rest.)
+    let ride = match (meeting.with, second, ball.response, meeting.rule) {
+        (ContactWith::Obstacle(_), None, ResponseMode::Bounce, RestRule::Event { .. }) => {
+            ride(&*world, &facts, met.velocity)
+        }
         _ => None,
     };
     met.velocity = limit_speed(ride.unwrap_or(met.velocity), ball.max_speed);
@@ -393,6 +406,7 @@ impl<'a> Facts<'a> {
                 let held_by = second.map(|s| s.surface.normal).or(sliding_on);
                 self.lone_rest(world, met, held_by)
             }
+            RestRule::Lone { .. } if met.halt.is_none() && second.is_none() => self.lone_ride(world, met),
             RestRule::Event { in_flight: true } if !rode => self.event_rest(world, met, second.is_some()),
             _ => None,
         }
@@ -432,6 +446,63 @@ impl<'a> Facts<'a> {
         Some(Rest::Slide {
             face,
             acceleration: g - n * g.dot(n),
+        })
+    }
+
+    /// [`RestRule::Lone`] on a round part (a pillar, an end, an arc from either side): the
+    /// ball rides it (`ride/`) when gravity presses it on and it lands too slowly to hop
+    /// (as on a face), or when it grazes the inside of a curve, and the press holds it
+    /// there. It goes on along the curve at the speed it came, less what friction took (a
+    /// lasting contact does no work; on a landing, the normal speed it turns is below the
+    /// touch slop's); where the press would not hold it, it flies on along the tangent.
+    fn lone_ride(&self, world: &impl Surroundings, met: &mut Met) -> Option<Rest> {
+        let Facts {
+            ball,
+            meeting,
+            rules,
+            combined,
+            approach,
+            ..
+        } = *self;
+        if ball.response == ResponseMode::Stop || meeting.surface_velocity != Vec2::ZERO {
+            return None;
+        }
+        let (g, n) = (rules.gravity, meeting.hit.normal);
+        let shape = world.still_shape(meeting.with, meeting.hit.point)?;
+        let ridden = ridden(&shape, meeting.hit.center, ball.radius)?;
+        let pressing = -g.dot(n);
+        let settling = (2.0 * pressing.max(0.0) * TOUCH_SLOP_REL * ball.radius).sqrt();
+        let lands_still = approach < rules.resting_speed.max(settling) || !(approach > 0.0);
+        let hop_speed = 0.5 * pressing * SIMULTANEOUS_TIME_REL * rules.dt;
+        let lands = pressing > 0.0 && (lands_still || met.velocity.dot(n) <= hop_speed);
+        let grazes =
+            ridden.inside && grazes_inside(approach, ball.velocity, ridden.radius as f32, ball.radius);
+        if !(lands || grazes) {
+            return None;
+        }
+        // Its speed as it came, less what friction took from its speed along the surface.
+        let tangent = n.perp();
+        let along = met.velocity.dot(tangent);
+        // (Without friction, none: the f32 rounding of the response's speed along the
+        // surface, clipped at zero, would take a little at every landing.)
+        let friction_loss = if combined.friction > 0.0 {
+            f64::from((ball.velocity.dot(tangent).abs() - along.abs()).max(0.0))
+        } else {
+            0.0
+        };
+        let speed = (ball.velocity.as_dvec2().length() - friction_loss).max(0.0);
+        met.velocity = if along == 0.0 {
+            Vec2::ZERO
+        } else {
+            tangent * (speed as f32 * along.signum())
+        };
+        let side = if ridden.inside { 1.0 } else { -1.0 };
+        let out = if ridden.inside { -n } else { n };
+        let press = side * (met.velocity.length_squared() / ridden.radius as f32 + g.dot(out));
+        (press > 0.0).then_some(Rest::Ride {
+            ridden,
+            friction: combined.friction,
+            speed,
         })
     }
 
@@ -616,7 +687,7 @@ fn second_surface(
 
 /// The velocity along the next chord, if the ball of `facts` (at its velocity before the
 /// contact) grazed the inside of a still arc, and the contact left it at `after` (see
-/// `ride.rs`). Most contacts are turned away by their angle alone, before the shape is
+/// `ride/chord.rs`). Most contacts are turned away by their angle alone, before the shape is
 /// looked up.
 fn ride(world: &impl Surroundings, facts: &Facts<'_>, after: Vec2) -> Option<Vec2> {
     let Facts {

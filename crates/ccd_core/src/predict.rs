@@ -86,8 +86,11 @@ pub fn predict_path<O: Obstacles + ?Sized>(
         ..settings.sweep
     };
     // The sweep raises its bounce cap in corners; a prediction stops at `max_bounces`, so
-    // it keeps the times of that many contacts and the legs up to the last of them.
+    // it keeps the times of that many contacts and the legs up to the last of them (a
+    // contact's legs are told before it: one, or a ride's chords).
     let mut contact_times = Vec::new();
+    let legs_told = std::cell::Cell::new(0_usize);
+    let mut legs_before = 0;
     let out = sweep_legs(
         circle,
         velocity,
@@ -98,16 +101,20 @@ pub fn predict_path<O: Obstacles + ?Sized>(
             |hit: &BounceHit| {
                 if !hit.sensor && contact_times.len() < settings.max_bounces as usize {
                     contact_times.push(hit.time);
+                    legs_before = legs_told.get();
                 }
             },
-            |leg| legs.push(leg),
+            |leg| {
+                legs.push(leg);
+                legs_told.set(legs_told.get() + 1);
+            },
         ),
     )
     .inspect_err(|_| legs.clear())?;
     let bounces = out.bounces.min(settings.max_bounces);
     let stopped = out.capped || out.bounces >= settings.max_bounces;
     if stopped {
-        legs.truncate(bounces as usize);
+        legs.truncate(legs_before);
     }
     Ok(Prediction {
         bounces,
@@ -138,6 +145,35 @@ mod tests {
         assert_eq!((p.bounces, p.time, legs.len()), (0, 1.0, 1));
         assert!((legs[0].end() - Vec2::new(1.0, -5.0)).length() < 1e-6);
         assert!((legs[0].point(0.5) - Vec2::new(0.5, -1.25)).length() < 1e-6);
+    }
+
+    #[test]
+    fn a_ride_to_the_last_contact_keeps_all_its_legs() {
+        // A ball of 0.5 let go 0.3 rad off the top of a post of 9.5 (its centre rides a
+        // circle of 10) slides off to the right along legs of the ride, and meets a wall
+        // whose face is at x = 6 while it still rides (it would leave at x = 7.5): that is
+        // its second contact (the landing is the first). With two contacts allowed the
+        // path goes all the way to the wall, its centre at x = 5.5.
+        let walls = [
+            Obstacle::pillar(Circle::new(Vec2::ZERO, 9.5)),
+            Obstacle::segment(Segment::new(Vec2::new(6.0, -20.0), Vec2::new(6.0, 20.0))),
+        ];
+        let settings = PredictSettings {
+            max_bounces: 2,
+            max_time: 10.0,
+            gravity: Vec2::new(0.0, -10.0),
+            ..Default::default()
+        };
+        let start = Vec2::new(0.3_f32.sin(), 0.3_f32.cos()) * 10.0;
+        let mut legs = Vec::new();
+        let p = predict_path(Circle::new(start, 0.5), Vec2::ZERO, &walls, &settings, &mut legs).unwrap();
+        assert_eq!(p.bounces, 2);
+        assert!(legs.len() > 2, "the ride's legs: {}", legs.len());
+        let end = legs.last().unwrap().end();
+        assert!(
+            (end.x - 5.5).abs() < 1e-3 && (end.length() - 10.0).abs() < 1e-3,
+            "{end}"
+        );
     }
 
     #[test]

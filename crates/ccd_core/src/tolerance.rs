@@ -11,6 +11,7 @@
 //! | response | [`DEGENERATE_LENGTH_REL`], [`SEPARATION_SPEED_REL`] | |
 //! | chains (polylines, polygons) | [`CHAIN_VERTEX_SLOP_REL`] | |
 //! | arcs | [`ARC_RIDE_SAG_REL`], [`FULL_TURN_SLACK_REL`], [`MAX_RIDE_HALF_ANGLE`] | [`MAX_ARC_ENTRIES`] |
+//! | rides (lasting contacts on circles) | [`RIDE_TOLERANCE`], [`MAX_RIDE_STEP_ANGLE`], [`RIDE_SEARCH_SAG_REL`] | [`MAX_RIDE_STEPS`], [`MAX_RIDE_EVENT_HALVINGS`] |
 //! | curved sweeps (gravity) | [`ROOT_BRACKET_REL`], [`CHORD_WINDOW_MARGIN_REL`] | [`MAX_ROOT_ITERATIONS`] |
 //! | moving segment sweep | [`MOVING_SEGMENT_TOLERANCE_REL`], [`MOVING_SEGMENT_ACCEPT_BAND`] | [`MAX_MOVING_SEGMENT_ITERATIONS`], [`MAX_MOVING_SEGMENT_RESTARTS`] |
 //! | multi-bounce sweep | [`SIMULTANEOUS_TIME_REL`] | [`DEFAULT_MAX_BOUNCES`], [`MAX_WEDGE_BOUNCES`], [`MAX_SENSOR_HITS_PER_LEG`] |
@@ -46,9 +47,9 @@ pub const SEPARATION_SPEED_REL: f32 = 1e-5;
 /// over the radius.
 pub const CHAIN_VERTEX_SLOP_REL: f32 = 8.0 * f32::EPSILON;
 
-/// Dimensionless. A ball riding the inside of an arc goes along chords of the circle its
-/// centre rides on whose sagitta is this fraction of the ball's radius (see the crate's
-/// `ride.rs`): it keeps within the touch slop ([`TOUCH_SLOP_REL`]) of the exact circle.
+/// Dimensionless. A ball of the event machinery riding the inside of an arc goes along
+/// chords of the circle its centre rides on whose sagitta is this fraction of the ball's
+/// radius (see the crate's `ride/chord.rs`; a lone ball rides exactly): it keeps within the touch slop ([`TOUCH_SLOP_REL`]) of the exact circle.
 pub const ARC_RIDE_SAG_REL: f32 = 1e-4;
 
 /// Relative to `|start| + 2π`. A full ring written the natural way, `end = start + 2π`,
@@ -61,6 +62,36 @@ pub const FULL_TURN_SLACK_REL: f32 = 2.0 * f32::EPSILON;
 /// Radians. The most half a riding chord may turn, so a ball riding a tight arc still goes
 /// round in small steps (0.05 rad: 63 chords a turn at most).
 pub const MAX_RIDE_HALF_ANGLE: f32 = 0.05;
+
+// --- Rides (lasting contacts on circles) --------------------------------------------------
+
+/// Radians. The local error allowed in each step of a ride's integration (see the crate's
+/// `ride/motion.rs`), in its angle, and in its rate times the ride's own time scale
+/// (`|ω| + √(g/L)`). 1e-12 rad is 1e-5 of an f32 ulp of the angle of a ball a whole turn
+/// round: the ride adds no error of its own that the ball's f32 state could show.
+pub const RIDE_TOLERANCE: f64 = 1e-12;
+
+/// Dimensionless. A ride's step turns at most about this many radians (its length is at
+/// most this over the ride's time scale), so that no event (the press vanishing, a turning
+/// point) comes and goes within one step unseen: a step's end is where events are looked
+/// for.
+pub const MAX_RIDE_STEP_ANGLE: f64 = 0.05;
+
+/// Cap. A run of a ride takes at most this many integration steps (accepted or not); a
+/// ride capped waits where it is for the rest of the sweep's step, counted as a capped
+/// sweep ([`SweepOutcome::capped`](crate::SweepOutcome::capped)). A ride at 1,000 rad/s
+/// for a step of 1/30 s takes about 700.
+pub const MAX_RIDE_STEPS: u32 = 100_000;
+
+/// Cap. The halvings of a ride's step that crosses an event, to find it: 64 leave the
+/// bracket at the f64 resolution of the step's length (the loop also stops there).
+pub const MAX_RIDE_EVENT_HALVINGS: u32 = 64;
+
+/// Dimensionless, relative to the ball's radius. A riding ball looks for the next thing it
+/// meets along chords of its circle, as a ball this much larger (so that the chord's
+/// sagitta, and the f32 rounding of its ends, are covered): it finds a wall early by at
+/// most this much of its radius, never late.
+pub const RIDE_SEARCH_SAG_REL: f32 = 1e-5;
 
 // --- Curved sweeps (gravity) ---------------------------------------------------------------
 

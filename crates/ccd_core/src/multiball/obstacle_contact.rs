@@ -125,7 +125,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 state.slide = Some(SlideOn { face, acceleration });
             }
             // (The event machinery's rule holds no ball: `Held` is the lone sweep's.)
-            Some(Rest::Settle | Rest::Held) => clock.curved = false,
+            // (A ride is the lone sweep's.)
+            Some(Rest::Settle | Rest::Held | Rest::Ride { .. }) => clock.curved = false,
             None => {}
         }
     }

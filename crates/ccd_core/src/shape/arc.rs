@@ -131,6 +131,13 @@ impl CircleArc {
         ShapeError::non_negative("thickness", self.thickness)
     }
 
+    /// Whether the arc is a whole ring: its span is 2π, give or take the rounding of
+    /// `start + 2π` ([`FULL_TURN_SLACK_REL`]).
+    #[inline]
+    pub(crate) fn is_full_turn(&self) -> bool {
+        (self.span() - TAU).abs() <= FULL_TURN_SLACK_REL * (self.start.abs() + TAU)
+    }
+
     /// The query frame, in f64.
     #[inline]
     pub(crate) fn frame(&self) -> ArcFrame {

@@ -1,4 +1,5 @@
-//! A ball that grazes the inside of an arc rides it along chords.
+//! The event machinery's ball that grazes the inside of an arc rides it along chords (a
+//! lone ball rides it exactly: `motion.rs`).
 //!
 //! On a concave circle a ball in lasting contact curves with the wall; between contacts,
 //! though, every leg is straight (or a parabola), and each bounce off the circle leaves it
@@ -57,9 +58,7 @@ pub(crate) fn ride_chord(
 ) -> Option<Vec2> {
     let along = after - normal * after.dot(normal);
     let tangent = along.try_normalize()?;
-    // Half the chord's angle for a sagitta s: 1 − cos(θ) = s / R.
-    let sag = ARC_RIDE_SAG_REL * ball_radius;
-    let half = (2.0 * sag / ride_radius).sqrt().min(MAX_RIDE_HALF_ANGLE);
+    let half = chord_half_angle(ride_radius, ball_radius);
     // The chord's end meets the wall at `half`, give or take the rounding of where the
     // chord began: such a contact, and any shallower one, rides on.
     let grazes = approach <= before.length() * (RIDE_GRAZE_FACTOR * half).sin();
@@ -67,6 +66,23 @@ pub(crate) fn ride_chord(
     let friction_loss = ((before - normal * before.dot(normal)).length() - along.length()).max(0.0);
     let out_speed = (before.length() - friction_loss).max(0.0);
     grazes.then(|| (tangent * half.cos() + normal * half.sin()) * out_speed)
+}
+
+/// Whether a contact approached at `approach` by a ball of `ball_radius` at `before` grazes
+/// the inside of the circle of `ride_radius` its centre would ride: it comes in at no more
+/// than [`RIDE_GRAZE_FACTOR`] times a riding chord's half angle (see [`ride_chord`]).
+#[inline]
+pub(crate) fn grazes_inside(approach: f32, before: Vec2, ride_radius: f32, ball_radius: f32) -> bool {
+    let half = chord_half_angle(ride_radius, ball_radius);
+    approach <= before.length() * (RIDE_GRAZE_FACTOR * half).sin()
+}
+
+/// Half the angle of a riding chord whose sagitta is [`ARC_RIDE_SAG_REL`] of the ball's
+/// radius: `1 − cos(θ) = s / R`.
+#[inline]
+fn chord_half_angle(ride_radius: f32, ball_radius: f32) -> f32 {
+    let sag = ARC_RIDE_SAG_REL * ball_radius;
+    (2.0 * sag / ride_radius).sqrt().min(MAX_RIDE_HALF_ANGLE)
 }
 
 /// Dimensionless. A contact that comes in at up to this many times a chord's half angle

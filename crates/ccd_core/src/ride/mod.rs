@@ -1,0 +1,150 @@
+//! Contacts that last on a circle: a ball pressed onto a pillar, a round end, or an arc
+//! from outside or inside rides it, its centre on a circle, until the press vanishes, the
+//! round part ends, or it meets something else.
+//!
+//! | part | file |
+//! |---|---|
+//! | which circle a contact rides, and over which angles ([`Ridden`], [`ridden`]) | `mod.rs` |
+//! | the motion on it, solved in f64, and the events that end it ([`run`]) | `motion.rs` |
+//! | the event machinery's ride of an arc's inside, chord by chord | `chord.rs` |
+//!
+//! The lone sweep (`bounce/ride_leg.rs`) rides exactly; the event machinery (ball–ball
+//! on) still rides the inside of an arc along chords and settles a ball on a round part
+//! (see `meet.rs`).
+//!
+//! A ball here is a sliding disc with no spin: it slides round a curve as it slides on a
+//! face, and friction is a deceleration `μ·N/m` along its path.
+
+mod chord;
+mod motion;
+
+pub(crate) use chord::{grazes_inside, ride_chord, ride_radius, rides_at_most};
+pub(crate) use motion::{RideState, Run, RunEnd, RunLimits, Track, run};
+
+use crate::obstacle::ObstacleShape;
+use crate::shape::Segment;
+use glam::{DVec2, Vec2};
+use std::f64::consts::TAU;
+
+/// The circle a ball's centre rides on a round part, and the part's angles.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Ridden {
+    /// The round part's centre.
+    pub(crate) center: DVec2,
+    /// The radius of the circle the ball's centre rides, `L`.
+    pub(crate) radius: f64,
+    /// On the inside of the round part (a bowl), not its outside (a post).
+    pub(crate) inside: bool,
+    /// The directions from the centre that bound the part, counter-clockwise from the
+    /// first to the second (`None`: the whole circle).
+    pub(crate) span: Option<[DVec2; 2]>,
+}
+
+impl Ridden {
+    /// The part's angle range as seen from the unit direction `zero` (the ride's angle
+    /// 0): `(low, high)` with `low ≤ 0 ≤ high`; infinite for a whole circle. A `zero` just
+    /// outside the range (by rounding) is taken as at its nearer end.
+    pub(crate) fn angles_from(&self, zero: DVec2) -> (f64, f64) {
+        let Some([from, to]) = self.span else {
+            return (f64::NEG_INFINITY, f64::INFINITY);
+        };
+        let turn = |a: DVec2, b: DVec2| a.perp_dot(b).atan2(a.dot(b)).rem_euclid(TAU);
+        let total = match turn(from, to) {
+            0.0 => TAU,
+            t => t,
+        };
+        let mut x = turn(from, zero);
+        if x > total {
+            x = if x - total < TAU - x { total } else { 0.0 };
+        }
+        (-x, total - x)
+    }
+}
+
+/// The circle a ball of `radius` centred at `center` rides on `shape`, if it touches a
+/// round part there: a pillar, a segment's, capsule's or chain edge's end, an arc's curve
+/// from either side, or an arc's end. `None` on a flat face (the ball slides there) or for
+/// an inside too tight to hold the ball.
+pub(crate) fn ridden(shape: &ObstacleShape, center: Vec2, radius: f32) -> Option<Ridden> {
+    let r = f64::from(radius);
+    let p = center.as_dvec2();
+    let (core, rounding) = match *shape {
+        ObstacleShape::Circle(c) => {
+            return Some(Ridden {
+                center: c.center.as_dvec2(),
+                radius: f64::from(c.radius) + r,
+                inside: false,
+                span: None,
+            });
+        }
+        ObstacleShape::Arc(arc) => return arc_ridden(arc, p, r),
+        ObstacleShape::Segment(s) => (s, 0.0),
+        ObstacleShape::Edge(e) => (e.segment, 0.0),
+        ObstacleShape::Capsule(c) => (c.segment, c.radius),
+    };
+    shape
+        .face_near(center)
+        .is_none()
+        .then(|| end_ridden(core, f64::from(rounding), p, r))
+}
+
+/// The end of `segment` nearer `p`, rounded by `rounding`, as a ball of radius `r` rides
+/// it: the half turn facing away from the segment.
+fn end_ridden(segment: Segment, rounding: f64, p: DVec2, r: f64) -> Ridden {
+    let (a, b) = (segment.a.as_dvec2(), segment.b.as_dvec2());
+    let (end, other) = if (p - a).dot(b - a) <= 0.0 { (a, b) } else { (b, a) };
+    Ridden {
+        center: end,
+        radius: rounding + r,
+        inside: false,
+        span: half_turn_away(end - other),
+    }
+}
+
+/// The half turn of directions whose dot product with `away` is not negative, or `None`
+/// for a zero `away` (a point: the whole circle).
+fn half_turn_away(away: DVec2) -> Option<[DVec2; 2]> {
+    let axis = away.try_normalize()?;
+    Some([-axis.perp(), axis.perp()])
+}
+
+/// What a ball of radius `r` centred at `p` rides on `arc`: its curve from inside or
+/// outside within the arc's angles, or beyond them, the nearer end's round cap.
+fn arc_ridden(arc: crate::shape::CircleArc, p: DVec2, r: f64) -> Option<Ridden> {
+    let c = arc.center.as_dvec2();
+    let (big, band) = (f64::from(arc.radius), f64::from(arc.thickness));
+    let frame = arc.frame();
+    if frame.holds(p - c) {
+        let inside = (p - c).length() < big;
+        let radius = if inside { big - band - r } else { big + band + r };
+        let span = (!arc.is_full_turn()).then_some([frame.start_dir, frame.end_dir]);
+        return (radius > 0.0).then_some(Ridden {
+            center: c,
+            radius,
+            inside,
+            span,
+        });
+    }
+    let (start, end) = (c + frame.start_dir * big, c + frame.end_dir * big);
+    // Away from the arc at each end: back along the curve's tangent there.
+    let (cap, away) = if (p - start).length_squared() <= (p - end).length_squared() {
+        (start, -frame.start_dir.perp())
+    } else {
+        (end, frame.end_dir.perp())
+    };
+    Some(Ridden {
+        center: cap,
+        radius: band + r,
+        inside: false,
+        span: half_turn_away(away),
+    })
+}
+
+/// The unit direction from `ridden`'s centre to `p` (`None` at the centre).
+#[inline]
+pub(crate) fn zero_at(ridden: &Ridden, p: DVec2) -> Option<DVec2> {
+    (p - ridden.center).try_normalize()
+}
+
+#[cfg(test)]
+mod tests;

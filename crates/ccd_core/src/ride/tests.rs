@@ -1,0 +1,49 @@
+use super::*;
+use crate::shape::{Capsule, Circle, CircleArc};
+
+#[test]
+fn the_circle_ridden_on_each_round_part() {
+    // A pillar of 9.5 and a ball of 0.5: the centre rides a circle of 10, whole.
+    let pillar = ObstacleShape::Circle(Circle::new(Vec2::new(1.0, 2.0), 9.5));
+    let got = ridden(&pillar, Vec2::new(1.0, 12.0), 0.5).unwrap();
+    assert_eq!(
+        (got.center, got.radius, got.inside, got.span),
+        (DVec2::new(1.0, 2.0), 10.0, false, None)
+    );
+    // A segment from (0, 0) to (4, 0): beyond (4, 0) its end, the half turn facing +x;
+    // on its face, nothing (the ball slides there).
+    let wall = ObstacleShape::Segment(Segment::new(Vec2::ZERO, Vec2::new(4.0, 0.0)));
+    assert!(ridden(&wall, Vec2::new(2.0, 1.0), 1.0).is_none());
+    let end = ridden(&wall, Vec2::new(4.5, 0.5), 1.0).unwrap();
+    assert_eq!((end.center, end.radius), (DVec2::new(4.0, 0.0), 1.0));
+    assert_eq!(end.span, Some([DVec2::new(0.0, -1.0), DVec2::new(0.0, 1.0)]));
+    // Seen from straight up, that half turn runs from −π/2 to +π/2.
+    let (low, high) = end.angles_from(DVec2::X);
+    assert!(
+        (low + FRAC).abs() < 1e-12 && (high - FRAC).abs() < 1e-12,
+        "{low} {high}"
+    );
+    // A capsule of radius 2: its end's circle is 2 + r.
+    let capsule = ObstacleShape::Capsule(Capsule::new(Vec2::ZERO, Vec2::new(4.0, 0.0), 2.0));
+    assert_eq!(ridden(&capsule, Vec2::new(-3.0, 0.0), 1.0).unwrap().radius, 3.0);
+    // A bowl: the lower half of an arc of 10 (from π to 2π); from inside, L = 10 − 0.5.
+    let bowl = ObstacleShape::Arc(CircleArc::new(Vec2::ZERO, 10.0, PI, 2.0 * PI));
+    let inside = ridden(&bowl, Vec2::new(0.0, -9.5), 0.5).unwrap();
+    assert!(inside.inside && inside.radius == 9.5);
+    let (low, high) = inside.angles_from(-DVec2::Y);
+    assert!(
+        (low + FRAC).abs() < 1e-6 && (high - FRAC).abs() < 1e-6,
+        "{low} {high}"
+    );
+    // From outside, 10.5; beyond its end at (10, 0), the cap (a rail: L = r).
+    assert_eq!(ridden(&bowl, Vec2::new(0.0, -10.5), 0.5).unwrap().radius, 10.5);
+    let cap = ridden(&bowl, Vec2::new(10.0, 0.5), 0.5).unwrap();
+    // (The end at 2π in f32 lies 1.7e-6 below the axis.)
+    assert!((cap.center - DVec2::new(10.0, 0.0)).length() < 1e-5 && cap.radius == 0.5);
+    // A full ring rides whole.
+    let ring = ObstacleShape::Arc(CircleArc::new(Vec2::ZERO, 10.0, 0.3, 0.3 + std::f32::consts::TAU));
+    assert_eq!(ridden(&ring, Vec2::new(0.0, -9.5), 0.5).unwrap().span, None);
+}
+
+const FRAC: f64 = std::f64::consts::FRAC_PI_2;
+const PI: f32 = std::f32::consts::PI;
