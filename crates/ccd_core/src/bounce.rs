@@ -215,6 +215,7 @@ pub(crate) fn sweep_legs<O: Obstacles + ?Sized>(
         slide: None,
         ride: None,
         left: None,
+        ran_off: false,
         bounces: Bounces::new(settings.max_bounces),
         sensors: SensorHits::new(),
     };
@@ -243,6 +244,9 @@ struct Sweep<'a, O: ?Sized> {
     /// The round part a ride just left from its outside (the press vanished there): the
     /// next leg skips it (see `ride_leg.rs`).
     left: Option<ObstacleId>,
+    /// Its slide ended (off the face's end, or at a contact), and it has not slid on
+    /// another face since (see [`RestRule::Lone`]).
+    ran_off: bool,
     bounces: Bounces,
     /// One list for every leg's sensors.
     sensors: SensorHits,
@@ -298,9 +302,18 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
             let (moved, end_velocity) = path.at(1.0, self.out.velocity);
             self.out.center += moved;
             self.out.velocity = end_velocity;
-            // A slide that reached its face's end flies on from there.
+            // A slide that reached its face's end flies on from there. Past a chain's
+            // joint, the edge it leaves has no part there (the joint is the next edge's):
+            // the next leg skips it, so its face's end, touched at once, is not taken for
+            // a new contact over and over.
             self.elapsed += duration;
-            self.slide = None;
+            self.ran_off |= self.slide.is_some();
+            if let Some(slide) = self.slide.take()
+                && duration < time_left
+                && joint_ahead(self.obstacles, slide, self.out.center)
+            {
+                self.left = Some(slide.obstacle);
+            }
             return duration < time_left;
         };
         self.meet_solid(&solid, path, duration, watch)
@@ -340,6 +353,7 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
             rule: RestRule::Lone {
                 on_face: solid.feature == Feature::Face,
                 sliding_on: self.slide.map(|s| s.normal),
+                ran_off: self.ran_off,
             },
         };
         let met = meet(
@@ -363,10 +377,12 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
             None => {}
         }
         // (`meet` turned the velocity along the face, or, held, stopped it.)
+        self.ran_off |= self.slide.is_some();
         self.slide = None;
         self.ride = None;
         match met.rest {
             Some(Rest::Slide { face, .. }) => {
+                self.ran_off = false;
                 self.slide = Some(Slide {
                     obstacle: id,
                     normal: hit.normal,
@@ -442,6 +458,22 @@ pub(crate) fn still_wall<O: Obstacles + ?Sized>(
         }
     });
     shape
+}
+
+/// Whether the face of `slide`, which the ball centred at `center` has just slid off, is a
+/// chain's edge whose next edge owns the joint there.
+fn joint_ahead<O: Obstacles + ?Sized>(obstacles: &O, slide: Slide, center: Vec2) -> bool {
+    let Some(ObstacleShape::Edge(edge)) =
+        still_wall(obstacles, ContactWith::Obstacle(slide.obstacle), slide.segment.a)
+    else {
+        return false;
+    };
+    let s = edge.segment;
+    if (center - s.a).dot(s.b - s.a) <= 0.0 {
+        edge.has_before()
+    } else {
+        edge.has_after()
+    }
 }
 
 /// The next leg's path from `center` and its duration: straight without gravity (`None`

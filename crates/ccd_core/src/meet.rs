@@ -119,6 +119,10 @@ pub(crate) enum RestRule {
         on_face: bool,
         /// The normal of the face it was sliding on, if it was.
         sliding_on: Option<Vec2>,
+        /// Its slide ended a moment ago (off a face's end at a seam or a joint, or at the
+        /// next face's end cap there), and it has not slid since: landing on the next
+        /// face, it slides on at the speed it came.
+        ran_off: bool,
     },
     /// A ball of the event machinery. In flight, it comes to rest where gravity presses it
     /// on and it came slower than the resting speed or than a fall from within the touch
@@ -402,9 +406,17 @@ impl<'a> Facts<'a> {
         rode: bool,
     ) -> Option<Rest> {
         match self.meeting.rule {
-            RestRule::Lone { on_face, sliding_on } if met.halt.is_none() && on_face => {
+            RestRule::Lone {
+                on_face,
+                sliding_on,
+                ran_off,
+            } if met.halt.is_none() && on_face => {
                 let held_by = second.map(|s| s.surface.normal).or(sliding_on);
-                self.lone_rest(world, met, held_by)
+                let rest = self.lone_rest(world, met, held_by);
+                if ran_off && matches!(rest, Some(Rest::Slide { .. })) {
+                    self.keep_speed(met);
+                }
+                rest
             }
             RestRule::Lone { .. } if met.halt.is_none() && second.is_none() => self.lone_ride(world, met),
             RestRule::Event { in_flight: true } if !rode => self.event_rest(world, met, second.is_some()),
@@ -449,6 +461,18 @@ impl<'a> Facts<'a> {
         })
     }
 
+    /// A ball that slid off a face's end and lands on the next face slides on at the
+    /// speed it came: without friction, a lasting contact does no work (the normal speed
+    /// it turns, gained in its fall from the seam, is below the touch slop's), so a slide
+    /// across the seams of a slope keeps its energy.
+    fn keep_speed(&self, met: &mut Met) {
+        if !(self.combined.friction > 0.0)
+            && let Some(along) = met.velocity.try_normalize()
+        {
+            met.velocity = along * self.ball.velocity.length();
+        }
+    }
+
     /// [`RestRule::Lone`] on a round part (a pillar, an end, an arc from either side): the
     /// ball rides it (`ride/`) when gravity presses it on and it lands too slowly to hop
     /// (as on a face), or when it grazes the inside of a curve, and the press holds it
@@ -470,6 +494,11 @@ impl<'a> Facts<'a> {
         let (g, n) = (rules.gravity, meeting.hit.normal);
         let shape = world.still_shape(meeting.with, meeting.hit.point)?;
         let ridden = ridden(&shape, meeting.hit.center, ball.radius)?;
+        // Touching another surface too (a seam's next face, beside the end it met): the
+        // two hold it together, and it does not ride the one round part.
+        if touches_another(world, ball, meeting.with) {
+            return None;
+        }
         let pressing = -g.dot(n);
         let settling = (2.0 * pressing.max(0.0) * TOUCH_SLOP_REL * ball.radius).sqrt();
         let lands_still = approach < rules.resting_speed.max(settling) || !(approach > 0.0);
@@ -683,6 +712,22 @@ fn second_surface(
         }
     });
     best
+}
+
+/// Whether `ball` touches (within the touch slop) a solid surface other than `with`'s.
+fn touches_another(world: &impl Surroundings, ball: &Ball, with: ContactWith) -> bool {
+    let reach = ball.radius * (1.0 + TOUCH_SLOP_REL);
+    let near = Aabb::new(ball.center, ball.center).inflated(reach);
+    let mut touches = false;
+    world.surfaces_near(near, ball.center, false, |candidate, obstacle, _| {
+        if candidate == with || obstacle.sensor || !ball.layers.interacts(obstacle.layers) {
+            return;
+        }
+        touches |= obstacle
+            .closest_to(ball.center)
+            .is_some_and(|(point, _)| (ball.center - point).length() <= reach);
+    });
+    touches
 }
 
 /// The velocity along the next chord, if the ball of `facts` (at its velocity before the

@@ -1,6 +1,8 @@
 //! Contacts that last on round parts, through the lone sweep (`sweep_bounces`) stepped at
 //! 30, 60, 120 and 1,000 Hz, against closed forms: a ball slides off a post where the
-//! press vanishes, swings in a bowl as a pendulum, and goes round a loop or falls from it.
+//! press vanishes, swings in a bowl as a pendulum, goes round a loop or falls from it,
+//! rests only where it is held, and slides down a slope of many segments as down one; a
+//! closed scene of mixed shapes keeps its energy. Run with `--nocapture` for the figures.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -8,8 +10,8 @@
 )]
 
 use ccd_core::{
-    Capsule, Circle, CircleArc, Material, Obstacle, PathLeg, PredictSettings, SweepSettings, Vec2,
-    predict_path, sweep_bounces,
+    Capsule, Circle, CircleArc, Material, Obstacle, PathLeg, Polyline, PredictSettings, Segment,
+    SweepSettings, Vec2, predict_path, sweep_bounces,
 };
 use std::f64::consts::PI;
 
@@ -347,4 +349,147 @@ fn a_ball_at_rest_stays_only_where_it_is_held() {
         (ball.0 - Vec2::new(0.0, -9.5)).length() < 1e-5 && ball.1.length() < 1e-4,
         "{ball:?}"
     );
+}
+
+/// A ball of 10 let go at rest on a 20° slope under g = 1,000 at 120 Hz, its lowest point
+/// on the slope's top: how far it has slid after 1 s, how fast, and the most any
+/// contact's normal tilts from the slope's, radians.
+fn slope_slide(walls: &[Obstacle], dir: Vec2, top: Vec2) -> (f64, f64, f32) {
+    let normal = dir.perp();
+    let start = top + normal * 10.0 + dir * 1.0;
+    let mut ball = (start, Vec2::ZERO);
+    let mut worst_tilt = 0.0_f32;
+    let sweep = SweepSettings {
+        gravity: Vec2::new(0.0, -1000.0),
+        ..SweepSettings::default()
+    };
+    for _ in 0..120 {
+        let mut tilt = 0.0_f32;
+        let out = sweep_bounces(
+            Circle::new(ball.0, 10.0),
+            ball.1,
+            1.0 / 120.0,
+            walls,
+            &sweep,
+            |hit| tilt = tilt.max(hit.hit.normal.perp_dot(normal).abs()),
+        )
+        .unwrap();
+        worst_tilt = worst_tilt.max(tilt);
+        assert!(!out.capped, "{out:?}");
+        ball = (out.center, out.velocity);
+    }
+    (
+        f64::from((ball.0 - start).length()),
+        f64::from(ball.1.length()),
+        worst_tilt,
+    )
+}
+
+#[test]
+fn a_slope_of_many_segments_slides_as_one() {
+    // 200 segments of 5 down a 20° slope, and a chain of the same points, against one
+    // segment of 1,000: the same distance and speed after 1 s, within 1e-5 of them.
+    let (s, c) = (-20.0_f32).to_radians().sin_cos();
+    let dir = Vec2::new(c, s);
+    let top = Vec2::new(0.0, 0.0);
+    let points: Vec<Vec2> = (0..=200).map(|i| top + dir * (5.0 * i as f32)).collect();
+    let one = [Obstacle::segment(Segment::new(points[0], points[200]))];
+    let seams: Vec<Obstacle> = points
+        .windows(2)
+        .map(|w| Obstacle::segment(Segment::new(w[0], w[1])))
+        .collect();
+    let chain: Vec<Obstacle> = Obstacle::polyline(&Polyline::open(points.clone())).collect();
+    let (d1, v1, tilt1) = slope_slide(&one, dir, top);
+    assert!(tilt1 < 1e-6, "{tilt1}");
+    // Sliding from rest, frictionless: s = ½·g·sin 20°·t², v = g·sin 20°·t.
+    let g_along = 1000.0 * f64::from(20.0_f32.to_radians().sin());
+    assert!(
+        (d1 / (0.5 * g_along) - 1.0).abs() < 1e-5 && (v1 / g_along - 1.0).abs() < 1e-5,
+        "{d1} {v1}"
+    );
+    for (name, walls) in [("segments", &seams), ("chain", &chain)] {
+        let (d, v, tilt) = slope_slide(walls, dir, top);
+        println!(
+            "a slope of 200 {name}: {d:.3} at {v:.3} u/s after 1 s, {:.1e} and {:.1e} from one segment's; normals tilt up to {tilt:.1e} rad",
+            d / d1 - 1.0,
+            v / v1 - 1.0
+        );
+        // A chain's joints are met on its faces (a normal's f32 rounding aside). Separate
+        // segments meet the next one's end cap a hair before the seam (the ball a few
+        // ulps below the face's line): that tilt is not yet mended.
+        if name == "chain" {
+            assert!(
+                tilt < 2e-6,
+                "a contact's normal tilts {tilt} rad from the slope's"
+            );
+        }
+        assert!(
+            (d / d1 - 1.0).abs() < 1e-5 && (v / v1 - 1.0).abs() < 1e-5,
+            "{name}: {d} at {v}, not {d1} at {v1}"
+        );
+    }
+}
+
+#[test]
+fn a_closed_scene_of_mixed_shapes_keeps_its_energy() {
+    // A closed box (a polygon's chain) holding a bowl (an arc), posts, a capsule and a
+    // slope of segments; 12 elastic, frictionless balls (each on its own: ball–ball off)
+    // let go at rest, under g = 10: they bounce, slide and ride. Kinetic plus potential
+    // energy (zero at the box's floor) is kept within 1e-5 over 10⁴ steps at 60 and 120
+    // Hz, and within 1e-4 at 1 kHz.
+    let mut walls: Vec<Obstacle> = Obstacle::polyline(&Polyline::closed(vec![
+        Vec2::new(-50.0, 0.0),
+        Vec2::new(50.0, 0.0),
+        Vec2::new(50.0, 80.0),
+        Vec2::new(-50.0, 80.0),
+    ]))
+    .collect();
+    walls.push(Obstacle::arc(CircleArc::new(
+        Vec2::new(-25.0, 30.0),
+        12.0,
+        std::f32::consts::PI,
+        2.0 * std::f32::consts::PI,
+    )));
+    walls.push(Obstacle::pillar(Circle::new(Vec2::new(20.0, 40.0), 4.0)));
+    walls.push(Obstacle::pillar(Circle::new(Vec2::new(5.0, 20.0), 3.0)));
+    walls.push(Obstacle::capsule(Capsule::new(
+        Vec2::new(10.0, 60.0),
+        Vec2::new(30.0, 55.0),
+        2.0,
+    )));
+    for i in 0..10 {
+        let a = Vec2::new(25.0 + 2.0 * i as f32, 20.0 - 1.0 * i as f32);
+        walls.push(Obstacle::segment(Segment::new(a, a + Vec2::new(2.0, -1.0))));
+    }
+    let starts: Vec<Vec2> = (0..12)
+        .map(|i| Vec2::new(-40.0 + 7.3 * i as f32, 70.0 - 2.1 * (i % 5) as f32))
+        .collect();
+    let energy = |balls: &[(Vec2, Vec2)]| -> f64 {
+        balls
+            .iter()
+            .map(|(p, v)| 0.5 * f64::from(v.length_squared()) + G * f64::from(p.y - 1.0))
+            .sum()
+    };
+    for (rate, steps, bound) in [
+        (60.0_f32, 10_000, 1e-5),
+        (120.0, 10_000, 1e-5),
+        (1000.0, 10_000, 1e-4),
+    ] {
+        let mut balls: Vec<(Vec2, Vec2)> = starts.iter().map(|&p| (p, Vec2::ZERO)).collect();
+        let e0 = energy(&balls);
+        let mut worst = 0.0_f64;
+        for _ in 0..steps {
+            for ball in &mut balls {
+                *ball = step(&walls, *ball, 1.0, 1.0 / rate);
+                let p = ball.0;
+                assert!(
+                    p.x.abs() < 49.0 + 1e-3 && p.y > 1.0 - 1e-3 && p.y < 79.0 + 1e-3,
+                    "out of the box: {p}"
+                );
+            }
+            worst = worst.max((energy(&balls) / e0 - 1.0).abs());
+        }
+        println!("a closed scene, {rate} Hz, {steps} steps: energy within {worst:.1e}");
+        assert!(worst < bound, "{rate} Hz: energy off by {worst:.1e}");
+    }
 }
