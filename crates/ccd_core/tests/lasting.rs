@@ -493,3 +493,133 @@ fn a_closed_scene_of_mixed_shapes_keeps_its_energy() {
         assert!(worst < bound, "{rate} Hz: energy off by {worst:.1e}");
     }
 }
+
+/// The turning points of a ball sliding from rest at `theta0` from the bottom of a bowl
+/// (L, g = 10) with friction `mu`, by an f64 Runge–Kutta integration of the same
+/// equations (steps of 1e-5 s): each turning point's angle, until friction holds it.
+fn reference_turns(l: f64, mu: f64, theta0: f64, count: usize) -> Vec<f64> {
+    let accel = |theta: f64, omega: f64, heading: f64| {
+        let press = l * omega * omega + G * theta.cos();
+        (-G * theta.sin() - mu * press * heading) / l
+    };
+    let (mut theta, mut omega) = (theta0, 0.0_f64);
+    let mut heading = -theta0.signum();
+    let mut turns = Vec::new();
+    let h = 1e-5;
+    while turns.len() < count {
+        let f = |t: f64, w: f64| (w, accel(t, w, heading));
+        let k1 = f(theta, omega);
+        let k2 = f(theta + 0.5 * h * k1.0, omega + 0.5 * h * k1.1);
+        let k3 = f(theta + 0.5 * h * k2.0, omega + 0.5 * h * k2.1);
+        let k4 = f(theta + h * k3.0, omega + h * k3.1);
+        let next = (
+            theta + h / 6.0 * (k1.0 + 2.0 * k2.0 + 2.0 * k3.0 + k4.0),
+            omega + h / 6.0 * (k1.1 + 2.0 * k2.1 + 2.0 * k3.1 + k4.1),
+        );
+        if next.1 * heading <= 0.0 {
+            // The rate crosses zero within this step: the turn, by linear interpolation.
+            let at = theta + (next.0 - theta) * omega / (omega - next.1);
+            turns.push(at);
+            if (G * at.sin()).abs() <= mu * G * at.cos() {
+                break;
+            }
+            (theta, omega, heading) = (at, 0.0, -heading);
+            continue;
+        }
+        (theta, omega) = next;
+    }
+    turns
+}
+
+/// A ball let go at rest `theta0` from the bottom of `bowl` (centre `c`, L = 9.5), with
+/// the sweep's `material`, stepped at `rate` for 40 s: the heights (above `c`) where the
+/// ride's legs turn back, and where it ends.
+fn rough_turns(
+    bowl: &[Obstacle],
+    c: Vec2,
+    material: Material,
+    theta0: f64,
+    rate: f32,
+) -> (Vec<f64>, (Vec2, Vec2)) {
+    let l = 9.5_f64;
+    let mut sweep = settings();
+    sweep.material = material;
+    let mut ball = (
+        c + Vec2::new((l * theta0.sin()) as f32, (-l * theta0.cos()) as f32),
+        Vec2::ZERO,
+    );
+    let mut turns: Vec<f64> = Vec::new();
+    let mut last_way = 0.0_f32;
+    for _ in 0..(40.0 * rate) as usize {
+        let mut legs = Vec::new();
+        let predict = PredictSettings {
+            max_bounces: u32::MAX,
+            max_time: 1.0 / rate,
+            gravity: sweep.gravity,
+            sweep,
+        };
+        predict_path(Circle::new(ball.0, 0.5), ball.1, bowl, &predict, &mut legs).unwrap();
+        for leg in legs.iter().filter(|leg| leg.curve.gravity == Vec2::ZERO) {
+            // Which way along the bowl this leg of the ride goes; where that turns, the
+            // leg starts at a turning point.
+            let way = (leg.start - c).perp_dot(leg.end() - leg.start);
+            if way != 0.0 {
+                if last_way != 0.0 && way.signum() != last_way.signum() {
+                    turns.push(f64::from(leg.start.y - c.y));
+                }
+                last_way = way;
+            }
+        }
+        let out = sweep_bounces(Circle::new(ball.0, 0.5), ball.1, 1.0 / rate, bowl, &sweep, |_| {}).unwrap();
+        ball = (out.center, out.velocity);
+    }
+    (turns, ball)
+}
+
+#[test]
+fn with_friction_a_bowl_turns_at_the_heights_of_the_same_equations() {
+    // A bowl of 10 centred at (3, −4), a ball of 0.5 (L = 9.5), μ = 0.2 and 0.05 (the
+    // ball's and the bowl's), let go at rest 1.2 rad from the bottom: the heights of its
+    // turning points, from the ride's legs, against the f64 reference, within 1e-5 of L,
+    // and where friction holds it at last.
+    let c = Vec2::new(3.0, -4.0);
+    let l = 9.5_f64;
+    for mu in [0.2_f32, 0.05] {
+        let rough = Material::new(1.0, mu);
+        let bowl = [Obstacle::arc(CircleArc::new(
+            c,
+            10.0,
+            std::f32::consts::PI,
+            2.0 * std::f32::consts::PI,
+        ))
+        .with_material(rough)];
+        let heights: Vec<f64> = reference_turns(l, f64::from(mu), 1.2, 40)
+            .iter()
+            .map(|t| -l * t.cos())
+            .collect();
+        let held = heights[heights.len() - 1];
+        for rate in RATES {
+            let (turns, ball) = rough_turns(&bowl, c, rough, 1.2, rate);
+            let worst = turns
+                .iter()
+                .zip(&heights)
+                .map(|(got, want)| (got - want).abs())
+                .fold(0.0, f64::max);
+            println!(
+                "a bowl with μ {mu} at {rate} Hz: {} turns, within {:.1e} of L of the reference's heights; held at {:.6}, the reference at {held:.6}",
+                turns.len(),
+                worst / l,
+                ball.0.y - c.y,
+            );
+            // Every turn but the last, where friction holds it (and it turns no more).
+            assert_eq!(
+                turns.len(),
+                heights.len() - 1,
+                "{rate} Hz: {turns:?} vs {heights:?}"
+            );
+            assert!(worst < 1e-5 * l, "{rate} Hz: {turns:?} vs {heights:?}");
+            let rest = (f64::from(ball.0.y - c.y) - held).abs();
+            assert!(ball.1 == Vec2::ZERO && rest < 1e-5 * l, "{rate} Hz: {ball:?}");
+        }
+    }
+}
