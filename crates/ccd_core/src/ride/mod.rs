@@ -66,6 +66,12 @@ impl Ridden {
 /// from either side, or an arc's end. `None` on a flat face (the ball slides there) or for
 /// an inside too tight to hold the ball.
 pub(crate) fn ridden(shape: &ObstacleShape, center: Vec2, radius: f32) -> Option<Ridden> {
+    // A point on a point (a ball of no radius at a segment's end) rides no circle.
+    ridden_any(shape, center, radius).filter(|r| r.radius > 0.0 && r.radius.is_finite())
+}
+
+/// [`ridden`], before its circle is checked.
+fn ridden_any(shape: &ObstacleShape, center: Vec2, radius: f32) -> Option<Ridden> {
     let r = f64::from(radius);
     let p = center.as_dvec2();
     let (core, rounding) = match *shape {

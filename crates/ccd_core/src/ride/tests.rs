@@ -47,3 +47,11 @@ fn the_circle_ridden_on_each_round_part() {
 
 const FRAC: f64 = std::f64::consts::FRAC_PI_2;
 const PI: f32 = std::f32::consts::PI;
+
+#[test]
+fn a_point_at_a_bare_end_rides_nothing() {
+    // A ball of no radius at a segment's end: the circle it would ride has no radius.
+    let wall = ObstacleShape::Segment(Segment::new(Vec2::ZERO, Vec2::new(4.0, 0.0)));
+    assert!(ridden(&wall, Vec2::new(4.0, 0.0), 0.0).is_none());
+    assert!(ridden(&wall, Vec2::new(4.5, 0.0), 0.0).is_none());
+}
