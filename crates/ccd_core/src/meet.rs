@@ -427,23 +427,12 @@ impl<'a> Facts<'a> {
     /// [`RestRule::Lone`]: on the face it met (`held_by` the normal of another face that
     /// holds it too, if any).
     fn lone_rest(&self, world: &impl Surroundings, met: &mut Met, held_by: Option<Vec2>) -> Option<Rest> {
-        let Facts {
-            ball, meeting, rules, ..
-        } = *self;
+        let Facts { meeting, rules, .. } = *self;
         let (g, n) = (rules.gravity, meeting.hit.normal);
         if g == Vec2::ZERO {
             return None;
         }
-        let pressing = -g.dot(n);
-        let settling = (2.0 * pressing.max(0.0) * TOUCH_SLOP_REL * ball.radius).sqrt();
-        let approach = met.approach;
-        let hop_speed = if approach < rules.resting_speed.max(settling) || !(approach > 0.0) {
-            f32::INFINITY
-        } else {
-            // A hop at speed u lasts 2u / g_n.
-            0.5 * pressing * SIMULTANEOUS_TIME_REL * rules.dt
-        };
-        if !(g.dot(n) < 0.0) || !(met.velocity.dot(n) <= hop_speed) {
+        if !self.lands(met) {
             return None;
         }
         let face = world
@@ -473,6 +462,23 @@ impl<'a> Facts<'a> {
         }
     }
 
+    /// Whether the lone ball lands to stay (after the response `met`): gravity presses it
+    /// on, and it came slower than the resting speed or than a fall from within the touch
+    /// slop gives, or it leaves no faster than a hop that is over within an instant
+    /// ([`SIMULTANEOUS_TIME_REL`] of the step; a hop at speed `u` lasts `2u / g_n`).
+    fn lands(&self, met: &Met) -> bool {
+        let Facts {
+            ball, meeting, rules, ..
+        } = *self;
+        let n = meeting.hit.normal;
+        let pressing = -rules.gravity.dot(n);
+        let settling = (2.0 * pressing.max(0.0) * TOUCH_SLOP_REL * ball.radius).sqrt();
+        let approach = met.approach;
+        let still = approach < rules.resting_speed.max(settling) || !(approach > 0.0);
+        let hop_speed = 0.5 * pressing * SIMULTANEOUS_TIME_REL * rules.dt;
+        pressing > 0.0 && (still || met.velocity.dot(n) <= hop_speed)
+    }
+
     /// [`RestRule::Lone`] on a round part (a pillar, an end, an arc from either side): the
     /// ball rides it (`ride/`) when gravity presses it on and it lands too slowly to hop
     /// (as on a face), or when it grazes the inside of a curve, and the press holds it
@@ -499,11 +505,7 @@ impl<'a> Facts<'a> {
         if touches_another(world, ball, meeting.with) {
             return None;
         }
-        let pressing = -g.dot(n);
-        let settling = (2.0 * pressing.max(0.0) * TOUCH_SLOP_REL * ball.radius).sqrt();
-        let lands_still = approach < rules.resting_speed.max(settling) || !(approach > 0.0);
-        let hop_speed = 0.5 * pressing * SIMULTANEOUS_TIME_REL * rules.dt;
-        let lands = pressing > 0.0 && (lands_still || met.velocity.dot(n) <= hop_speed);
+        let lands = self.lands(met);
         let grazes =
             ridden.inside && grazes_inside(approach, ball.velocity, ridden.radius as f32, ball.radius);
         if !(lands || grazes) {
