@@ -79,10 +79,29 @@ fn step_legs(walls: &[Obstacle], ball: (Vec2, Vec2), radius: f32, dt: f32) -> (V
 /// as the angle from the top, and how fast.
 fn slide_off(walls: &[Obstacle], c: Vec2, l: f64, radius: f32, theta0: f64, rate: f32) -> (f64, f64) {
     let start = c + Vec2::new((l * theta0.sin()) as f32, (l * theta0.cos()) as f32);
-    let mut ball = (start, Vec2::ZERO);
-    // The flight that began last after a ride: where it leaves, once it is clearly off.
-    // (A step may begin a hair above the part in f32, and fly for a while before it lands
-    // again: that flight is followed by more ride.)
+    let leg = leaving(walls, (start, Vec2::ZERO), radius, rate, |p| {
+        f64::from((p - c).length()) > l + 1e-2
+    })
+    .unwrap_or_else(|| panic!("θ₀ {theta0} at {rate} Hz: the ball never left"));
+    let at = leg.start - c;
+    (
+        f64::from(at.x).atan2(f64::from(at.y)),
+        f64::from(leg.curve.velocity.length()),
+    )
+}
+
+/// Step a ball from `start` at `rate` for at most 20 s until `off` holds at a step's end:
+/// the flight that began last after a ride, where it left. (A step may begin a hair off
+/// the part in f32, and fly for a while before it lands again: that flight is followed
+/// by more ride.)
+fn leaving(
+    walls: &[Obstacle],
+    start: (Vec2, Vec2),
+    radius: f32,
+    rate: f32,
+    off: impl Fn(Vec2) -> bool,
+) -> Option<PathLeg> {
+    let mut ball = start;
     let mut flight: Option<PathLeg> = None;
     let mut riding = false;
     for _ in 0..(20.0 * rate) as usize {
@@ -97,17 +116,11 @@ fn slide_off(walls: &[Obstacle], c: Vec2, l: f64, radius: f32, theta0: f64, rate
             riding = rides;
         }
         ball = next;
-        if f64::from((ball.0 - c).length()) > l + 1e-2 {
-            let leg = flight.expect("a flight after the ride");
-            let at = leg.start - c;
-            let v = leg.curve.velocity;
-            return (f64::from(at.x).atan2(f64::from(at.y)), f64::from(v.length()));
+        if off(ball.0) {
+            return flight;
         }
     }
-    panic!(
-        "θ₀ {theta0} at {rate} Hz: the ball never left: it is at {:?}",
-        ball.0
-    );
+    None
 }
 
 #[test]
@@ -269,31 +282,15 @@ fn round_a_loop_a_ball_stays_on_or_falls_where_the_press_vanishes() {
 /// circle of `l`): where its last flight after a ride began, as the angle from the
 /// bottom, and its speed there.
 fn leaves_inside(walls: &[Obstacle], c: Vec2, l: f64, start: (Vec2, Vec2), rate: f32) -> (f64, f64) {
-    let mut ball = start;
-    let mut flight: Option<PathLeg> = None;
-    let mut riding = false;
-    for _ in 0..(20.0 * rate) as usize {
-        let (legs, next) = step_legs(walls, ball, 0.5, 1.0 / rate);
-        for leg in legs {
-            let rides = leg.curve.gravity == Vec2::ZERO;
-            if rides {
-                flight = None;
-            } else if riding {
-                flight = Some(leg);
-            }
-            riding = rides;
-        }
-        ball = next;
-        if f64::from((ball.0 - c).length()) < l - 1e-2 {
-            let leg = flight.expect("a flight after the ride");
-            let at = leg.start - c;
-            return (
-                f64::from(at.x).atan2(-f64::from(at.y)).abs(),
-                f64::from(leg.curve.velocity.length()),
-            );
-        }
-    }
-    panic!("at {rate} Hz the ball never left the ring: it is at {:?}", ball.0);
+    let leg = leaving(walls, start, 0.5, rate, |p| {
+        f64::from((p - c).length()) < l - 1e-2
+    })
+    .unwrap_or_else(|| panic!("at {rate} Hz the ball never left the ring"));
+    let at = leg.start - c;
+    (
+        f64::from(at.x).atan2(-f64::from(at.y)).abs(),
+        f64::from(leg.curve.velocity.length()),
+    )
 }
 
 #[test]
