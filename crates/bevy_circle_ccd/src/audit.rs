@@ -5,7 +5,7 @@
 //! and kept if it is the run's deepest. The CCD promises there are none; the audit is the
 //! check that can fail.
 
-use crate::components::{CcdInvalid, CcdLayers, Kinematic, MovingCircle};
+use crate::components::{CcdDisabled, CcdInvalid, CcdLayers, Kinematic, MovingCircle};
 use crate::hinge_body::{Hinge, HingePart};
 use crate::kinematic::Pose;
 use crate::query::ObstacleParts;
@@ -82,8 +82,8 @@ pub(crate) struct AuditStarts {
 /// A circle as the audit reads it.
 type AuditedCircle<'a> = (Entity, &'a MovingCircle, &'a Transform, Option<&'a CcdLayers>);
 
-/// Circles the step moved (not skipped as invalid or parented).
-type Stepped = (Without<CcdInvalid>, Without<ChildOf>);
+/// Circles the step moved (not skipped as invalid or parented, nor held out).
+type Stepped = (Without<CcdInvalid>, Without<ChildOf>, Without<CcdDisabled>);
 
 /// Obstacles that move (kinematic, hinged, or a hinge's part): not in the grid.
 type Moves = Or<(With<Kinematic>, With<Hinge>, With<HingePart>)>;

@@ -15,7 +15,7 @@
 
 use crate::components::CcdInvalid;
 use crate::components::check_mass;
-use crate::query::{CircleParts, CirclePartsItem, CirclePartsReadOnlyItem};
+use crate::query::{CirclePartsItem, CirclePartsReadOnlyItem, Circles};
 use bevy::prelude::*;
 use ccd_core::{Ball, ShapeError};
 
@@ -42,7 +42,7 @@ pub(crate) struct CircleBuffers {
 /// write-back, where each entity's ball is), mark the invalid ones by command, and return
 /// how many were skipped.
 pub(crate) fn gather_circles(
-    circles: &Query<CircleParts>,
+    circles: &Circles,
     buffers: &mut CircleBuffers,
     slots: bool,
     commands: &mut Commands,
@@ -80,7 +80,7 @@ pub(crate) fn gather_circles(
 /// `parallel` (each entity finds its ball through [`CircleBuffers::slots`]), else in the
 /// order they were gathered (the query's order, unchanged within this system), skipping
 /// the invalid ones, with no per-entity lookup.
-pub(crate) fn write_back(circles: &mut Query<CircleParts>, buffers: &CircleBuffers, parallel: bool) {
+pub(crate) fn write_back(circles: &mut Circles, buffers: &CircleBuffers, parallel: bool) {
     let CircleBuffers {
         balls,
         entities,

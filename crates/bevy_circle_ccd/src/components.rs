@@ -48,6 +48,33 @@ impl Default for MovingCircle {
     }
 }
 
+/// Holds a [`MovingCircle`] out of the simulation while it keeps all its components: the
+/// step neither moves it nor lets anything meet it (no ball, wall or moving part), and the
+/// audit skips it. Its `Transform` and velocity stay as they are, or as the game sets
+/// them; remove the marker and the circle is stepped again from there, the next step.
+///
+/// A pinball saucer holds a ball this way, and kicks it out by setting its velocity and
+/// removing the marker:
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_circle_ccd::prelude::*;
+/// fn hold(mut commands: Commands, ball: Entity) {
+///     commands.entity(ball).insert(CcdDisabled);
+/// }
+/// fn kick_out(mut commands: Commands, mut balls: Query<&mut MovingCircle>, ball: Entity) {
+///     if let Ok(mut circle) = balls.get_mut(ball) {
+///         circle.velocity = Vec2::new(300.0, -800.0);
+///     }
+///     commands.entity(ball).remove::<CcdDisabled>();
+/// }
+/// ```
+///
+/// It applies to moving circles only: an obstacle is taken out by removing its shape.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Default, Debug, PartialEq)]
+pub struct CcdDisabled;
+
 /// A wall from `a` to `b`, in the entity's local space, placed in the world by its
 /// `Transform` and its ancestors' (the pose its [`GlobalTransform`] gets). A whole table
 /// can be a parent with child walls, moved or rotated.

@@ -13,7 +13,7 @@
 
 use crate::circles::{Defaults, Stepped, checked_ball, write};
 use crate::events::CircleHit;
-use crate::query::CircleParts;
+use crate::query::Circles;
 use crate::world::CcdWorld;
 use bevy::prelude::*;
 use ccd_core::{
@@ -23,7 +23,7 @@ use ccd_core::{
 /// The circles of the query as the lone engine reads them: each checked and made a
 /// [`Ball`] as it is read, known by its entity; a refused one is no ball of the step.
 struct CircleReader<'q, 'w, 's> {
-    circles: &'q Query<'w, 's, CircleParts>,
+    circles: &'q Circles<'w, 's>,
     defaults: Defaults,
 }
 
@@ -73,7 +73,7 @@ pub(crate) struct CoreInput<'a, P> {
 /// and how many circles were stepped and refused; pushes the hits to `hits`, in the
 /// query's order.
 pub(crate) fn step_lone<P: Parallel>(
-    circles: &mut Query<CircleParts>,
+    circles: &mut Circles,
     input: CoreInput<'_, P>,
     sweeps: &mut LoneSweeps<Entity>,
     scratch: &mut MultiballScratch,
@@ -119,7 +119,7 @@ pub(crate) fn step_lone<P: Parallel>(
 
 /// Mark each circle the step refused (it has no end), saying its bad field and why;
 /// returns how many.
-fn mark_refused(circles: &Query<CircleParts>, sweeps: &LoneSweeps<Entity>, commands: &mut Commands) -> u32 {
+fn mark_refused(circles: &Circles, sweeps: &LoneSweeps<Entity>, commands: &mut Commands) -> u32 {
     let defaults = Defaults::new();
     let mut skipped = 0;
     for (parts, end) in circles.iter().zip(sweeps.ends()) {

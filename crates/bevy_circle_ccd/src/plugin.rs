@@ -3,8 +3,8 @@
 use crate::audit::CcdFaults;
 use crate::audit::{AuditStarts, audit_step, note_starts};
 use crate::components::{
-    CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdSensor, CircleResponse, Kicker, Kinematic,
-    MovingCircle, OneSided, Pillar, PredictPath, StaticSegment,
+    CcdDisabled, CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdSensor, CircleResponse, Kicker,
+    Kinematic, MovingCircle, OneSided, Pillar, PredictPath, StaticSegment,
 };
 use crate::events::CircleHit;
 use crate::hinge::{Hinges, finish_hinges, prepare_hinges};
@@ -89,6 +89,7 @@ impl Plugin for CircleCcdPlugin {
         )>()
         .register_type::<(
             CcdLayers,
+            CcdDisabled,
             CircleResponse,
             PredictPath,
             CcdInvalid,

@@ -3,7 +3,7 @@
 //! static broadphase (`world.rs`) and the kinematic obstacles (`kinematic.rs`) alike.
 
 use crate::components::{
-    CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdSensor, CircleResponse, Kicker,
+    CcdDisabled, CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdSensor, CircleResponse, Kicker,
     MovingCircle, OneSided, Pillar, StaticSegment,
 };
 use crate::shape::CcdShape;
@@ -131,6 +131,9 @@ fn pillar(p: &Pillar, center: Vec2, place_field: &'static str) -> Result<Obstacl
     })?;
     Ok(Obstacle::pillar(circle))
 }
+
+/// The moving circles the step sees: every one not held out by [`CcdDisabled`].
+pub(crate) type Circles<'w, 's> = Query<'w, 's, CircleParts, Without<CcdDisabled>>;
 
 /// A moving circle's CCD components.
 #[derive(QueryData)]

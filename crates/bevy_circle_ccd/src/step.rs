@@ -11,7 +11,7 @@ use crate::events::{CircleHit, CircleHitEvent, HitFeature};
 use crate::kinematic::Kinematics;
 use crate::lone::{CoreInput, step_lone};
 use crate::pool::StepPool;
-use crate::query::CircleParts;
+use crate::query::Circles;
 use crate::settings::{CcdSettings, CcdStats};
 use crate::world::CcdWorld;
 use bevy::ecs::message::Messages;
@@ -57,7 +57,7 @@ pub(crate) struct StepOutput<'w> {
 pub(crate) fn step_circles(
     input: StepInput,
     output: StepOutput,
-    mut circles: Query<CircleParts>,
+    mut circles: Circles,
     mut buffers: Local<StepBuffers>,
     mut warned: Local<Option<Vec2>>,
     mut commands: Commands,

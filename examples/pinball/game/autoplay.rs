@@ -19,7 +19,7 @@ mod trap;
 use crate::game::progress::Progress;
 use crate::game::rules::{Game, Nudge, Requests};
 use crate::table::flipper_shape::BatShape;
-use crate::table::parts::{Ball, Controls, Flipper};
+use crate::table::parts::{Controls, Flipper, InPlay};
 use crate::table::ramp::ON_PLAYFIELD;
 use crate::table::{Side, Table, Tune};
 use bevy::ecs::system::SystemParam;
@@ -92,7 +92,7 @@ pub fn autoplay(
     mut auto: ResMut<Autoplay>,
     hands: Hands,
     watched: Watched,
-    balls: Query<BallView, With<Ball>>,
+    balls: Query<BallView, InPlay>,
     flippers: Query<(&Flipper, &BatShape)>,
 ) {
     let Hands {
@@ -175,7 +175,7 @@ fn predict(
     table: &Table,
     tune: &Tune,
     world: &CcdWorld,
-    balls: &Query<BallView, With<Ball>>,
+    balls: &Query<BallView, InPlay>,
     flippers: &Query<(&Flipper, &BatShape)>,
 ) {
     let def = &table.def;
@@ -218,7 +218,7 @@ fn predict(
 }
 
 /// Whether a ball is resting or rolling on the blade of `f` (near it and not rising).
-fn on_blade(f: &Flipper, balls: &Query<BallView, With<Ball>>) -> bool {
+fn on_blade(f: &Flipper, balls: &Query<BallView, InPlay>) -> bool {
     let dir = resting_direction(f);
     let normal = match f.side {
         Side::Left => dir.perp(),
@@ -256,7 +256,7 @@ fn plunge(
     game: &Game,
     table: &Table,
     dt: f32,
-    balls: &Query<BallView, With<Ball>>,
+    balls: &Query<BallView, InPlay>,
 ) {
     let pl = &table.def.plunger;
     let waiting = balls.iter().any(|(tf, c, _, _)| {

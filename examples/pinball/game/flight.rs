@@ -10,7 +10,7 @@
 
 use crate::game::stats::RunStats;
 use crate::table::Table;
-use crate::table::parts::Ball;
+use crate::table::parts::InPlay;
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 use std::collections::HashMap;
@@ -41,7 +41,7 @@ fn energy(p: Vec2, v: Vec2, g: Vec2) -> f64 {
 pub fn read_before(
     settings: Res<CcdSettings>,
     mut watch: ResMut<FlightWatch>,
-    balls: Query<(Entity, &Transform, &MovingCircle), With<Ball>>,
+    balls: Query<(Entity, &Transform, &MovingCircle), InPlay>,
 ) {
     let g = settings.gravity;
     watch.before.clear();
@@ -61,7 +61,7 @@ pub fn read_after(
     mut hits: MessageReader<CircleHit>,
     mut watch: ResMut<FlightWatch>,
     mut stats: ResMut<RunStats>,
-    balls: Query<(Entity, &Transform, &MovingCircle), With<Ball>>,
+    balls: Query<(Entity, &Transform, &MovingCircle), InPlay>,
 ) {
     let g = settings.gravity;
     let g_len = f64::from(g.length());

@@ -163,7 +163,7 @@ pub fn watch_balls(
     time: Res<Time>,
     table: Res<Table>,
     mut stats: ResMut<RunStats>,
-    mut balls: Query<(Entity, &Transform, &mut MovingCircle, &mut Ball)>,
+    mut balls: Query<(Entity, &Transform, &mut MovingCircle, &mut Ball), Without<CcdDisabled>>,
     mut commands: Commands,
 ) {
     let now = time.elapsed_secs();

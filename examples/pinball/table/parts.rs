@@ -85,6 +85,9 @@ impl Controls {
     }
 }
 
+/// The balls in play: not one a saucer holds (`CcdDisabled`).
+pub type InPlay = (With<Ball>, Without<CcdDisabled>);
+
 /// A ball in play (spawned by [`spawn_ball`](crate::table::spawn::spawn_ball)).
 #[derive(Component)]
 pub struct Ball {

@@ -216,7 +216,12 @@ fn the_saucer_holds_then_kicks_out_exactly() {
     let mut released_after = 0;
     for step in 1..=2000 {
         app.update();
-        if let Some(c) = app.world().get::<MovingCircle>(b) {
+        if app.world().get::<Held>(b).is_none() {
+            let c = app.world().get::<MovingCircle>(b).unwrap();
+            assert!(
+                app.world().get::<CcdDisabled>(b).is_none(),
+                "let go with the ball"
+            );
             released_after = step;
             // Kicked out at 900 mm/s along -70°: (307.82, -845.72), then one 1 ms step of
             // rolling gravity (793.2 mm/s²): (307.82, -846.52).

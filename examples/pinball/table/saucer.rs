@@ -1,7 +1,7 @@
 //! The saucer: a cup that catches a ball, holds it while its lamps flash, then kicks it
 //! out along a set direction at a set speed. A held ball is taken out of the simulation
-//! (its `MovingCircle` is removed, so nothing moves it and nothing hits it) and put back
-//! with the eject velocity: the kick is exact, whatever the ball did before.
+//! by `CcdDisabled` (nothing moves it and nothing meets it, and it keeps its components)
+//! and let go with the eject velocity: the kick is exact, whatever the ball did before.
 
 use crate::table::parts::{Ball, Part};
 use crate::table::{Table, v};
@@ -17,8 +17,6 @@ pub const MAX_CATCH_SPEED: f32 = 1200.0;
 pub struct Held {
     /// Simulated time at which it is kicked out, s.
     pub release_at: f32,
-    /// Its radius, to put it back.
-    pub radius: f32,
 }
 
 /// The saucer caught a ball this step.
@@ -50,7 +48,7 @@ pub fn catch(
     mut hits: MessageReader<CircleHit>,
     parts: Query<&Part>,
     held: Query<(), With<Held>>,
-    balls: Query<(&MovingCircle, &Transform), With<Ball>>,
+    mut balls: Query<(&mut MovingCircle, &mut Transform), With<Ball>>,
     mut commands: Commands,
     mut caught: MessageWriter<Caught>,
 ) {
@@ -62,7 +60,7 @@ pub fn catch(
         if full || !matches!(parts.get(hit.other), Ok(Part::Saucer)) {
             continue;
         }
-        let Ok((c, tf)) = balls.get(hit.circle) else {
+        let Ok((mut c, mut tf)) = balls.get_mut(hit.circle) else {
             continue;
         };
         // Only a ball coming in: the one just kicked out starts inside the cup, moving away.
@@ -71,12 +69,12 @@ pub fn catch(
             continue;
         }
         full = true;
-        let at = v(saucer.center).extend(tf.translation.z);
-        commands.entity(hit.circle).remove::<MovingCircle>().insert((
-            Transform::from_translation(at),
+        tf.translation = v(saucer.center).extend(tf.translation.z);
+        c.velocity = Vec2::ZERO;
+        commands.entity(hit.circle).insert((
+            CcdDisabled,
             Held {
                 release_at: time.elapsed_secs() + saucer.hold_seconds,
-                radius: c.radius,
             },
         ));
         caught.write(Caught { ball: hit.circle });
@@ -87,22 +85,19 @@ pub fn catch(
 pub fn eject(
     time: Res<Time>,
     table: Res<Table>,
-    held: Query<(Entity, &Held)>,
+    mut held: Query<(Entity, &Held, &mut MovingCircle)>,
     mut kicks: Local<u32>,
     mut commands: Commands,
 ) {
     let Some(saucer) = &table.def.playfield.saucer else {
         return;
     };
-    for (e, h) in &held {
+    for (e, h, mut c) in &mut held {
         if time.elapsed_secs() >= h.release_at {
             let degrees = eject_degrees(saucer.eject_degrees, saucer.eject_spread_degrees, *kicks);
             *kicks = kicks.wrapping_add(1);
-            let velocity = eject_velocity(saucer.eject_speed, degrees);
-            commands
-                .entity(e)
-                .remove::<Held>()
-                .insert(MovingCircle::new(h.radius, velocity));
+            c.velocity = eject_velocity(saucer.eject_speed, degrees);
+            commands.entity(e).remove::<(Held, CcdDisabled)>();
         }
     }
 }

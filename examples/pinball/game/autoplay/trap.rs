@@ -7,7 +7,7 @@ use super::state::{Autoplay, BallView, FLIP_COOLDOWN, FLIP_HOLD, REACH_FROM, Tra
 use crate::game::aim::{AimInputs, resting_direction};
 use crate::game::progress::Progress;
 use crate::game::trap_shot::target;
-use crate::table::parts::{Ball, Flipper};
+use crate::table::parts::{Flipper, InPlay};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 
@@ -42,7 +42,7 @@ pub(super) fn trap(
     k: usize,
     scene: &Scene,
     f: &Flipper,
-    balls: &Query<BallView, With<Ball>>,
+    balls: &Query<BallView, InPlay>,
 ) -> bool {
     let now = scene.now;
     match auto.trap[k] {
@@ -138,7 +138,7 @@ fn aim_from_trap(
     auto: &Autoplay,
     scene: &Scene,
     f: &Flipper,
-    balls: &Query<BallView, With<Ball>>,
+    balls: &Query<BallView, InPlay>,
 ) -> Option<(usize, f32)> {
     let (_, c, layers, material) = balls.single().ok()?;
     let inputs = AimInputs {
