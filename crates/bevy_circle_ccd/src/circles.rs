@@ -178,10 +178,20 @@ fn check_circle(parts: &CirclePartsReadOnlyItem) -> Result<(), (&'static str, St
         };
         return Err(("CcdMaxSpeed", e.to_string()));
     }
+    if let Some(scale) = parts.gravity_scale
+        && !scale.0.is_finite()
+    {
+        let e = ShapeError::OutOfRange {
+            field: "CcdGravityScale",
+            range: "finite (1 for the world's gravity, 0 for none, −1 for it turned upwards)",
+        };
+        return Err(("CcdGravityScale", e.to_string()));
+    }
     Ok(())
 }
 
-/// Whether a plain circle (no mass, material or speed limit of its own, not parented)
+/// Whether a plain circle (no mass, material, speed limit or gravity scale of its own, not
+/// parented)
 /// passes [`check_circle`], read off the ball [`gather`] made of it: a finite centre and
 /// velocity, a positive finite radius, and a positive area whose inverse (the ball's
 /// inverse mass) is finite. Every test is taken (`&`): one branch for the common case. Anything else goes
@@ -192,6 +202,7 @@ fn plainly_valid(parts: &CirclePartsReadOnlyItem, ball: &Ball) -> bool {
         & parts.mass.is_none()
         & parts.material.is_none()
         & parts.max_speed.is_none()
+        & parts.gravity_scale.is_none()
         & parts.circle.velocity.is_finite()
         & parts.transform.translation.is_finite()
         & ball.radius.is_finite()
@@ -230,5 +241,6 @@ fn gather(parts: &CirclePartsReadOnlyItem, defaults: &Defaults) -> Ball {
     ball.layers = parts.layers.map_or(defaults.layers, |&l| l.into());
     ball.response = parts.response.map_or(defaults.response, |&r| r.into());
     ball.max_speed = parts.max_speed.map_or(f32::INFINITY, |m| m.0);
+    ball.gravity_scale = parts.gravity_scale.map_or(1.0, |s| s.0);
     ball
 }

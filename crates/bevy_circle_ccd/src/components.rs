@@ -48,6 +48,31 @@ impl Default for MovingCircle {
     }
 }
 
+/// How much of the world's gravity ([`CcdSettings::gravity`](crate::CcdSettings::gravity))
+/// one [`MovingCircle`] feels: 1 (the default, as without the component) all of it, 0
+/// none (a puck gliding over a table in a world that falls), 2 twice as much, −1 the
+/// same turned upwards (a balloon). It flies the exact parabola of its own gravity, and
+/// rests, slides and rides under it. Must be finite.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_circle_ccd::prelude::*;
+/// fn spawn(mut commands: Commands) {
+///     // Feels half of the world's gravity.
+///     commands.spawn((MovingCircle::new(5.0, Vec2::X * 100.0), CcdGravityScale(0.5)));
+/// }
+/// ```
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component, Default, Debug, PartialEq)]
+pub struct CcdGravityScale(pub f32);
+
+impl Default for CcdGravityScale {
+    /// 1: the world's gravity.
+    fn default() -> Self {
+        Self(1.0)
+    }
+}
+
 /// Holds a [`MovingCircle`] out of the simulation while it keeps all its components: the
 /// step neither moves it nor lets anything meet it (no ball, wall or moving part), and the
 /// audit skips it. Its `Transform` and velocity stay as they are, or as the game sets

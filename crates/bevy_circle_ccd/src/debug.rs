@@ -2,7 +2,7 @@
 //! predicted paths. Behind the `debug-draw` feature. The paths are recorded here too (each
 //! circle's start, its contacts and its end), so the step itself records nothing.
 
-use crate::components::{CcdMaterial, CircleResponse, MovingCircle, PredictPath};
+use crate::components::{CcdGravityScale, CcdMaterial, CircleResponse, MovingCircle, PredictPath};
 use crate::kinematic::Kinematics;
 use crate::plugin::CircleCcdSystems;
 use crate::settings::CcdSettings;
@@ -53,9 +53,6 @@ pub struct LastStepPaths {
     pub points: Vec<Vec2>,
     /// Each circle's path.
     pub paths: Vec<SweptPath>,
-    /// The step's gravity: between two vertices a circle in flight follows a parabola
-    /// under it ([`LastStepPaths::legs`]).
-    pub gravity: Vec2,
     /// Seconds from the step's start to each vertex of `points`.
     times: Vec<f32>,
     /// Every contact of the last step.
@@ -68,14 +65,15 @@ pub struct LastStepPaths {
 
 impl LastStepPaths {
     /// The legs of `path`, one between each two vertices that are apart in time, each the
-    /// curve under [`LastStepPaths::gravity`] through both (see [`leg_between`]).
+    /// curve under the gravity the circle felt ([`SweptPath::gravity`]) through both (see
+    /// [`leg_between`]).
     pub fn legs<'a>(&'a self, path: &'a SweptPath) -> impl Iterator<Item = PathLeg> + 'a {
         let points = &self.points[path.points.clone()];
         let times = &self.times[path.points.clone()];
         points
             .windows(2)
             .zip(times.windows(2))
-            .filter_map(|(p, t)| leg_between(p[0], t[0], p[1], t[1], self.gravity))
+            .filter_map(|(p, t)| leg_between(p[0], t[0], p[1], t[1], path.gravity))
     }
 }
 
@@ -117,6 +115,9 @@ pub struct SweptPath {
     pub entity: Entity,
     /// Its radius.
     pub radius: f32,
+    /// The gravity it felt: the step's, by its [`CcdGravityScale`]. Between two vertices
+    /// a circle in flight follows a parabola under it ([`LastStepPaths::legs`]).
+    pub gravity: Vec2,
     /// The range of its vertices in [`LastStepPaths::points`]: its start, each contact
     /// centre, its end.
     pub points: std::ops::Range<usize>,
@@ -137,6 +138,7 @@ struct PathStart {
     entity: Entity,
     radius: f32,
     at: Vec2,
+    gravity_scale: f32,
 }
 
 /// A circle's centre at one of its contacts.
@@ -175,14 +177,18 @@ impl Plugin for CcdDebugPlugin {
 }
 
 /// Where every circle starts the step.
-fn record_starts(mut paths: ResMut<LastStepPaths>, circles: Query<(Entity, &MovingCircle, &Transform)>) {
+fn record_starts(
+    mut paths: ResMut<LastStepPaths>,
+    circles: Query<(Entity, &MovingCircle, &Transform, Option<&CcdGravityScale>)>,
+) {
     paths.starts.clear();
     paths
         .starts
-        .extend(circles.iter().map(|(entity, c, t)| PathStart {
+        .extend(circles.iter().map(|(entity, c, t, scale)| PathStart {
             entity,
             radius: c.radius,
             at: t.translation.truncate(),
+            gravity_scale: scale.map_or(1.0, |s| s.0),
         }));
 }
 
@@ -195,7 +201,6 @@ fn record_paths(
     circles: Query<(&MovingCircle, &Transform)>,
 ) {
     let paths = &mut *paths;
-    paths.gravity = settings.gravity;
     let dt = time.delta_secs();
     paths.points.clear();
     paths.times.clear();
@@ -229,7 +234,13 @@ fn record_paths(
         .sort_by(|a, b| a.entity.cmp(&b.entity).then(a.time.total_cmp(&b.time)));
     paths.starts.sort_by_key(|s| s.entity);
     let mut cursor = 0;
-    for &PathStart { entity, radius, at } in &paths.starts {
+    for &PathStart {
+        entity,
+        radius,
+        at,
+        gravity_scale,
+    } in &paths.starts
+    {
         let begin = paths.points.len();
         paths.points.push(at);
         paths.times.push(0.0);
@@ -248,6 +259,7 @@ fn record_paths(
         paths.paths.push(SweptPath {
             entity,
             radius,
+            gravity: settings.gravity * gravity_scale,
             points: begin..paths.points.len(),
         });
     }
@@ -274,6 +286,7 @@ type PredictParts<'a> = (
     &'a PredictPath,
     Option<&'a CcdMaterial>,
     Option<&'a CircleResponse>,
+    Option<&'a CcdGravityScale>,
 );
 
 /// What the gizmos draw from: their configuration, the world, the last step's paths and
@@ -376,11 +389,11 @@ fn draw_predictions(
     predict: &Query<PredictParts>,
     scratch: &mut Vec<PathLeg>,
 ) {
-    for (circle, transform, request, material, response) in predict {
+    for (circle, transform, request, material, response, scale) in predict {
         let settings = PredictSettings {
             max_bounces: request.max_bounces,
             max_time: request.max_time,
-            gravity: settings.gravity,
+            gravity: settings.gravity * scale.map_or(1.0, |s| s.0),
             sweep: SweepSettings {
                 max_bounces: settings.max_bounces,
                 resting_speed: settings.resting_speed_for(dt),

@@ -140,8 +140,8 @@ pub use bevy_transform_interpolation::prelude::TransformInterpolation;
 pub use ccd_core;
 pub use ccd_core::{CombineRule, HingeMotor, HingeSpring};
 pub use components::{
-    CcdDisabled, CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdSensor, CircleResponse, Kicker,
-    Kinematic, MovingCircle, OneSided, Pillar, PredictPath, StaticSegment,
+    CcdDisabled, CcdGravityScale, CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdSensor,
+    CircleResponse, Kicker, Kinematic, MovingCircle, OneSided, Pillar, PredictPath, StaticSegment,
 };
 #[cfg(feature = "debug-draw")]
 pub use debug::{CcdDebugPlugin, CcdGizmos, ContactMark, LastStepPaths, SweptPath, leg_between};
@@ -157,8 +157,8 @@ pub mod prelude {
     #[cfg(feature = "debug-draw")]
     pub use crate::{CcdDebugPlugin, CcdGizmos};
     pub use crate::{
-        CcdDisabled, CcdFaults, CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdSensor,
-        CcdSettings, CcdShape, CcdStats, CcdWorld, CircleCcdPlugin, CircleCcdSystems, CircleHit,
+        CcdDisabled, CcdFaults, CcdGravityScale, CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed,
+        CcdSensor, CcdSettings, CcdShape, CcdStats, CcdWorld, CircleCcdPlugin, CircleCcdSystems, CircleHit,
         CircleHitEvent, CircleResponse, CombineRule, Hinge, HingeMotor, HingePart, HingeSpring, HingeStops,
         HitFeature, Kicker, Kinematic, MovingCircle, OneSided, Pillar, PredictPath, StaticSegment,
     };

@@ -3,8 +3,8 @@
 use crate::audit::CcdFaults;
 use crate::audit::{AuditStarts, audit_step, note_starts};
 use crate::components::{
-    CcdDisabled, CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdSensor, CircleResponse, Kicker,
-    Kinematic, MovingCircle, OneSided, Pillar, PredictPath, StaticSegment,
+    CcdDisabled, CcdGravityScale, CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdSensor,
+    CircleResponse, Kicker, Kinematic, MovingCircle, OneSided, Pillar, PredictPath, StaticSegment,
 };
 use crate::events::CircleHit;
 use crate::hinge::{Hinges, finish_hinges, prepare_hinges};
@@ -89,7 +89,6 @@ impl Plugin for CircleCcdPlugin {
         )>()
         .register_type::<(
             CcdLayers,
-            CcdDisabled,
             CircleResponse,
             PredictPath,
             CcdInvalid,
@@ -102,6 +101,7 @@ impl Plugin for CircleCcdPlugin {
             HingePart,
         )>()
         .register_type::<(CcdSettings, CcdStats, CcdWorld, CircleHit, CcdFaults)>()
+        .register_type::<(CcdDisabled, CcdGravityScale)>()
         .init_resource::<CcdSettings>()
         .init_resource::<CcdStats>()
         .init_resource::<CcdWorld>()

@@ -3,8 +3,8 @@
 //! static broadphase (`world.rs`) and the kinematic obstacles (`kinematic.rs`) alike.
 
 use crate::components::{
-    CcdDisabled, CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdSensor, CircleResponse, Kicker,
-    MovingCircle, OneSided, Pillar, StaticSegment,
+    CcdDisabled, CcdGravityScale, CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdSensor,
+    CircleResponse, Kicker, MovingCircle, OneSided, Pillar, StaticSegment,
 };
 use crate::shape::CcdShape;
 use crate::shape::{Part, ShapePlacement, build_shape};
@@ -147,6 +147,7 @@ pub(crate) struct CircleParts {
     pub(crate) response: Option<&'static CircleResponse>,
     pub(crate) mass: Option<&'static CcdMass>,
     pub(crate) max_speed: Option<&'static CcdMaxSpeed>,
+    pub(crate) gravity_scale: Option<&'static CcdGravityScale>,
     pub(crate) invalid: Has<CcdInvalid>,
     pub(crate) parented: Has<ChildOf>,
 }

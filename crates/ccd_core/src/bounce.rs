@@ -343,6 +343,8 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
             layers: settings.layers,
             response: settings.response,
             max_speed: settings.max_speed,
+            // The sweep's gravity is already this ball's (the rules carry it).
+            gravity_scale: 1.0,
         };
         let meeting = Meeting {
             with: ContactWith::Obstacle(id),

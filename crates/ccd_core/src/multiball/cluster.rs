@@ -693,7 +693,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             time,
         };
         count_contact(&mut self.step.state[k].bounces, this);
-        let g = self.settings.gravity;
+        let g = self.gravity_of(k);
         let pressing = -g.dot(s.normal);
         let settling = (2.0 * pressing.max(0.0) * TOUCH_SLOP_REL * ball.radius).sqrt();
         if self.step.clock[k].curved && pressing > 0.0 && approach < self.settings.resting_speed.max(settling)

@@ -89,6 +89,7 @@ impl Events {
             hinges,
             max_radius: 0.0,
             shared_layers: false,
+            one_gravity: true,
             met_before,
             contacts: &mut self.contacts,
             report: MultiballReport::default(),

@@ -94,7 +94,7 @@ pub(super) fn sweep_ball<O: Obstacles + ?Sized>(
     ctx: &StepContext<'_, O>,
     on_contact: impl FnMut(Contact),
 ) -> Option<Swept> {
-    match free_flight(ball, ctx.dt, ctx.settings.gravity, ctx.obstacles) {
+    match free_flight(ball, ctx.dt, ball.gravity(ctx.settings.gravity), ctx.obstacles) {
         Some(flight) => Some(Swept {
             end: flight.end,
             bounds: flight.bounds,
@@ -117,7 +117,8 @@ fn sweep_ball_legs<O: Obstacles + ?Sized>(
         settings,
         ..
     } = *ctx;
-    let curved = settings.gravity != Vec2::ZERO;
+    let gravity = ball.gravity(settings.gravity);
+    let curved = gravity != Vec2::ZERO;
     let sweep = SweepSettings {
         max_bounces: settings.max_bounces,
         resting_speed: settings.resting_speed,
@@ -125,7 +126,7 @@ fn sweep_ball_legs<O: Obstacles + ?Sized>(
         material: ball.material,
         layers: ball.layers,
         max_speed: ball.max_speed,
-        gravity: settings.gravity,
+        gravity,
     };
     let mut path = Aabb::new(ball.center, ball.center);
     let mut legs = path;

@@ -473,7 +473,7 @@ pub(super) mod tests {
                 material: b.material,
                 layers: b.layers,
                 max_speed: b.max_speed,
-                gravity: settings.gravity,
+                gravity: b.gravity(settings.gravity),
             };
             let circle = Circle::new(b.center, b.radius);
             let out = sweep_bounces(circle, b.velocity, DT, grid, &sweep, |h| {

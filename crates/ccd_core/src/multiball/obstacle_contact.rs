@@ -63,7 +63,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let rules = Rules {
             dt: self.dt,
             resting_speed: self.settings.resting_speed,
-            gravity: self.settings.gravity,
+            gravity: self.gravity_of(i),
         };
         let mut bounces = self.step.state[i].bounces;
         let met = meet(

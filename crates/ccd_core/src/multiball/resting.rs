@@ -160,8 +160,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// normal impulse) are at rest; one that only touches (a ball running down along a
     /// wall that gravity does not press it into) is not.
     fn mark_resting(&mut self, rest: &mut RestingContacts) {
-        let step_gravity = self.settings.gravity.length() * self.dt;
-        let presses = |taken: f32, speed: f32| taken > PRESS_SLACK_REL * (speed + step_gravity);
+        let step_gravity = |k: usize| self.gravity_of(k).length() * self.dt;
+        let presses = |taken: f32, speed: f32, gravity: f32| taken > PRESS_SLACK_REL * (speed + gravity);
         let RestingContacts {
             walls,
             pairs,
@@ -172,13 +172,17 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         } = rest;
         for c in walls.iter() {
             touched[c.ball] = true;
-            pressed[c.ball] |= presses(c.taken.normal, self.balls[c.ball].velocity.length());
+            pressed[c.ball] |= presses(
+                c.taken.normal,
+                self.balls[c.ball].velocity.length(),
+                step_gravity(c.ball),
+            );
         }
         for p in pairs.iter() {
             touched[p.a] = true;
             touched[p.b] = true;
             let relative = (self.balls[p.a].velocity - self.balls[p.b].velocity).length();
-            let pair_pressed = presses(p.taken.normal, relative);
+            let pair_pressed = presses(p.taken.normal, relative, step_gravity(p.a).max(step_gravity(p.b)));
             pressed[p.a] |= pair_pressed;
             pressed[p.b] |= pair_pressed;
         }

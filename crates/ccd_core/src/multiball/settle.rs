@@ -70,7 +70,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let dt = self.dt;
         for (b, clock) in self.balls.iter_mut().zip(self.step.clock.iter_mut()) {
             if !clock.waiting {
-                b.velocity += g * dt;
+                b.velocity += b.gravity(g) * dt;
                 clock.curved = false;
             }
         }
@@ -120,7 +120,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             s.curved = false;
             s.sliding = false;
             let left = self.dt - s.time;
-            self.balls[k].velocity += self.settings.gravity * left;
+            self.balls[k].velocity += self.gravity_of(k) * left;
         }
     }
 
@@ -149,7 +149,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let pull = if wall.gripped {
             (self.balls[k].velocity - flight_velocity) / self.dt
         } else {
-            self.settings.gravity
+            self.gravity_of(k)
         };
         let slide = slide_along(pull, wall.normal);
         if slide == Vec2::ZERO || !slide.is_finite() {

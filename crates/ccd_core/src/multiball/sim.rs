@@ -42,6 +42,10 @@ pub(super) struct Sim<'a, O: ?Sized> {
     /// Every usable ball is on the same layers, which interact with themselves: pair
     /// searches need not read each candidate's layers.
     pub(super) shared_layers: bool,
+    /// Every ball feels the step's gravity itself (its scale is 1): a leg's acceleration
+    /// need not read the ball ([`Sim::gravity_of`]; reading it cost 1.3 % of a 2,000-ball
+    /// pit's step with ball–ball contacts, 1,356 µs against 1,339).
+    pub(super) one_gravity: bool,
     /// `Carried::met`: which balls met something last step, in the caller's order.
     pub(super) met_before: &'a [bool],
     /// The contacts found, in the order resolved (sensors when the leg that crossed them
@@ -72,10 +76,12 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let step = &mut *self.step;
         step.clock.clear();
         let (mut max_radius, mut layers, mut same_layers) = (0.0_f32, None, true);
+        let mut one_gravity = true;
         for (k, ball) in self.balls.iter().enumerate() {
             let ok = ball.usable();
             if ok {
                 max_radius = max_radius.max(ball.radius);
+                one_gravity &= ball.gravity_scale == 1.0;
                 same_layers &= *layers.get_or_insert(ball.layers) == ball.layers;
             }
             // A bad ball sits out the whole step, and so does one swept on its own.
@@ -85,11 +91,12 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             step.clock.push(Clock {
                 valid,
                 waiting: !valid,
-                curved: valid && self.settings.gravity != Vec2::ZERO,
+                curved: valid && ball.gravity(self.settings.gravity) != Vec2::ZERO,
                 ..Clock::default()
             });
         }
         self.max_radius = max_radius;
+        self.one_gravity = one_gravity;
         self.shared_layers = layers.is_none_or(|l| same_layers && l.interacts(l));
         self.step.queue.reset(n);
         self.step.due.reset(n);
@@ -149,6 +156,16 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
     }
 
+    /// The gravity ball `k` feels: the step's, by its [`gravity_scale`](crate::Ball::gravity_scale).
+    #[inline(always)]
+    pub(super) fn gravity_of(&self, k: usize) -> Vec2 {
+        if self.one_gravity {
+            self.settings.gravity
+        } else {
+            self.balls[k].gravity(self.settings.gravity)
+        }
+    }
+
     /// The acceleration of ball `k`'s leg, if it is curved: the step's gravity for a ball
     /// in flight, its part along the face for a sliding ball; `None` for a straight leg
     /// (no gravity, settled, or waiting).
@@ -158,7 +175,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         if s.waiting {
             None
         } else if s.curved {
-            Some(self.settings.gravity)
+            Some(self.gravity_of(k))
         } else if s.sliding {
             // Read only for a sliding ball: the state is larger than the clock.
             Some(self.step.state[k].slide.map_or(Vec2::ZERO, |on| on.acceleration))
@@ -313,7 +330,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 material: ball.material,
                 layers: ball.layers,
                 max_speed: ball.max_speed,
-                gravity: self.settings.gravity,
+                gravity: ball.gravity(self.settings.gravity),
             };
             let contacts = &mut self.step.joined_contacts;
             let result = sweep_bounces(ball.circle(), ball.velocity, now, self.obstacles, &sweep, |h| {
@@ -333,7 +350,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             valid: true,
             squeezed: false,
             sensors: 0,
-            curved: self.settings.gravity != Vec2::ZERO,
+            curved: self.gravity_of(j) != Vec2::ZERO,
             sliding: false,
         };
         self.step.state[j].bounces.count = bounces;
