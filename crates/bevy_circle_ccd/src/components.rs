@@ -136,13 +136,15 @@ impl Default for StaticSegment {
 }
 
 /// A static circle (post, bumper) centred on its entity's global translation (from its
-/// `Transform` and its ancestors' at the time of the step, as for [`StaticSegment`]). The
-/// radius is in world units and is not scaled by the transform.
+/// `Transform` and its ancestors' at the time of the step, as for [`StaticSegment`]). Its
+/// radius is scaled by the transform's scale, as a capsule's is; the scale must be the
+/// same on both axes.
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Default, Debug, PartialEq)]
 #[require(Transform)]
 pub struct Pillar {
-    /// Radius in world units. Must be finite and not negative.
+    /// Radius in local units (world units times the transform's scale). Must be finite
+    /// and not negative.
     pub radius: f32,
 }
 
@@ -273,7 +275,8 @@ impl From<CcdMaterial> for Material {
     }
 }
 
-/// An active surface on a [`StaticSegment`] or [`Pillar`]: a pop bumper, a slingshot, a
+/// An active surface on an obstacle of any shape ([`StaticSegment`], [`Pillar`] or
+/// [`CcdShape`](crate::CcdShape)): a pop bumper, a slingshot, a
 /// kicker, a block that speeds the ball up. When a circle meets it faster than
 /// `threshold` along the normal, the circle leaves at `max(e·v_in, min_out) + speed`
 /// along the normal, and then its whole outgoing velocity (that normal part and the
@@ -376,13 +379,15 @@ impl From<Kicker> for ccd_core::Kick {
     }
 }
 
-/// Makes a [`StaticSegment`] one-sided: it collides only on its front side, the side of
-/// `(b − a).perp()` (to the left when walking from `a` to `b`). A gate or lane guide.
+/// Makes a [`StaticSegment`], or every edge of a [`CcdShape`](crate::CcdShape) chain, one-sided: it
+/// collides only on its front side, the side of `(b − a).perp()` (to the left when
+/// walking from `a` to `b`). A gate or lane guide. (A polygon's edges are one-sided
+/// already, facing out; round shapes have no back to ignore, and are unchanged.)
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug, PartialEq)]
 pub struct OneSided;
 
-/// Makes a [`StaticSegment`] or [`Pillar`] a sensor: circles entering its reach are
+/// Makes an obstacle of any shape a sensor: circles entering its reach are
 /// reported (with [`CircleHit::sensor`](crate::CircleHit::sensor) set) but not deflected.
 /// A drain line or a rollover.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -480,7 +485,7 @@ pub struct CcdInvalid {
     pub reason: String,
 }
 
-/// Makes a [`StaticSegment`] or [`Pillar`] move, with the balls swept exactly against its
+/// Makes an obstacle of any shape move, with the balls swept exactly against its
 /// motion through the step (a flipper, a sliding gate, a moving bumper).
 ///
 /// A kinematic obstacle uses its own [`Transform`] as its pose in the world, so spawn it
@@ -488,7 +493,7 @@ pub struct CcdInvalid {
 /// turns about its origin.
 ///
 /// The motion belongs to the body, not to its shape: a `Kinematic` entity without a
-/// [`StaticSegment`] or [`Pillar`] at the moment is still moved every step (with
+/// shape at the moment is still moved every step (with
 /// `Velocity`) or followed (its pose remembered, with `FollowTransform`), so a gate whose
 /// segment is taken off for a while comes back where it would have been, and a followed
 /// one is not swept over the distance it moved while it had no shape.

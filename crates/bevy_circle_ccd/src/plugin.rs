@@ -21,8 +21,9 @@ use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 use bevy_transform_interpolation::prelude::TransformInterpolationPlugin;
 
-/// Exact continuous collision detection for [`MovingCircle`]s against [`StaticSegment`]s
-/// and [`Pillar`]s, on the fixed timestep.
+/// Exact continuous collision detection for [`MovingCircle`]s against obstacles of any
+/// shape ([`StaticSegment`], [`Pillar`], [`CcdShape`]), still, [`Kinematic`] or hinged
+/// ([`Hinge`]), on the fixed timestep.
 ///
 /// ```
 /// use bevy::prelude::*;

@@ -36,8 +36,9 @@ impl ObstaclePartsItem<'_, '_> {
     /// `at.field` names what placed it, for a transform that turns good local values bad
     /// (NaN, scale 0, a mirror on a one-sided part). On an error `out` is left as it was.
     ///
-    /// One shape component counts, the first of [`StaticSegment`], [`Pillar`] and
-    /// [`CcdShape`] (several parts go in a [`CcdShape::Compound`]).
+    /// An entity has one shape component, [`StaticSegment`], [`Pillar`] or [`CcdShape`]:
+    /// with two or more it is refused, the second named (several parts go in one
+    /// [`CcdShape::Compound`]).
     pub(crate) fn build(
         &self,
         at: &ShapePlacement,
@@ -80,10 +81,12 @@ impl ObstaclePartsItem<'_, '_> {
             return Some(Err((at.field, error)));
         }
         Some(match (self.segment, self.pillar, self.shape) {
-            (Some(s), _, _) => segment(s, at.place, at.field).map(|o| out.push(Part::single(o))),
-            (None, Some(p), _) => pillar(p, center, at.field).map(|o| out.push(Part::single(o))),
+            (Some(s), None, None) => segment(s, at.place, at.field).map(|o| out.push(Part::single(o))),
+            (None, Some(p), None) => pillar(p, center, at).map(|o| out.push(Part::single(o))),
             (None, None, Some(shape)) => build_shape(shape, at, self.one_sided, out),
             (None, None, None) => return None,
+            (Some(_), Some(_), _) => Err(("Pillar", SEVERAL_SHAPES)),
+            (_, _, Some(_)) => Err(("CcdShape", SEVERAL_SHAPES)),
         })
     }
 
@@ -123,12 +126,19 @@ fn segment(
     Ok(Obstacle::segment(world))
 }
 
-fn pillar(p: &Pillar, center: Vec2, place_field: &'static str) -> Result<Obstacle, Fault> {
-    let circle = Circle::new(center, p.radius);
-    circle.validate().map_err(|e| match e {
-        ShapeError::NonFinite { field: "center" } => (place_field, e),
-        _ => ("Pillar.radius", e),
-    })?;
+/// Why an entity with two shape components is refused.
+const SEVERAL_SHAPES: ShapeError = ShapeError::OutOfRange {
+    field: "shape",
+    range: "one of StaticSegment, Pillar and CcdShape on an entity (several parts go in one CcdShape::compound)",
+};
+
+/// The pillar: its radius scaled by the placement's uniform scale, as a capsule's is.
+fn pillar(p: &Pillar, center: Vec2, at: &ShapePlacement) -> Result<Obstacle, Fault> {
+    Circle::new(Vec2::ZERO, p.radius)
+        .validate()
+        .map_err(|e| ("Pillar.radius", e))?;
+    let circle = Circle::new(center, p.radius * at.uniform()?);
+    circle.validate().map_err(|e| (at.field, e))?;
     Ok(Obstacle::pillar(circle))
 }
 

@@ -282,7 +282,7 @@ const UNIFORM_SCALE_REL: f32 = 1e-5;
 
 impl ShapePlacement<'_> {
     /// The uniform scale, or the error naming the placement.
-    fn uniform(&self) -> Result<f32, (&'static str, ShapeError)> {
+    pub(crate) fn uniform(&self) -> Result<f32, (&'static str, ShapeError)> {
         let (x, y) = (self.scale.x.abs(), self.scale.y.abs());
         if (x - y).abs() <= UNIFORM_SCALE_REL * x.max(y) && x.is_finite() {
             Ok(x)
@@ -291,7 +291,7 @@ impl ShapePlacement<'_> {
                 self.field,
                 ShapeError::OutOfRange {
                     field: "scale",
-                    range: "uniform (equal on both axes) on a capsule or an arc",
+                    range: "uniform (equal on both axes) on a pillar, a capsule or an arc",
                 },
             ))
         }

@@ -710,3 +710,79 @@ fn circles_despawned_respawned_and_refused_are_written_back_each_to_its_own() {
         app.world_mut().get_mut::<MovingCircle>(stuck).unwrap().velocity = circles[1 + round].2;
     }
 }
+
+#[test]
+fn a_pillar_is_scaled_by_its_transform_as_a_capsule_is() {
+    // A pillar of radius 2 at scale 3 is one of radius 6. A ball of radius 1 from (0, 10)
+    // straight down at 10 u/s meets it when its centre is at y = 7, after 0.3 s, and
+    // climbs back (e = 1): at 0.4 s it is at y = 8 going up at 10. (Unscaled it would
+    // still be falling, at y = 6.)
+    let mut app = app(10.0);
+    app.world_mut()
+        .spawn((Pillar::new(2.0), Transform::from_scale(Vec3::splat(3.0))));
+    let b = ball(&mut app, 1.0, Vec2::new(0.0, 10.0), Vec2::new(0.0, -10.0));
+    steps(&mut app, 4);
+    assert!(
+        close(position(&app, b), Vec2::new(0.0, 8.0), 1e-5),
+        "{}",
+        position(&app, b)
+    );
+    assert!(
+        close(velocity(&app, b), Vec2::new(0.0, 10.0), 1e-5),
+        "{}",
+        velocity(&app, b)
+    );
+
+    // A scale that is not the same on both axes has no radius: refused by name.
+    let mut app = common::app(10.0);
+    let squashed = app
+        .world_mut()
+        .spawn((Pillar::new(2.0), Transform::from_scale(Vec3::new(3.0, 2.0, 1.0))))
+        .id();
+    steps(&mut app, 1);
+    let invalid = app.world().get::<CcdInvalid>(squashed).unwrap();
+    assert_eq!(invalid.field, "GlobalTransform");
+    assert!(invalid.reason.contains("uniform"), "{}", invalid.reason);
+}
+
+#[test]
+fn two_shape_components_on_one_entity_are_refused_naming_the_second() {
+    let mut app = app(10.0);
+    // A floor at y = 0 that also carries a pillar, and a post that also carries a shape.
+    let floor = app
+        .world_mut()
+        .spawn((
+            StaticSegment::new(Vec2::new(-50.0, 0.0), Vec2::new(50.0, 0.0)),
+            Pillar::new(1.0),
+            Transform::default(),
+        ))
+        .id();
+    let post = app
+        .world_mut()
+        .spawn((
+            Pillar::new(1.0),
+            CcdShape::capsule(Vec2::ZERO, Vec2::X, 1.0),
+            Transform::from_xyz(0.0, -20.0, 0.0),
+        ))
+        .id();
+    // A ball falling through both places at 10 u/s: both refused, it meets neither.
+    let b = ball(&mut app, 0.5, Vec2::new(0.0, 5.0), Vec2::new(0.0, -10.0));
+    steps(&mut app, 30);
+    let field = |e: Entity| {
+        app.world()
+            .get::<CcdInvalid>(e)
+            .map(|i| (i.field.clone(), i.reason.clone()))
+    };
+    let (f, reason) = field(floor).unwrap();
+    assert_eq!(f, "Pillar");
+    assert!(
+        reason.contains("one of StaticSegment, Pillar and CcdShape"),
+        "{reason}"
+    );
+    assert_eq!(field(post).map(|(f, _)| f).as_deref(), Some("CcdShape"));
+    assert!(
+        close(position(&app, b), Vec2::new(0.0, -25.0), 1e-4),
+        "{}",
+        position(&app, b)
+    );
+}
