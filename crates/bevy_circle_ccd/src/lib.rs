@@ -56,6 +56,8 @@
 //! | hinged bodies the balls push (spinners, gates, motorised flippers) | [`Hinge`], [`HingePart`], [`HingeStops`] (`hinge_body.rs`); driven each step by `hinge.rs` |
 //! | reflection of the core's types the components hold | `remote.rs` |
 //! | contact messages and observer events | [`CircleHit`], [`CircleHitEvent`] (`events.rs`) |
+//! | contacts that start and end, opt-in per entity | [`CcdContactEvents`], [`CcdContactStarted`], [`CcdContactEnded`] (`contacts.rs`) |
+//! | holding a circle out of the step, its own gravity | [`CcdDisabled`], [`CcdGravityScale`] (`components.rs`) |
 //! | debug gizmos (feature `debug-draw`) | `CcdDebugPlugin` (`debug.rs`), each shape by its [`ccd_core::ObstacleShape::outline`] |
 //!
 //! ## Switching a wall on and off
@@ -119,6 +121,7 @@
 mod audit;
 mod circles;
 mod components;
+mod contacts;
 #[cfg(feature = "debug-draw")]
 mod debug;
 mod events;
@@ -143,6 +146,10 @@ pub use components::{
     CcdDisabled, CcdGravityScale, CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdSensor,
     CircleResponse, Kicker, Kinematic, MovingCircle, OneSided, Pillar, PredictPath, StaticSegment,
 };
+pub use contacts::{
+    CcdContactEnded, CcdContactEndedEvent, CcdContactEvents, CcdContactStarted, CcdContactStartedEvent,
+    touch_slop,
+};
 #[cfg(feature = "debug-draw")]
 pub use debug::{CcdDebugPlugin, CcdGizmos, ContactMark, LastStepPaths, SweptPath, leg_between};
 pub use events::{CircleHit, CircleHitEvent, HitFeature};
@@ -154,12 +161,13 @@ pub use world::{CcdWorld, ObstaclePart};
 
 /// Everything a game usually needs.
 pub mod prelude {
-    #[cfg(feature = "debug-draw")]
-    pub use crate::{CcdDebugPlugin, CcdGizmos};
     pub use crate::{
+        CcdContactEnded, CcdContactEndedEvent, CcdContactEvents, CcdContactStarted, CcdContactStartedEvent,
         CcdDisabled, CcdFaults, CcdGravityScale, CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed,
         CcdSensor, CcdSettings, CcdShape, CcdStats, CcdWorld, CircleCcdPlugin, CircleCcdSystems, CircleHit,
         CircleHitEvent, CircleResponse, CombineRule, Hinge, HingeMotor, HingePart, HingeSpring, HingeStops,
         HitFeature, Kicker, Kinematic, MovingCircle, OneSided, Pillar, PredictPath, StaticSegment,
     };
+    #[cfg(feature = "debug-draw")]
+    pub use crate::{CcdDebugPlugin, CcdGizmos};
 }

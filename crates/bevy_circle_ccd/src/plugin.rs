@@ -6,6 +6,7 @@ use crate::components::{
     CcdDisabled, CcdGravityScale, CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdSensor,
     CircleResponse, Kicker, Kinematic, MovingCircle, OneSided, Pillar, PredictPath, StaticSegment,
 };
+use crate::contacts::{CcdContactEnded, CcdContactEvents, CcdContactStarted, ContactPairs, track_contacts};
 use crate::events::CircleHit;
 use crate::hinge::{Hinges, finish_hinges, prepare_hinges};
 use crate::hinge_body::{Hinge, HingePart};
@@ -73,82 +74,100 @@ pub enum CircleCcdSystems {
     /// every kinematic obstacle at its end-of-step pose, then audit the result when
     /// [`CcdSettings::audit`] is on ([`CcdFaults`]).
     Step,
-    /// Write [`CircleHit`] messages and trigger [`CircleHitEvent`](crate::CircleHitEvent)s.
+    /// Start, keep and end the contacts ([`CcdContactStarted`], [`CcdContactEnded`]), write
+    /// [`CircleHit`] messages and trigger [`CircleHitEvent`](crate::CircleHitEvent)s.
     Report,
 }
 
 impl Plugin for CircleCcdPlugin {
     fn build(&self, app: &mut App) {
-        app.register_type::<(
-            MovingCircle,
-            StaticSegment,
-            Pillar,
-            CcdMaterial,
-            OneSided,
-            CcdSensor,
-            CcdShape,
-        )>()
-        .register_type::<(
-            CcdLayers,
-            CircleResponse,
-            PredictPath,
-            CcdInvalid,
-            Kinematic,
-            CcdMass,
-            CcdMaxSpeed,
-            Kicker,
-            CombineRuleReflect,
-            Hinge,
-            HingePart,
-        )>()
-        .register_type::<(CcdSettings, CcdStats, CcdWorld, CircleHit, CcdFaults)>()
-        .register_type::<(CcdDisabled, CcdGravityScale)>()
-        .init_resource::<CcdSettings>()
-        .init_resource::<CcdStats>()
-        .init_resource::<CcdWorld>()
-        .init_resource::<StepHits>()
-        .init_resource::<PendingRemovals>()
-        .init_resource::<LetGo>()
-        .init_resource::<Kinematics>()
-        .init_resource::<Hinges>()
-        .init_resource::<CcdFaults>()
-        .init_resource::<AuditStarts>()
-        .add_observer(note_removal::<Hinge>)
-        .add_observer(note_removal::<HingePart>)
-        .add_observer(note_removal::<Kinematic>)
-        .add_observer(note_removal::<StaticSegment>)
-        .add_observer(note_removal::<Pillar>)
-        .add_observer(note_removal::<CcdShape>)
-        .add_observer(note_removal::<OneSided>)
-        .add_observer(note_removal::<CcdSensor>)
-        .add_observer(note_removal::<CcdMaterial>)
-        .add_observer(note_removal::<Kicker>)
-        .add_observer(note_removal::<CcdLayers>)
-        .add_observer(note_let_go)
-        .add_message::<CircleHit>()
-        .configure_sets(
-            self.schedule,
-            (
-                CircleCcdSystems::Prepare,
-                CircleCcdSystems::Step,
-                CircleCcdSystems::Report,
+        register_types(app);
+        app.init_resource::<CcdSettings>()
+            .init_resource::<CcdStats>()
+            .init_resource::<CcdWorld>()
+            .init_resource::<StepHits>()
+            .init_resource::<PendingRemovals>()
+            .init_resource::<LetGo>()
+            .init_resource::<Kinematics>()
+            .init_resource::<Hinges>()
+            .init_resource::<CcdFaults>()
+            .init_resource::<AuditStarts>()
+            .init_resource::<ContactPairs>()
+            .add_observer(note_removal::<Hinge>)
+            .add_observer(note_removal::<HingePart>)
+            .add_observer(note_removal::<Kinematic>)
+            .add_observer(note_removal::<StaticSegment>)
+            .add_observer(note_removal::<Pillar>)
+            .add_observer(note_removal::<CcdShape>)
+            .add_observer(note_removal::<OneSided>)
+            .add_observer(note_removal::<CcdSensor>)
+            .add_observer(note_removal::<CcdMaterial>)
+            .add_observer(note_removal::<Kicker>)
+            .add_observer(note_removal::<CcdLayers>)
+            .add_observer(note_let_go)
+            .add_message::<CircleHit>()
+            .add_message::<CcdContactStarted>()
+            .add_message::<CcdContactEnded>()
+            .configure_sets(
+                self.schedule,
+                (
+                    CircleCcdSystems::Prepare,
+                    CircleCcdSystems::Step,
+                    CircleCcdSystems::Report,
+                )
+                    .chain(),
             )
-                .chain(),
-        )
-        .add_systems(
-            self.schedule,
-            (
-                (sync_world, prepare_kinematics, prepare_hinges, note_starts)
-                    .chain()
-                    .in_set(CircleCcdSystems::Prepare),
-                (step_circles, finish_kinematics, finish_hinges, audit_step)
-                    .chain()
-                    .in_set(CircleCcdSystems::Step),
-                report_hits.in_set(CircleCcdSystems::Report),
-            ),
-        );
+            .add_systems(
+                self.schedule,
+                (
+                    (sync_world, prepare_kinematics, prepare_hinges, note_starts)
+                        .chain()
+                        .in_set(CircleCcdSystems::Prepare),
+                    (step_circles, finish_kinematics, finish_hinges, audit_step)
+                        .chain()
+                        .in_set(CircleCcdSystems::Step),
+                    (track_contacts, report_hits)
+                        .chain()
+                        .in_set(CircleCcdSystems::Report),
+                ),
+            );
         if self.interpolation && !app.is_plugin_added::<TransformInterpolationPlugin>() {
             app.add_plugins(TransformInterpolationPlugin::default());
         }
     }
+}
+
+/// Every component, resource and message of the plugin, for reflection (the inspector,
+/// scenes, the remote protocol).
+fn register_types(app: &mut App) {
+    app.register_type::<(
+        MovingCircle,
+        StaticSegment,
+        Pillar,
+        CcdMaterial,
+        OneSided,
+        CcdSensor,
+        CcdShape,
+    )>()
+    .register_type::<(
+        CcdLayers,
+        CircleResponse,
+        PredictPath,
+        CcdInvalid,
+        Kinematic,
+        CcdMass,
+        CcdMaxSpeed,
+        Kicker,
+        CombineRuleReflect,
+        Hinge,
+        HingePart,
+    )>()
+    .register_type::<(CcdSettings, CcdStats, CcdWorld, CircleHit, CcdFaults)>()
+    .register_type::<(
+        CcdDisabled,
+        CcdGravityScale,
+        CcdContactEvents,
+        CcdContactStarted,
+        CcdContactEnded,
+    )>();
 }

@@ -94,7 +94,7 @@ pub use multiball::{
 pub use obstacle::{Layers, Obstacle, ObstacleId, ObstacleShape, Obstacles};
 pub use outline::OUTLINE_PIECES_PER_TURN;
 pub use parabola::{Parabola, PathLeg};
-pub use penetration::{Penetration, crossed_one_way, penetration, penetration_slop};
+pub use penetration::{Penetration, clearance, crossed_one_way, penetration, penetration_slop};
 pub use predict::{PredictSettings, Prediction, predict_path};
 pub use ray::ray_circle_toi;
 pub use response::{ResponseMode, limit_speed, reflect, respond, slide};

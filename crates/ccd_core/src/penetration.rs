@@ -50,6 +50,26 @@ pub fn penetration(circle: Circle, layers: Layers, obstacle: &Obstacle) -> Optio
     (depth > 0.0).then_some(Penetration { depth, point })
 }
 
+/// How far `circle` is from touching `obstacle`'s surface: the distance from its centre
+/// to the obstacle's core, less its radius and the obstacle's rounding (a pillar's, a
+/// capsule's or an arc's thickness), in world units. Zero when it touches, negative when
+/// it reaches in. Every obstacle counts, sensor or not and on any layers, from either
+/// side.
+///
+/// ```
+/// use ccd_core::{clearance, Circle, Obstacle, Vec2};
+/// let post = Obstacle::pillar(Circle::new(Vec2::ZERO, 2.0));
+/// // A ball of radius 1 whose centre is 5 from the post's: 5 − 1 − 2 = 2 clear.
+/// assert_eq!(clearance(Circle::new(Vec2::new(3.0, 4.0), 1.0), &post), 2.0);
+/// // Resting on it: 0.
+/// assert_eq!(clearance(Circle::new(Vec2::new(0.0, 3.0), 1.0), &post), 0.0);
+/// ```
+#[must_use]
+pub fn clearance(circle: Circle, obstacle: &Obstacle) -> f32 {
+    let (point, rounding) = obstacle.shape.core_near(circle.center);
+    circle.center.distance(point) - circle.radius - rounding
+}
+
 /// The depth past which a circle of `radius` inside a surface is a fault:
 /// [`PENETRATION_SLOP_REL`] of the radius.
 #[inline]

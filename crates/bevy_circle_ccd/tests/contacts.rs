@@ -1,0 +1,243 @@
+//! Contacts that start and end (`CcdContactStarted`, `CcdContactEnded`), opt-in by
+//! `CcdContactEvents`: one contact per pair of a circle and an entity, from its first
+//! touch to its leaving, as messages and as observer events. Every count and figure by
+//! hand.
+#![allow(clippy::unwrap_used, reason = "tests: a missing component is a failed test")]
+
+mod common;
+
+use bevy::prelude::*;
+use bevy_circle_ccd::prelude::*;
+use common::*;
+
+/// Every contact message so far, in order.
+#[derive(Resource, Default)]
+struct Seen {
+    started: Vec<CcdContactStarted>,
+    ended: Vec<CcdContactEnded>,
+}
+
+fn watch(app: &mut App) {
+    collect_hits(app);
+    app.init_resource::<Seen>().add_systems(
+        FixedPostUpdate,
+        |mut s: MessageReader<CcdContactStarted>,
+         mut e: MessageReader<CcdContactEnded>,
+         mut seen: ResMut<Seen>| {
+            seen.started.extend(s.read().copied());
+            seen.ended.extend(e.read().copied());
+        },
+    );
+}
+
+fn counts(app: &App) -> (usize, usize) {
+    let seen = app.world().resource::<Seen>();
+    (seen.started.len(), seen.ended.len())
+}
+
+fn hits(app: &App) -> usize {
+    app.world().resource::<Collected>().0.len()
+}
+
+fn gravity(app: &mut App, g: Vec2) {
+    app.world_mut().resource_mut::<CcdSettings>().gravity = g;
+}
+
+#[test]
+fn a_bounce_is_one_hit_and_one_contact_that_starts_and_ends() {
+    // Radius 1 from (0, 5.5) at 10 u/s down onto the floor y = 0: it touches at t = 0.45 s
+    // and leaves at once (e = 1); at the end of that step, t = 0.5 s, it is 0.5 clear.
+    let mut app = app(10.0);
+    watch(&mut app);
+    let floor = wall(&mut app, Vec2::new(-50.0, 0.0), Vec2::new(50.0, 0.0));
+    let b = ball(&mut app, 1.0, Vec2::new(0.0, 5.5), Vec2::new(0.0, -10.0));
+    app.world_mut().entity_mut(b).insert(CcdContactEvents);
+    steps(&mut app, 4);
+    assert_eq!(counts(&app), (0, 0));
+    steps(&mut app, 1);
+    assert_eq!(
+        (hits(&app), counts(&app)),
+        (1, (1, 1)),
+        "started and ended in one step"
+    );
+    let seen = app.world().resource::<Seen>();
+    let s = seen.started[0];
+    assert_eq!(
+        (s.circle, s.other, s.part, s.feature),
+        (b, floor, 0, HitFeature::Face)
+    );
+    assert!(
+        close(s.point, Vec2::ZERO, 1e-5) && close(s.normal, Vec2::Y, 1e-6),
+        "{s:?}"
+    );
+    assert!((s.speed - 10.0).abs() < 1e-4, "{}", s.speed);
+    assert_eq!(
+        seen.ended[0],
+        CcdContactEnded {
+            circle: b,
+            other: floor
+        }
+    );
+    steps(&mut app, 10);
+    assert_eq!((hits(&app), counts(&app)), (1, (1, 1)));
+}
+
+#[test]
+fn no_contact_is_reported_without_the_marker() {
+    let mut app = app(10.0);
+    watch(&mut app);
+    wall(&mut app, Vec2::new(-50.0, 0.0), Vec2::new(50.0, 0.0));
+    ball(&mut app, 1.0, Vec2::new(0.0, 5.0), Vec2::new(0.0, -10.0));
+    steps(&mut app, 10);
+    assert_eq!((hits(&app), counts(&app)), (1, (0, 0)));
+}
+
+#[test]
+fn a_ball_cradled_on_a_raised_flipper_is_one_contact_until_it_drops() {
+    // A kinematic bat from (0, 0) to (100, 0), held level, a ball of radius 5 resting on it
+    // at x = 50 under gravity 100 down, at 60 Hz. The marker is on the bat.
+    let mut app = app(60.0);
+    watch(&mut app);
+    gravity(&mut app, Vec2::new(0.0, -100.0));
+    let held = Kinematic::Velocity {
+        angular: 0.0,
+        linear: Vec2::ZERO,
+    };
+    let bat = flipper(&mut app, Vec2::ZERO, 100.0, 0.0, held);
+    app.world_mut().entity_mut(bat).insert(CcdContactEvents);
+    let b = ball(&mut app, 5.0, Vec2::new(50.0, 5.0), Vec2::ZERO);
+    steps(&mut app, 120);
+    assert_eq!(counts(&app), (1, 0), "one contact over 2 s");
+    let s = app.world().resource::<Seen>().started[0];
+    assert_eq!((s.circle, s.other), (b, bat));
+    assert!(
+        close(position(&app, b), Vec2::new(50.0, 5.0), 1e-3),
+        "{}",
+        position(&app, b)
+    );
+
+    // The bat drops at 20 rad/s: under the ball (50 from the pivot) it falls away at
+    // 1,000 u/s, far faster than the ball falls. The contact ends.
+    *app.world_mut().get_mut::<Kinematic>(bat).unwrap() = Kinematic::Velocity {
+        angular: -20.0,
+        linear: Vec2::ZERO,
+    };
+    steps(&mut app, 2);
+    assert_eq!(counts(&app), (1, 1));
+    assert_eq!(
+        app.world().resource::<Seen>().ended[0],
+        CcdContactEnded {
+            circle: b,
+            other: bat
+        }
+    );
+}
+
+#[test]
+fn a_slide_across_the_joints_of_a_chain_is_one_contact() {
+    // A 20° slope of 10 edges of 20 (a chain of 11 points), a ball of radius 10 let go on
+    // it at rest near its top, gravity 1,000 down, 120 Hz. It slides 171 in 1 s (½·g·sin
+    // 20°·t²), across 8 joints, on one contact with the chain; it runs off the chain's end
+    // (200 along) before 1.5 s, and the contact ends.
+    let mut app = app(120.0);
+    watch(&mut app);
+    gravity(&mut app, Vec2::new(0.0, -1000.0));
+    let down = Vec2::from_angle(-20f32.to_radians());
+    let points: Vec<Vec2> = (0..=10).map(|k| down * (20.0 * k as f32)).collect();
+    let chain = app
+        .world_mut()
+        .spawn((CcdShape::polyline(points), CcdContactEvents, Transform::default()))
+        .id();
+    let start = down * 5.0 + down.perp() * 10.0;
+    let b = ball(&mut app, 10.0, start, Vec2::ZERO);
+    steps(&mut app, 120);
+    let along = (position(&app, b) - start).dot(down);
+    assert!((along - 171.0).abs() < 0.5, "slid {along}");
+    assert_eq!(counts(&app), (1, 0));
+    let s = app.world().resource::<Seen>().started[0];
+    assert_eq!((s.circle, s.other), (b, chain));
+    steps(&mut app, 60);
+    assert_eq!(counts(&app), (1, 1), "off the end");
+}
+
+/// The contact events each entity observed, in order: (entity observed, started?, circle,
+/// other, normal).
+#[derive(Resource, Default)]
+struct Observed(Vec<(Entity, bool, Entity, Entity, Vec2)>);
+
+#[test]
+fn two_balls_in_contact_each_see_the_other() {
+    // Radius 1 at (−5, 0) and (5, 0), closing at 20 u/s: they touch at t = 0.4 s, and
+    // part at once (e = 1), 1 apart at the end of that step. Only the first has the marker.
+    let mut app = app(10.0);
+    watch(&mut app);
+    app.world_mut().resource_mut::<CcdSettings>().ball_ball = true;
+    app.init_resource::<Observed>();
+    let a = ball(&mut app, 1.0, Vec2::new(-5.0, 0.0), Vec2::new(10.0, 0.0));
+    let b = ball(&mut app, 1.0, Vec2::new(5.0, 0.0), Vec2::new(-10.0, 0.0));
+    app.world_mut().entity_mut(a).insert(CcdContactEvents);
+    for e in [a, b] {
+        app.world_mut()
+            .entity_mut(e)
+            .observe(|on: On<CcdContactStartedEvent>, mut seen: ResMut<Observed>| {
+                let c = on.contact;
+                seen.0.push((on.entity, true, c.circle, c.other, c.normal));
+            })
+            .observe(|on: On<CcdContactEndedEvent>, mut seen: ResMut<Observed>| {
+                let c = on.contact;
+                seen.0.push((on.entity, false, c.circle, c.other, Vec2::ZERO));
+            });
+    }
+    steps(&mut app, 5);
+    assert_eq!(counts(&app), (2, 2));
+    let seen = app.world().resource::<Seen>();
+    let views: Vec<(Entity, Entity)> = seen.started.iter().map(|s| (s.circle, s.other)).collect();
+    assert!(views.contains(&(a, b)) && views.contains(&(b, a)), "{views:?}");
+    for s in &seen.started {
+        // The normal points from the other ball to this one.
+        let want = if s.circle == a { -Vec2::X } else { Vec2::X };
+        assert!(close(s.normal, want, 1e-6), "{s:?}");
+    }
+    // Each ball observed its own view once started and once ended, and nothing else.
+    let mut observed = app.world().resource::<Observed>().0.clone();
+    observed.sort_by_key(|o| (o.0, o.1));
+    let got: Vec<(Entity, bool, Entity, Entity)> = observed.iter().map(|o| (o.0, o.1, o.2, o.3)).collect();
+    let mut want = vec![
+        (a, true, a, b),
+        (a, false, a, b),
+        (b, true, b, a),
+        (b, false, b, a),
+    ];
+    want.sort_by_key(|o| (o.0, o.1));
+    assert_eq!(got, want);
+}
+
+#[test]
+fn a_contact_ends_when_the_other_is_despawned_or_the_ball_held() {
+    // Resting on a floor (e = 0 from 0.1 above, gravity 10): one contact, then the floor
+    // is despawned: it ends. A second ball on a second floor is held (`CcdDisabled`): it
+    // ends too.
+    let mut app = app(60.0);
+    watch(&mut app);
+    gravity(&mut app, Vec2::new(0.0, -10.0));
+    let floor = wall(&mut app, Vec2::new(-50.0, 0.0), Vec2::new(50.0, 0.0));
+    let other_floor = wall(&mut app, Vec2::new(100.0, 0.0), Vec2::new(200.0, 0.0));
+    let dead = CcdMaterial::new(0.0, 0.0);
+    let b = ball(&mut app, 1.0, Vec2::new(0.0, 1.1), Vec2::ZERO);
+    let c = ball(&mut app, 1.0, Vec2::new(150.0, 1.1), Vec2::ZERO);
+    for e in [b, c] {
+        app.world_mut().entity_mut(e).insert((CcdContactEvents, dead));
+    }
+    steps(&mut app, 60);
+    assert_eq!(counts(&app), (2, 0), "each landed once and stays");
+    app.world_mut().entity_mut(floor).despawn();
+    app.world_mut().entity_mut(c).insert(CcdDisabled);
+    steps(&mut app, 1);
+    let seen = app.world().resource::<Seen>();
+    let ended: Vec<(Entity, Entity)> = seen.ended.iter().map(|e| (e.circle, e.other)).collect();
+    assert_eq!(ended.len(), 2, "{ended:?}");
+    assert!(
+        ended.contains(&(b, floor)) && ended.contains(&(c, other_floor)),
+        "{ended:?}"
+    );
+}
