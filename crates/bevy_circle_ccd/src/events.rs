@@ -2,14 +2,15 @@
 
 use bevy::prelude::*;
 
-/// One contact of a [`MovingCircle`](crate::MovingCircle) with an obstacle or another
-/// circle, written for every contact of every step, solid or sensor, in time order for
-/// each circle.
+/// An impact of a [`MovingCircle`](crate::MovingCircle) on an obstacle or another circle,
+/// or its crossing of a sensor: every bounce of every step, in time order for each circle.
 ///
-/// A resting contact (a circle pressing on a surface slower than the resting speed, such
-/// as a ball rolling along a floor) is a contact too: it is written once per step while
-/// the circle presses on the surface, whether or not ball–ball or kinematic obstacles are
-/// on. Tell it from an impact by its `speed`.
+/// A contact that lasts (a ball resting on a flipper, a pile of balls) is a hit when it
+/// starts, and not again while it goes on: a contact of a circle with what it also met in
+/// the step before, slower than the resting speed
+/// ([`CcdSettings::resting_speed`](crate::CcdSettings::resting_speed)), is not written.
+/// For when such a contact starts and ends, see
+/// [`CcdContactEvents`](crate::CcdContactEvents).
 ///
 /// ```
 /// use bevy::prelude::*;

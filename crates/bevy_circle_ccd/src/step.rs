@@ -16,6 +16,7 @@ use crate::settings::{CcdSettings, CcdStats};
 use crate::world::CcdWorld;
 use bevy::ecs::message::Messages;
 use bevy::ecs::system::SystemParam;
+use bevy::platform::collections::HashSet;
 use bevy::prelude::*;
 use ccd_core::{
     ContactWith, LoneSweeps, MultiballReport, MultiballScratch, MultiballSettings, MultiballStep,
@@ -245,12 +246,16 @@ fn run_core(
     report
 }
 
-/// Write the step's contacts as messages, and trigger them as [`CircleHitEvent`]s on the
-/// entities that have observers for them (nothing is triggered where nobody listens).
-/// Runs in [`CircleCcdSystems::Report`](crate::CircleCcdSystems::Report).
-pub(crate) fn report_hits(world: &mut World, mut listening: Local<Listening>) {
+/// Write the step's impacts and sensor crossings as messages, and trigger them as
+/// [`CircleHitEvent`]s on the entities that have observers for them (nothing is triggered
+/// where nobody listens). A contact that lasts is not a hit after its first step
+/// ([`Lasting`]). Runs in [`CircleCcdSystems::Report`](crate::CircleCcdSystems::Report).
+pub(crate) fn report_hits(world: &mut World, mut listening: Local<Listening>, mut lasting: Local<Lasting>) {
+    let dt = world.resource::<Time>().delta_secs();
+    let resting_speed = world.resource::<CcdSettings>().resting_speed_for(dt);
     world.try_resource_scope(|world, mut step_hits: Mut<StepHits>| {
         let hits = &mut step_hits.0;
+        lasting.keep_impacts(hits, resting_speed);
         if hits.is_empty() {
             return;
         }
@@ -268,6 +273,32 @@ pub(crate) fn report_hits(world: &mut World, mut listening: Local<Listening>) {
             .resource_mut::<Messages<CircleHit>>()
             .write_batch(hits.drain(..));
     });
+}
+
+/// The pairs (a circle and what it touched) that met in the last step, to tell a contact
+/// that lasts from an impact: a contact of a pair that met in the last step too, slower
+/// than the resting speed, is the same contact going on (a ball resting on a flipper, a
+/// pile of balls), and not a [`CircleHit`]; its start was one, and
+/// [`CcdContactEvents`](crate::CcdContactEvents) reports it as one contact throughout.
+#[derive(Default)]
+pub(crate) struct Lasting {
+    before: HashSet<(Entity, Entity)>,
+    now: HashSet<(Entity, Entity)>,
+}
+
+impl Lasting {
+    /// Keep the hits that are impacts or sensor crossings, and note every pair that met.
+    fn keep_impacts(&mut self, hits: &mut Vec<CircleHit>, resting_speed: f32) {
+        self.now.clear();
+        hits.retain(|h| {
+            // A ball–ball pair is met from either ball.
+            let pair = (h.circle.min(h.other), h.circle.max(h.other));
+            let goes_on = !h.sensor && h.speed < resting_speed && self.before.contains(&pair);
+            self.now.insert(pair);
+            !goes_on
+        });
+        std::mem::swap(&mut self.before, &mut self.now);
+    }
 }
 
 /// Who observes [`CircleHitEvent`]: observers of every such event, and entities with an

@@ -108,6 +108,11 @@ fn a_ball_cradled_on_a_raised_flipper_is_one_contact_until_it_drops() {
     let b = ball(&mut app, 5.0, Vec2::new(50.0, 5.0), Vec2::ZERO);
     steps(&mut app, 120);
     assert_eq!(counts(&app), (1, 0), "one contact over 2 s");
+    assert_eq!(
+        hits(&app),
+        1,
+        "one hit, the first: a contact that lasts is not a hit"
+    );
     let s = app.world().resource::<Seen>().started[0];
     assert_eq!((s.circle, s.other), (b, bat));
     assert!(

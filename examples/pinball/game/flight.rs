@@ -4,13 +4,16 @@
 //! as a height, goes into the headless summary.
 //!
 //! A flight is the run of steps in which a ball meets nothing (no [`CircleHit`] names it,
-//! as the circle or as the other ball, sensors included) and nothing else changes its state between two steps (the rules' nudges,
-//! holds and ejections start a new flight). Its energy is read just before the plugin's
+//! as the circle or as the other ball, sensors included, and it is in no contact that
+//! lasts: none started, went on or ended, [`CcdContactStarted`]) and nothing else changes
+//! its state between two steps (the rules' nudges, holds and ejections start a new
+//! flight). Its energy is read just before the plugin's
 //! step and just after it, so nothing but the sweep acts between the two readings.
 
 use crate::game::stats::RunStats;
 use crate::table::Table;
 use crate::table::parts::InPlay;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
 use std::collections::HashMap;
@@ -25,11 +28,43 @@ struct Flight {
     steps: u32,
 }
 
-/// Each ball's energy before this step's sweep, and its flight so far.
+/// Each ball's energy before this step's sweep, its flight so far, and how many contacts
+/// that last it is in.
 #[derive(Resource, Default)]
 pub struct FlightWatch {
     before: HashMap<Entity, f64>,
     flights: HashMap<Entity, Flight>,
+    touching: HashMap<Entity, u32>,
+}
+
+/// What a ball met in the step: its hits, and its contacts that started and ended.
+#[derive(SystemParam)]
+pub struct Met<'w, 's> {
+    hits: MessageReader<'w, 's, CircleHit>,
+    started: MessageReader<'w, 's, CcdContactStarted>,
+    ended: MessageReader<'w, 's, CcdContactEnded>,
+}
+
+impl Met<'_, '_> {
+    /// Every ball that met something this step or is in a contact that lasts.
+    fn balls(&mut self, touching: &mut HashMap<Entity, u32>) -> Vec<Entity> {
+        // Both balls of a ball–ball hit (`other` is then a ball); a contact is written
+        // from each ball.
+        let mut met: Vec<Entity> = self.hits.read().flat_map(|h| [h.circle, h.other]).collect();
+        for s in self.started.read() {
+            *touching.entry(s.circle).or_default() += 1;
+            met.push(s.circle);
+        }
+        for e in self.ended.read() {
+            if let Some(n) = touching.get_mut(&e.circle) {
+                *n = n.saturating_sub(1);
+            }
+            met.push(e.circle);
+        }
+        touching.retain(|_, n| *n > 0);
+        met.extend(touching.keys().copied());
+        met
+    }
 }
 
 /// Kinetic plus potential energy per unit mass, `½|v|² − g·p`, in f64.
@@ -58,7 +93,7 @@ pub fn read_before(
 pub fn read_after(
     settings: Res<CcdSettings>,
     table: Res<Table>,
-    mut hits: MessageReader<CircleHit>,
+    mut met: Met,
     mut watch: ResMut<FlightWatch>,
     mut stats: ResMut<RunStats>,
     balls: Query<(Entity, &Transform, &MovingCircle), InPlay>,
@@ -75,12 +110,9 @@ pub fn read_after(
         .map(|p| up.dot(*p))
         .fold(f32::INFINITY, f32::min);
     let watch = &mut *watch;
-    for hit in hits.read() {
-        // Both balls of a ball–ball contact (`other` is then a ball).
-        for e in [hit.circle, hit.other] {
-            watch.flights.remove(&e);
-            watch.before.remove(&e);
-        }
+    for e in met.balls(&mut watch.touching) {
+        watch.flights.remove(&e);
+        watch.before.remove(&e);
     }
     let figures = &mut stats.flight;
     watch.flights.retain(|e, _| watch.before.contains_key(e));
