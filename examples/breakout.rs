@@ -45,8 +45,8 @@ fn main() -> AppExit {
         .insert_resource(Time::<Fixed>::from_hz(STEP_HZ))
         .init_resource::<Score>()
         .add_systems(Startup, setup)
-        .add_systems(FixedUpdate, steer.before(CircleCcdSystems::Prepare))
-        .add_systems(FixedUpdate, (hear, watch).after(CircleCcdSystems::Report));
+        .add_systems(FixedUpdate, steer)
+        .add_systems(FixedPostUpdate, (hear, watch).after(CircleCcdSystems::Report));
     match headless {
         Some(seconds) => run_headless(&mut app, seconds.parse().unwrap_or(3.0)),
         None => app.run(),

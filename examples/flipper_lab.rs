@@ -60,7 +60,8 @@ fn main() -> AppExit {
         }),
         ..default()
     }))
-    .add_plugins((CircleCcdPlugin::default(), CcdDebugPlugin))
+    // Its systems run in `FixedUpdate`, ordered around the step.
+    .add_plugins((CircleCcdPlugin::new(FixedUpdate), CcdDebugPlugin))
     .insert_resource(Time::<Fixed>::from_hz(120.0))
     .insert_resource(ClearColor(Color::srgb(0.05, 0.06, 0.09)))
     .insert_resource(CcdSettings {

@@ -165,7 +165,7 @@ impl Plugin for CcdDebugPlugin {
         let schedule = app
             .get_added_plugins::<crate::plugin::CircleCcdPlugin>()
             .first()
-            .map_or(FixedUpdate.intern(), |p| p.schedule);
+            .map_or(FixedPostUpdate.intern(), |p| p.schedule);
         app.add_systems(
             schedule,
             (

@@ -32,7 +32,7 @@
 //!     .insert_resource(Time::<Fixed>::from_hz(120.0))
 //!     .insert_resource(bevy::time::TimeUpdateStrategy::FixedTimesteps(1))
 //!     .add_systems(Startup, setup)
-//!     .add_systems(FixedPostUpdate, check);
+//!     .add_systems(FixedPostUpdate, check.after(CircleCcdSystems::Report));
 //! for _ in 0..240 {
 //!     app.update();
 //! }

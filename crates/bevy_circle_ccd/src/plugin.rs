@@ -33,8 +33,14 @@ use bevy_transform_interpolation::prelude::TransformInterpolationPlugin;
 /// ```
 #[derive(Debug, Clone)]
 pub struct CircleCcdPlugin {
-    /// The schedule the step runs in. Default [`FixedUpdate`]: the step then lasts one
-    /// fixed timestep, whatever the frame rate.
+    /// The schedule the step runs in. Default [`FixedPostUpdate`]: the step lasts one
+    /// fixed timestep, whatever the frame rate, and a game's [`FixedUpdate`] systems
+    /// (input, moving a paddle, spawning) run before it with no ordering; a
+    /// `FixedPostUpdate` system that reads the step's results (its hits, the balls' new
+    /// places) orders itself `.after(CircleCcdSystems::Report)`. A game that keeps its
+    /// rules in `FixedUpdate` around the step gives `FixedUpdate` here and orders them
+    /// `.before(CircleCcdSystems::Prepare)` or `.after(CircleCcdSystems::Report)`. The
+    /// fixed rate is Bevy's `Time::<Fixed>` (64 Hz unless the game sets it).
     pub schedule: InternedScheduleLabel,
     /// Whether to add `bevy_transform_interpolation`'s `TransformInterpolationPlugin`, so
     /// that entities carrying [`TransformInterpolation`](crate::TransformInterpolation)
@@ -46,7 +52,7 @@ pub struct CircleCcdPlugin {
 impl Default for CircleCcdPlugin {
     fn default() -> Self {
         Self {
-            schedule: FixedUpdate.intern(),
+            schedule: FixedPostUpdate.intern(),
             interpolation: true,
         }
     }

@@ -38,7 +38,7 @@ fn plant(mut plant: ResMut<Plant>, mut balls: Query<&mut Transform>, mut done: L
 
 fn add_plant(app: &mut App, ball: Entity, to: Vec2) {
     app.insert_resource(Plant(ball, to)).add_systems(
-        FixedUpdate,
+        FixedPostUpdate,
         plant
             .after(CircleCcdSystems::Prepare)
             .before(CircleCcdSystems::Step),

@@ -17,17 +17,19 @@ struct Seen {
     ended: Vec<CcdContactEnded>,
 }
 
+fn record(
+    mut s: MessageReader<CcdContactStarted>,
+    mut e: MessageReader<CcdContactEnded>,
+    mut seen: ResMut<Seen>,
+) {
+    seen.started.extend(s.read().copied());
+    seen.ended.extend(e.read().copied());
+}
+
 fn watch(app: &mut App) {
     collect_hits(app);
-    app.init_resource::<Seen>().add_systems(
-        FixedPostUpdate,
-        |mut s: MessageReader<CcdContactStarted>,
-         mut e: MessageReader<CcdContactEnded>,
-         mut seen: ResMut<Seen>| {
-            seen.started.extend(s.read().copied());
-            seen.ended.extend(e.read().copied());
-        },
-    );
+    app.init_resource::<Seen>()
+        .add_systems(FixedPostUpdate, record.after(CircleCcdSystems::Report));
 }
 
 fn counts(app: &App) -> (usize, usize) {

@@ -786,3 +786,26 @@ fn two_shape_components_on_one_entity_are_refused_naming_the_second() {
         position(&app, b)
     );
 }
+
+#[test]
+fn a_fixed_update_system_runs_before_the_step_with_no_ordering() {
+    // The step runs in FixedPostUpdate: a FixedUpdate system that sets a ball going at
+    // (10, 0) is seen by the very step after it, 1 unit in 0.1 s.
+    use bevy::ecs::schedule::ScheduleLabel;
+    assert_eq!(CircleCcdPlugin::default().schedule, FixedPostUpdate.intern());
+    let mut app = app(10.0);
+    let b = ball(&mut app, 1.0, Vec2::ZERO, Vec2::ZERO);
+    app.add_systems(FixedUpdate, move |mut circles: Query<&mut MovingCircle>| {
+        if let Ok(mut c) = circles.get_mut(b)
+            && c.velocity == Vec2::ZERO
+        {
+            c.velocity = Vec2::new(10.0, 0.0);
+        }
+    });
+    steps(&mut app, 1);
+    assert!(
+        close(position(&app, b), Vec2::new(1.0, 0.0), 1e-6),
+        "{}",
+        position(&app, b)
+    );
+}

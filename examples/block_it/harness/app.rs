@@ -13,9 +13,10 @@ use bevy_circle_ccd::prelude::*;
 /// tape, the fixed rate.
 pub fn add_game(app: &mut App, def: RoomDef, autoplay: bool, hz: u32, interpolation: bool) {
     app.add_plugins((
+        // The game's rules run in `FixedUpdate`, ordered around the step.
         CircleCcdPlugin {
             interpolation,
-            ..default()
+            ..CircleCcdPlugin::new(FixedUpdate)
         },
         GamePlugin { def, autoplay },
     ))

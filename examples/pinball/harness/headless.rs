@@ -121,9 +121,10 @@ pub fn headless_app(def: TableDef, autoplay: bool, hz: f64) -> App {
     app.add_plugins((
         MinimalPlugins,
         TransformPlugin,
+        // The game's rules run in `FixedUpdate`, ordered around the step.
         CircleCcdPlugin {
             interpolation: false,
-            ..default()
+            ..CircleCcdPlugin::new(FixedUpdate)
         },
         GamePlugin { table: def, autoplay },
     ))

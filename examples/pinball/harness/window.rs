@@ -76,7 +76,8 @@ pub fn window_app(def: TableDef, args: &Args, autoplay: bool, hz: f64) -> App {
         ..default()
     }))
     .add_plugins((
-        CircleCcdPlugin::default(),
+        // The game's rules run in `FixedUpdate`, ordered around the step.
+        CircleCcdPlugin::new(FixedUpdate),
         CcdDebugPlugin,
         GamePlugin { table: def, autoplay },
         view::ViewPlugin,

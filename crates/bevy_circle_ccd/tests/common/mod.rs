@@ -74,9 +74,10 @@ pub struct Collected(pub Vec<CircleHit>);
 pub fn collect_hits(app: &mut App) {
     app.init_resource::<Collected>().add_systems(
         FixedPostUpdate,
-        |mut reader: MessageReader<CircleHit>, mut out: ResMut<Collected>| {
+        (|mut reader: MessageReader<CircleHit>, mut out: ResMut<Collected>| {
             out.0.extend(reader.read().copied());
-        },
+        })
+        .after(CircleCcdSystems::Report),
     );
 }
 
