@@ -57,6 +57,7 @@
 //! | reflection of the core's types the components hold | `remote.rs` |
 //! | contact messages and observer events | [`CircleHit`], [`CircleHitEvent`] (`events.rs`) |
 //! | contacts that start and end, opt-in per entity | [`CcdContactEvents`], [`CcdContactStarted`], [`CcdContactEnded`] (`contacts.rs`) |
+//! | questions of the world: casts, points, overlaps | [`CcdQuery`] (`spatial.rs`) |
 //! | holding a circle out of the step, its own gravity | [`CcdDisabled`], [`CcdGravityScale`] (`components.rs`) |
 //! | debug gizmos (feature `debug-draw`) | `CcdDebugPlugin` (`debug.rs`), each shape by its [`ccd_core::ObstacleShape::outline`] |
 //!
@@ -135,6 +136,7 @@ mod query;
 mod remote;
 mod settings;
 mod shape;
+mod spatial;
 mod step;
 mod world;
 
@@ -157,16 +159,18 @@ pub use hinge_body::{Hinge, HingePart, HingeStops, MAX_SPRING_OMEGA_DT};
 pub use plugin::{CircleCcdPlugin, CircleCcdSystems};
 pub use settings::{CcdSettings, CcdStats};
 pub use shape::CcdShape;
+pub use spatial::{CcdCastHit, CcdQuery, CcdQueryFilter};
 pub use world::{CcdWorld, ObstaclePart};
 
 /// Everything a game usually needs.
 pub mod prelude {
     pub use crate::{
-        CcdContactEnded, CcdContactEndedEvent, CcdContactEvents, CcdContactStarted, CcdContactStartedEvent,
-        CcdDisabled, CcdFaults, CcdGravityScale, CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed,
-        CcdSensor, CcdSettings, CcdShape, CcdStats, CcdWorld, CircleCcdPlugin, CircleCcdSystems, CircleHit,
-        CircleHitEvent, CircleResponse, CombineRule, Hinge, HingeMotor, HingePart, HingeSpring, HingeStops,
-        HitFeature, Kicker, Kinematic, MovingCircle, OneSided, Pillar, PredictPath, StaticSegment,
+        CcdCastHit, CcdContactEnded, CcdContactEndedEvent, CcdContactEvents, CcdContactStarted,
+        CcdContactStartedEvent, CcdDisabled, CcdFaults, CcdGravityScale, CcdInvalid, CcdLayers, CcdMass,
+        CcdMaterial, CcdMaxSpeed, CcdQuery, CcdQueryFilter, CcdSensor, CcdSettings, CcdShape, CcdStats,
+        CcdWorld, CircleCcdPlugin, CircleCcdSystems, CircleHit, CircleHitEvent, CircleResponse, CombineRule,
+        Hinge, HingeMotor, HingePart, HingeSpring, HingeStops, HitFeature, Kicker, Kinematic, MovingCircle,
+        OneSided, Pillar, PredictPath, StaticSegment,
     };
     #[cfg(feature = "debug-draw")]
     pub use crate::{CcdDebugPlugin, CcdGizmos};

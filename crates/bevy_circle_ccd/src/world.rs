@@ -127,6 +127,11 @@ impl CcdWorld {
             .filter_map(|id| self.grid.get(*id))
     }
 
+    /// Every entity with solid polygons, and its polygons.
+    pub(crate) fn polygon_bodies(&self) -> impl Iterator<Item = (Entity, &[Polygon])> {
+        self.polygons.iter().map(|(e, p)| (*e, p.as_slice()))
+    }
+
     /// The solid polygons of `entity` (its [`CcdShape::Polygon`](crate::CcdShape) parts),
     /// in the world; `None` for an entity that has none.
     #[must_use]
