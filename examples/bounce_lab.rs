@@ -17,7 +17,7 @@ mod support;
 use bevy::gizmos::config::GizmoConfigStore;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
-use bevy_circle_ccd::ccd_core::{Circle, PathLeg, PredictSettings};
+use bevy_circle_ccd::ccd_core::{Circle, PathLeg, PredictSettings, SweepSettings};
 use bevy_circle_ccd::prelude::*;
 use clap::Parser;
 use std::path::PathBuf;
@@ -257,9 +257,9 @@ fn aim_and_shoot(
 
 /// The predicted path of the ball being aimed.
 fn draw_aim(
-    aim: Res<Aim>,
+    (aim, ball): (Res<Aim>, Res<LabBall>),
     world: Res<CcdWorld>,
-    settings: Res<CcdSettings>,
+    (settings, fixed): (Res<CcdSettings>, Res<Time<Fixed>>),
     mut gizmos: Gizmos,
     mut path: Local<Vec<PathLeg>>,
 ) {
@@ -268,11 +268,16 @@ fn draw_aim(
     };
     let velocity = (from - aim.to) * LAUNCH_GAIN;
     gizmos.line_2d(from, aim.to, Color::srgba(1.0, 1.0, 1.0, 0.3));
+    // The ball's own material, as the step will bounce it, and the step's resting speed.
     let predict = PredictSettings {
         max_bounces: 10,
         max_time: 3.0,
         gravity: settings.gravity,
-        ..default()
+        sweep: SweepSettings {
+            material: ball.material.into(),
+            resting_speed: settings.resting_speed_for(fixed.timestep().as_secs_f32()),
+            ..default()
+        },
     };
     if world
         .predict_path(Circle::new(from, BALL_RADIUS), velocity, &predict, &mut path)
