@@ -106,7 +106,7 @@
 //!   the app: it is Bevy's, for the whole world.)
 //!
 //! In the 2,000-ball pit (`benches/ball_pit.rs`) the audit and the marking each cost about
-//! a fifth of the frame; the README gives the figures.
+//! a fifth of the frame; `docs/performance-log.md` gives the figures.
 //!
 //! ## Names beside Avian and Rapier
 //! The prelude shares no name with Avian's or bevy_rapier's, so a project can glob-import
