@@ -7,13 +7,15 @@
 //! ([`ccd_core::Obstacle::sweep`]), against each body the motion's box meets: the same
 //! query the step makes, with the same result.
 
-use crate::components::{CcdDisabled, CcdLayers, MovingCircle};
+use crate::components::{CcdDisabled, CcdInvalid, CcdLayers, CcdSensor, Kinematic, MovingCircle};
 use crate::events::HitFeature;
-use crate::kinematic::Kinematics;
+use crate::hinge_body::{Hinge, HingePart};
+use crate::kinematic::{Kinematics, Pose};
+use crate::shape::{CcdShape, polygons_of};
 use crate::world::CcdWorld;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use ccd_core::{Aabb, Circle, Hit, Layers, Obstacle, Obstacles, clearance};
+use ccd_core::{Aabb, Circle, Hit, Layers, Obstacle, Obstacles, Polygon, clearance};
 
 /// What a [`CcdQuery`] looks at.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -107,7 +109,21 @@ pub struct CcdQuery<'w, 's> {
         ),
         Without<CcdDisabled>,
     >,
+    /// The moving bodies' shapes, for the insides of their solid polygons.
+    moving_shapes: Query<'w, 's, MovingShape, (Moves, Without<CcdInvalid>)>,
 }
+
+/// A moving body's shape, where it is now.
+type MovingShape = (
+    Entity,
+    &'static CcdShape,
+    &'static Transform,
+    Option<&'static CcdLayers>,
+    Has<CcdSensor>,
+);
+
+/// The bodies that move: kinematic and hinged.
+type Moves = Or<(With<Kinematic>, With<Hinge>, With<HingePart>)>;
 
 /// One cast: its circle and motion, and what it meets.
 struct Cast<'a> {
@@ -248,7 +264,8 @@ impl CcdQuery<'_, '_> {
     }
 
     /// Every body a circle of `radius` at `center` overlaps or touches, each once: a
-    /// surface within its radius, or a solid polygon around its centre.
+    /// surface within its radius, or a solid polygon around its centre (a moving body's
+    /// where its `Transform` is now).
     #[must_use]
     pub fn overlap(&self, center: Vec2, radius: f32, filter: &CcdQueryFilter) -> Vec<Entity> {
         let circle = Circle::new(center, radius);
@@ -281,6 +298,19 @@ impl CcdQuery<'_, '_> {
         for (&entity, m) in self.kinematics.entities.iter().zip(&self.kinematics.moving) {
             let o = m.at_end();
             if meets(&o) && clearance(circle, &o) <= 0.0 {
+                add(entity);
+            }
+        }
+        let mut polygons: Vec<Polygon> = Vec::new();
+        for (entity, shape, transform, their, sensor) in &self.moving_shapes {
+            let theirs: Layers = their.copied().unwrap_or_default().into();
+            if (sensor && !filter.sensors) || !theirs.interacts(layers) {
+                continue;
+            }
+            let (pose, scale) = (Pose::of(transform), transform.scale.truncate());
+            polygons.clear();
+            polygons_of(shape, &|local| pose.place(local, scale), &mut polygons);
+            if polygons.iter().any(|p| p.contains(center)) {
                 add(entity);
             }
         }

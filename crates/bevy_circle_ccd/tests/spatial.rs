@@ -1,7 +1,7 @@
 //! `CcdQuery` against brute force: 100,000 seeded random casts of circles and rays
 //! through a scene of every shape (a segment, a pillar, a capsule, an arc, a band, a
-//! chain, a polygon, a turned box, a compound, a turning kinematic bat and a resting
-//! ball), each checked against the least clearance of the cast circle from every body,
+//! chain, a polygon, a turned box, a compound, a turning kinematic bat, a turning
+//! kinematic box and a resting ball), each checked against the least clearance of the cast circle from every body,
 //! sampled along the motion: no body is reached before the hit, the circle touches the
 //! hit body there, and a cast that meets nothing reaches nothing. Then 20,000 overlap
 //! and point queries against the set of bodies brute force finds.
@@ -94,6 +94,12 @@ fn scene() -> (App, Vec<Body>) {
         0.2,
         Kinematic::turning(2.0),
     );
+    let paddle = spawn(
+        &mut app,
+        CcdShape::rect(Vec2::new(8.0, 5.0)),
+        Transform::from_xyz(70.0, 75.0, 0.0),
+    );
+    app.world_mut().entity_mut(paddle).insert(Kinematic::turning(1.0));
     let resting = ball(&mut app, 4.0, Vec2::new(-60.0, -30.0), Vec2::ZERO);
     steps(&mut app, 2);
     // Brute force's own view: the static shapes from the world's broadphase, the solid
@@ -133,6 +139,18 @@ fn scene() -> (App, Vec<Body>) {
         entity: bat,
         parts: vec![Obstacle::segment(Segment::new(t.translation.truncate(), tip))],
         solids: vec![],
+    });
+    // The turning box where its Transform is: its corners, its edges and its inside.
+    let t = app.world().get::<Transform>(paddle).unwrap();
+    let corners: Vec<Vec2> = [(-8.0, -5.0), (8.0, -5.0), (8.0, 5.0), (-8.0, 5.0)]
+        .map(|(x, y)| (t.translation + t.rotation * Vec3::new(x, y, 0.0)).truncate())
+        .to_vec();
+    bodies.push(Body {
+        entity: paddle,
+        parts: (0..4)
+            .map(|i| Obstacle::segment(Segment::new(corners[i], corners[(i + 1) % 4])))
+            .collect(),
+        solids: vec![Polygon::new(corners)],
     });
     let at = app
         .world()
