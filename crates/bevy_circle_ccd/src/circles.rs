@@ -139,19 +139,18 @@ fn check_circle(parts: &CirclePartsReadOnlyItem) -> Result<(), (&'static str, St
     if parts.parented {
         return Err(("ChildOf", crate::components::PARENTED.to_owned()));
     }
-    parts.circle.validate().map_err(|e| match e {
-        ShapeError::NonFinite { field: "velocity" } => ("MovingCircle.velocity", e.to_string()),
-        _ => ("MovingCircle.radius", e.to_string()),
+    let circle = parts.circle;
+    circle.validate().map_err(|e| match e {
+        ShapeError::NonFinite { field: "velocity" } => ("MovingCircle.velocity", given(e, circle.velocity)),
+        _ => ("MovingCircle.radius", given(e, circle.radius)),
     })?;
     let center = parts.transform.translation.truncate();
     if !center.is_finite() {
-        return Err((
-            "Transform.translation",
-            ShapeError::NonFinite { field: "translation" }.to_string(),
-        ));
+        let e = ShapeError::NonFinite { field: "translation" };
+        return Err(("Transform.translation", given(e, center)));
     }
     match parts.mass {
-        Some(m) => check_mass("CcdMass", m.0).map_err(|e| ("CcdMass", e.to_string()))?,
+        Some(m) => check_mass("CcdMass", m.0).map_err(|e| ("CcdMass", given(e, m.0)))?,
         // Without a mass the area stands for it; a point (radius 0) has none, and the core
         // gives it unit mass.
         None if parts.circle.radius > 0.0 => {
@@ -161,7 +160,7 @@ fn check_circle(parts: &CirclePartsReadOnlyItem) -> Result<(), (&'static str, St
                     field: "MovingCircle.radius",
                     range: "0, or such that its area π r² (its mass, without a CcdMass) and 1 / area are finite",
                 };
-                ("MovingCircle.radius", e.to_string())
+                ("MovingCircle.radius", given(e, parts.circle.radius))
             })?;
         }
         None => {}
@@ -176,7 +175,7 @@ fn check_circle(parts: &CirclePartsReadOnlyItem) -> Result<(), (&'static str, St
             field: "CcdMaxSpeed",
             range: "not negative and not NaN (f32::INFINITY for no limit)",
         };
-        return Err(("CcdMaxSpeed", e.to_string()));
+        return Err(("CcdMaxSpeed", given(e, limit.0)));
     }
     if let Some(scale) = parts.gravity_scale
         && !scale.0.is_finite()
@@ -185,9 +184,14 @@ fn check_circle(parts: &CirclePartsReadOnlyItem) -> Result<(), (&'static str, St
             field: "CcdGravityScale",
             range: "finite (1 for the world's gravity, 0 for none, −1 for it turned upwards)",
         };
-        return Err(("CcdGravityScale", e.to_string()));
+        return Err(("CcdGravityScale", given(e, scale.0)));
     }
     Ok(())
+}
+
+/// A refusal's reason with the value given: what is accepted, then what was written.
+fn given(reason: impl core::fmt::Display, value: impl core::fmt::Display) -> String {
+    format!("{reason}; given {value}")
 }
 
 /// Whether a plain circle (no mass, material, speed limit or gravity scale of its own, not
