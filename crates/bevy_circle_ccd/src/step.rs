@@ -289,6 +289,12 @@ pub(crate) struct Lasting {
 impl Lasting {
     /// Keep the hits that are impacts or sensor crossings, and note every pair that met.
     fn keep_impacts(&mut self, hits: &mut Vec<CircleHit>, resting_speed: f32) {
+        // No contact is slower than a resting speed of 0 (no gravity, none set): every
+        // one is an impact, and no pair need be noted, contact by contact, step by step.
+        if !(resting_speed > 0.0) {
+            self.before.clear();
+            return;
+        }
         self.now.clear();
         hits.retain(|h| {
             // A ball–ball pair is met from either ball.
