@@ -46,7 +46,7 @@ type BodyParts<'a> = (
 );
 
 /// A hinge's shape: its own or a [`HingePart`]'s.
-type PartQuery<'w, 's> = Query<
+pub(crate) type PartQuery<'w, 's> = Query<
     'w,
     's,
     (Entity, ObstacleParts, Option<&'static HingePart>),
@@ -103,18 +103,14 @@ pub(crate) fn prepare_hinges(
             );
             continue;
         }
-        if let Err((field, error)) = hinge.validate().and_then(|()| check_spring_step(&hinge, dt)) {
-            crate::components::mark_invalid(commands, body_entity, invalid, field, error);
-            continue;
-        }
-        let (body, motion) = drive(&mut hinge, transform, done.len() as u32, dt);
-        let first = kinematics.moving.len();
-        let placed = PlacedBody {
-            pose: Pose::of(transform),
-            scale: transform.scale.truncate(),
-            body,
-            motion,
+        let placed = match place_body(&mut hinge, transform, done.len() as u32, dt) {
+            Ok(placed) => placed,
+            Err((field, error)) => {
+                crate::components::mark_invalid(commands, body_entity, invalid, field, error);
+                continue;
+            }
         };
+        let first = kinematics.moving.len();
         for &(_, part) in run {
             if let Ok((_, p, _)) = parts.get(part) {
                 add_part(part, &p, &placed, &mut built, kinematics, commands);
@@ -140,6 +136,24 @@ fn refuse_orphans(run: &[(Entity, Entity)], parts: &PartQuery, commands: &mut Co
     }
 }
 
+/// The body `hinge` is this step (as body `id`), placed by `transform` and driven over
+/// `dt` ([`drive`]), or the field that refuses it.
+pub(crate) fn place_body(
+    hinge: &mut Hinge,
+    transform: &Transform,
+    id: u32,
+    dt: f32,
+) -> Result<PlacedBody, (&'static str, ShapeError)> {
+    hinge.validate().and_then(|()| check_spring_step(hinge, dt))?;
+    let (body, motion) = drive(hinge, transform, id, dt);
+    Ok(PlacedBody {
+        pose: Pose::of(transform),
+        scale: transform.scale.truncate(),
+        body,
+        motion,
+    })
+}
+
 /// The body `hinge` is this step (as body `id`), after its drive over `dt`, and its
 /// motion: its angle follows its `transform`'s, and its stops rest what arrives slower
 /// than the drive's push of a step (no chatter).
@@ -162,7 +176,7 @@ fn drive(hinge: &mut Hinge, transform: &Transform, id: u32, dt: f32) -> (HingeBo
 }
 
 /// A hinge body where it is this step: its pose and scale, the body and its motion.
-struct PlacedBody {
+pub(crate) struct PlacedBody {
     pose: Pose,
     scale: Vec2,
     body: HingeBody,
@@ -170,7 +184,7 @@ struct PlacedBody {
 }
 
 /// Add part `part` (with components `p`) of the body `placed` to the step's moving
-/// obstacles, each shape of it one ([`Kinematics::push_hinged`]), or mark it bad.
+/// obstacles ([`push_part`]), or mark it bad.
 fn add_part(
     part: Entity,
     p: &ObstaclePartsItem,
@@ -179,13 +193,30 @@ fn add_part(
     kinematics: &mut Kinematics,
     commands: &mut Commands,
 ) {
+    match push_part(part, p, placed, built, kinematics) {
+        Ok(()) if p.invalid => {
+            commands.entity(part).try_remove::<CcdInvalid>();
+        }
+        Ok(()) => {}
+        Err((field, error)) => crate::components::mark_invalid(commands, part, p.invalid, field, error),
+    }
+}
+
+/// Add part `part` (with components `p`) of the body `placed` to the step's moving
+/// obstacles, each shape of it one ([`Kinematics::push_hinged`]); or the field that
+/// refuses it.
+pub(crate) fn push_part(
+    part: Entity,
+    p: &ObstaclePartsItem,
+    placed: &PlacedBody,
+    built: &mut Vec<Part>,
+    kinematics: &mut Kinematics,
+) -> Result<(), (&'static str, ShapeError)> {
     if p.segment.is_none() && p.shape.is_none() {
         let error = ShapeError::ZeroLength {
             field: "StaticSegment",
         };
-        let field = "HingePart (needs a StaticSegment or a CcdShape)";
-        crate::components::mark_invalid(commands, part, p.invalid, field, error);
-        return;
+        return Err(("HingePart (needs a StaticSegment or a CcdShape)", error));
     }
     let PlacedBody {
         pose,
@@ -197,9 +228,6 @@ fn add_part(
     built.clear();
     match p.build(&pose.placement(&place, scale), pose.translation, built) {
         Some(Ok(())) => {
-            if p.invalid {
-                commands.entity(part).try_remove::<CcdInvalid>();
-            }
             for (index, built) in built.iter().enumerate() {
                 let moving = MovingObstacle::new(built.obstacle, motion).with_hinge(body);
                 let of = PartOf {
@@ -208,10 +236,20 @@ fn add_part(
                 };
                 kinematics.push_hinged(part, of, moving);
             }
+            Ok(())
         }
-        Some(Err((field, error))) => crate::components::mark_invalid(commands, part, p.invalid, field, error),
-        None => {}
+        Some(Err(fault)) => Err(fault),
+        None => Ok(()),
     }
+}
+
+/// The angle and angular velocity a hinge body whose first part is `m` ends a step of
+/// `dt` with, if both are finite.
+pub(crate) fn turned(m: &MovingObstacle, dt: f32) -> Option<(f32, f32)> {
+    let (Some(angle), spin) = (m.end_angle(), m.angular_velocity(dt)) else {
+        return None;
+    };
+    (angle.is_finite() && spin.is_finite()).then_some((angle, spin))
 }
 
 /// Write back each hinge's angle, angular velocity and pose, and put its parts on it.
@@ -231,12 +269,9 @@ pub(crate) fn finish_hinges(
         let Ok((mut hinge, mut transform)) = bodies.get_mut(entity) else {
             continue;
         };
-        let (Some(angle), spin) = (m.end_angle(), m.angular_velocity(dt)) else {
+        let Some((angle, spin)) = turned(m, dt) else {
             continue;
         };
-        if !(angle.is_finite() && spin.is_finite()) {
-            continue;
-        }
         hinge.angle = angle;
         hinge.angular_velocity = spin;
         transform.rotation = Quat::from_rotation_z(angle);

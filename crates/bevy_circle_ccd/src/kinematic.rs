@@ -5,6 +5,7 @@
 //! where it would have been when it gets a shape again.
 
 use crate::components::{CcdInvalid, Kinematic};
+use crate::events::{HitFeature, HitOther};
 use crate::hinge_body::{Hinge, HingePart};
 use crate::query::ObstacleParts;
 use crate::shape::{Part, ShapePlacement};
@@ -69,6 +70,75 @@ pub(crate) struct Kinematics {
 }
 
 impl Kinematics {
+    /// An empty set that remembers this one's followed poses (for a prediction, which
+    /// steps its own copy).
+    pub(crate) fn followed(&self) -> Self {
+        Self {
+            previous: self.previous.clone(),
+            ..default()
+        }
+    }
+
+    /// Forget the last step's obstacles (not the followed bodies' poses).
+    pub(crate) fn clear(&mut self) {
+        self.moving.clear();
+        self.entities.clear();
+        self.parts.clear();
+        self.end_poses.clear();
+        self.shapeless.clear();
+    }
+
+    /// Hand every kinematic body, shaped or not, its pose at the step's end (`moved`), and
+    /// note that pose as its last (for [`Kinematic::FollowTransform`]).
+    pub(crate) fn finish(&mut self, mut moved: impl FnMut(Entity, Pose)) {
+        let Self {
+            entities,
+            end_poses,
+            shapeless,
+            previous,
+            ..
+        } = self;
+        let swept = entities.iter().copied().zip(end_poses.iter().copied());
+        for (entity, end) in swept.chain(shapeless.iter().copied()) {
+            moved(entity, end);
+            previous.insert(entity, end);
+        }
+    }
+
+    /// What a contact with moving obstacle `k` at `point` with `normal`, `fraction` of the
+    /// way through the step, names of it: its entity, part and feature, where the part was
+    /// then (a hinge's pose from its last change of motion on).
+    pub(crate) fn hit_other(&self, k: usize, point: Vec2, normal: Vec2, fraction: f32) -> Option<HitOther> {
+        let (m, &entity, of) = (self.moving.get(k)?, self.entities.get(k)?, self.parts.get(k)?);
+        let shape = m.motion.shape_at(m.obstacle.shape, fraction);
+        Some(HitOther {
+            entity,
+            part: of.part,
+            feature: HitFeature::of(&shape, of.ends, point, normal),
+        })
+    }
+
+    /// Move `entity`, driven by `kinematic` from `transform`, through a step of `dt` with no
+    /// shape (a part a prediction switched off): its motion goes on. A pose that is not
+    /// finite is left out (the step itself names it).
+    pub(crate) fn add_shapeless(
+        &mut self,
+        entity: Entity,
+        kinematic: Kinematic,
+        transform: &Transform,
+        dt: f32,
+    ) {
+        let (_, end, _) = poses(
+            kinematic,
+            Pose::of(transform),
+            self.previous.get(&entity).copied(),
+            dt,
+        );
+        if end.translation.is_finite() && end.angle.is_finite() {
+            self.shapeless.push((entity, end));
+        }
+    }
+
     /// Add a moving obstacle that something else puts in place after the step (a hinged
     /// part: `hinge.rs`); [`finish_kinematics`] leaves it alone.
     pub(crate) fn push_hinged(&mut self, entity: Entity, part: PartOf, moving: MovingObstacle) {
@@ -84,7 +154,7 @@ impl Kinematics {
 
 /// What a kinematic obstacle is read by: its motion, its own pose, its CCD components,
 /// and whether it has a parent (it must not: its `Transform` is its pose in the world).
-type KinematicParts<'a> = (
+pub(crate) type KinematicParts<'a> = (
     Entity,
     &'a Kinematic,
     &'a Transform,
@@ -117,11 +187,7 @@ pub(crate) fn prepare_kinematics(
     let dt = time.delta_secs();
     built.clear();
     let k = &mut *kinematics;
-    k.moving.clear();
-    k.entities.clear();
-    k.parts.clear();
-    k.end_poses.clear();
-    k.shapeless.clear();
+    k.clear();
     order.clear();
     order.extend(query.iter().map(|p| p.0));
     order.sort_unstable();
@@ -144,7 +210,7 @@ pub(crate) fn prepare_kinematics(
 }
 
 /// Why an entity is skipped: its bad field, and why.
-struct Refused {
+pub(crate) struct Refused {
     field: &'static str,
     reason: String,
 }
@@ -161,7 +227,7 @@ impl Refused {
 impl Kinematics {
     /// Add the kinematic obstacle `item` for a step of `dt`: its parts (built in `built`)
     /// with its motion, or, without a shape now, its end pose alone (the motion goes on).
-    fn add(
+    pub(crate) fn add(
         &mut self,
         item: QueryItem<KinematicParts<'static>>,
         dt: f32,
@@ -246,18 +312,20 @@ pub(crate) fn finish_kinematics(
     mut kinematics: ResMut<Kinematics>,
     mut transforms: Query<(&Kinematic, &mut Transform)>,
 ) {
-    let k = &mut *kinematics;
-    let swept = k.entities.iter().copied().zip(k.end_poses.iter().copied());
-    for (entity, end) in swept.chain(k.shapeless.iter().copied()) {
-        let Ok((kinematic, mut transform)) = transforms.get_mut(entity) else {
-            continue;
-        };
-        if matches!(kinematic, Kinematic::Velocity { .. }) {
-            transform.translation.x = end.translation.x;
-            transform.translation.y = end.translation.y;
-            transform.rotation = Quat::from_rotation_z(end.angle);
+    kinematics.finish(|entity, end| {
+        if let Ok((kinematic, mut transform)) = transforms.get_mut(entity) {
+            move_to(kinematic, &mut transform, end);
         }
-        k.previous.insert(entity, end);
+    });
+}
+
+/// Put a body moved by `kinematic` at its end-of-step pose `end` (a followed body's
+/// `Transform` is the game's, and stays).
+pub(crate) fn move_to(kinematic: &Kinematic, transform: &mut Transform, end: Pose) {
+    if matches!(kinematic, Kinematic::Velocity { .. }) {
+        transform.translation.x = end.translation.x;
+        transform.translation.y = end.translation.y;
+        transform.rotation = Quat::from_rotation_z(end.angle);
     }
 }
 

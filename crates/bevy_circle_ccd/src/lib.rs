@@ -58,6 +58,7 @@
 //! | contact messages and observer events | [`CircleHit`], [`CircleHitEvent`] (`events.rs`) |
 //! | contacts that start and end, opt-in per entity | [`CcdContactEvents`], [`CcdContactStarted`], [`CcdContactEnded`] (`contacts.rs`) |
 //! | questions of the world: casts, points, overlaps | [`CcdQuery`] (`spatial.rs`) |
+//! | a circle's path ahead, through moving parts and the game's rules | [`CcdPredict`] (`predict.rs`) |
 //! | holding a circle out of the step, its own gravity | [`CcdDisabled`], [`CcdGravityScale`] (`components.rs`) |
 //! | debug gizmos (feature `debug-draw`) | `CcdDebugPlugin` (`debug.rs`), each shape by its [`ccd_core::ObstacleShape::outline`] |
 //!
@@ -132,6 +133,7 @@ mod kinematic;
 mod lone;
 mod plugin;
 mod pool;
+mod predict;
 mod query;
 mod remote;
 mod settings;
@@ -157,6 +159,10 @@ pub use debug::{CcdDebugPlugin, CcdGizmos, ContactMark, LastStepPaths, SweptPath
 pub use events::{CircleHit, CircleHitEvent, HitFeature};
 pub use hinge_body::{Hinge, HingePart, HingeStops, MAX_SPRING_OMEGA_DT};
 pub use plugin::{CircleCcdPlugin, CircleCcdSystems};
+pub use predict::{
+    CcdPredict, CcdPredictError, CcdPredictHook, CcdPredictHorizon, CcdPredictStop, CcdPredictedBall,
+    CcdPredictedContact, CcdPredictedParts, CcdPrediction,
+};
 pub use settings::{CcdSettings, CcdStats};
 pub use shape::CcdShape;
 pub use spatial::{CcdCastHit, CcdQuery, CcdQueryFilter};
@@ -167,9 +173,10 @@ pub mod prelude {
     pub use crate::{
         CcdCastHit, CcdContactEnded, CcdContactEndedEvent, CcdContactEvents, CcdContactStarted,
         CcdContactStartedEvent, CcdDisabled, CcdFaults, CcdGravityScale, CcdInvalid, CcdLayers, CcdMass,
-        CcdMaterial, CcdMaxSpeed, CcdQuery, CcdQueryFilter, CcdSensor, CcdSettings, CcdShape, CcdStats,
-        CcdWorld, CircleCcdPlugin, CircleCcdSystems, CircleHit, CircleHitEvent, CircleResponse, CombineRule,
-        Hinge, HingeMotor, HingePart, HingeSpring, HingeStops, HitFeature, Kicker, Kinematic, MovingCircle,
+        CcdMaterial, CcdMaxSpeed, CcdPredict, CcdPredictHook, CcdPredictHorizon, CcdPredictedContact,
+        CcdPredictedParts, CcdQuery, CcdQueryFilter, CcdSensor, CcdSettings, CcdShape, CcdStats, CcdWorld,
+        CircleCcdPlugin, CircleCcdSystems, CircleHit, CircleHitEvent, CircleResponse, CombineRule, Hinge,
+        HingeMotor, HingePart, HingeSpring, HingeStops, HitFeature, Kicker, Kinematic, MovingCircle,
         OneSided, Pillar, PredictPath, StaticSegment,
     };
     #[cfg(feature = "debug-draw")]

@@ -14,7 +14,7 @@ use crate::kinematic::{Kinematics, finish_kinematics, prepare_kinematics};
 use crate::remote::CombineRuleReflect;
 use crate::settings::{CcdSettings, CcdStats};
 use crate::shape::CcdShape;
-use crate::step::{StepHits, report_hits, step_circles};
+use crate::step::{Lasting, StepHits, report_hits, step_circles};
 use crate::world::CcdWorld;
 use crate::world::{LetGo, PendingRemovals, note_let_go, note_removal, sync_world};
 
@@ -92,6 +92,7 @@ impl Plugin for CircleCcdPlugin {
             .init_resource::<CcdStats>()
             .init_resource::<CcdWorld>()
             .init_resource::<StepHits>()
+            .init_resource::<Lasting>()
             .init_resource::<PendingRemovals>()
             .init_resource::<LetGo>()
             .init_resource::<Kinematics>()

@@ -237,10 +237,8 @@ fn run_core(
     // Each moving part's feature, where the part was at the contact (a hinge's pose from
     // its last change of motion on).
     for (hit, k) in hits[first_hit..].iter_mut().zip(moving_hits) {
-        if let (Some(k), Some(of)) = (k, k.and_then(|k| kinematics.parts.get(k))) {
-            let m = &kinematics.moving[k];
-            let shape = m.motion.shape_at(m.obstacle.shape, hit.time / dt);
-            hit.feature = HitFeature::of(&shape, of.ends, hit.point, hit.normal);
+        if let Some(other) = k.and_then(|k| kinematics.hit_other(k, hit.point, hit.normal, hit.time / dt)) {
+            hit.feature = other.feature;
         }
     }
     report
@@ -250,12 +248,14 @@ fn run_core(
 /// [`CircleHitEvent`]s on the entities that have observers for them (nothing is triggered
 /// where nobody listens). A contact that lasts is not a hit after its first step
 /// ([`Lasting`]). Runs in [`CircleCcdSystems::Report`](crate::CircleCcdSystems::Report).
-pub(crate) fn report_hits(world: &mut World, mut listening: Local<Listening>, mut lasting: Local<Lasting>) {
+pub(crate) fn report_hits(world: &mut World, mut listening: Local<Listening>) {
     let dt = world.resource::<Time>().delta_secs();
     let resting_speed = world.resource::<CcdSettings>().resting_speed_for(dt);
     world.try_resource_scope(|world, mut step_hits: Mut<StepHits>| {
         let hits = &mut step_hits.0;
-        lasting.keep_impacts(hits, resting_speed);
+        if let Some(mut lasting) = world.get_resource_mut::<Lasting>() {
+            lasting.keep_impacts(hits, resting_speed);
+        }
         if hits.is_empty() {
             return;
         }
@@ -280,7 +280,7 @@ pub(crate) fn report_hits(world: &mut World, mut listening: Local<Listening>, mu
 /// than the resting speed, is the same contact going on (a ball resting on a flipper, a
 /// pile of balls), and not a [`CircleHit`]; its start was one, and
 /// [`CcdContactEvents`](crate::CcdContactEvents) reports it as one contact throughout.
-#[derive(Default)]
+#[derive(Resource, Default, Clone, Debug)]
 pub(crate) struct Lasting {
     before: HashSet<(Entity, Entity)>,
     now: HashSet<(Entity, Entity)>,
@@ -288,7 +288,7 @@ pub(crate) struct Lasting {
 
 impl Lasting {
     /// Keep the hits that are impacts or sensor crossings, and note every pair that met.
-    fn keep_impacts(&mut self, hits: &mut Vec<CircleHit>, resting_speed: f32) {
+    pub(crate) fn keep_impacts(&mut self, hits: &mut Vec<CircleHit>, resting_speed: f32) {
         // No contact is slower than a resting speed of 0 (no gravity, none set): every
         // one is an impact, and no pair need be noted, contact by contact, step by step.
         if !(resting_speed > 0.0) {
