@@ -140,6 +140,7 @@ mod settings;
 mod shape;
 mod spatial;
 mod step;
+mod stepped;
 mod world;
 
 pub use audit::{CcdFault, CcdFaults, FaultKind, MAX_FAULT_WARNINGS};

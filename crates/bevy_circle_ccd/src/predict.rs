@@ -1,5 +1,7 @@
 //! [`CcdPredict`]: the path a circle will take, found by stepping a copy of the world
 //! ahead at the fixed rate, exactly as the plugin will step it if nothing else changes:
+//! - everything from where the last step left it (`stepped.rs`: a body drawn with
+//!   `TransformInterpolation` is read at its easing's end, not where it is drawn);
 //! - the circle with its own radius, material, layers, response, mass, speed limit and
 //!   gravity scale;
 //! - the static obstacles as the last step had them ([`CcdWorld`]: one spawned or moved
@@ -31,6 +33,7 @@ use crate::query::CirclePartsReadOnly;
 use crate::settings::CcdSettings;
 use crate::shape::Part;
 use crate::step::Lasting;
+use crate::stepped::SteppedPoses;
 use crate::world::CcdWorld;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -276,6 +279,8 @@ pub struct CcdPredict<'w, 's> {
     kinematic: Query<'w, 's, KinematicParts<'static>>,
     hinges: Query<'w, 's, (Entity, &'static Hinge, &'static Transform), Without<ChildOf>>,
     hinge_parts: PartQuery<'w, 's>,
+    /// Where the last step left an interpolated body.
+    stepped: SteppedPoses<'w, 's>,
 }
 
 /// What a prediction keeps from step to step.
@@ -309,19 +314,19 @@ impl CcdPredict<'_, '_> {
     #[must_use]
     pub fn parts(&self) -> CcdPredictedParts {
         let mut kinematic: Vec<_> = (self.kinematic.iter())
-            .map(|(entity, &kinematic, &transform, ..)| PredictedKinematic {
+            .map(|(entity, &kinematic, transform, ..)| PredictedKinematic {
                 entity,
                 kinematic,
-                transform,
+                transform: self.stepped.of(entity, transform),
                 on: true,
             })
             .collect();
         kinematic.sort_unstable_by_key(|k| k.entity);
         let mut hinges: Vec<_> = (self.hinges.iter())
-            .map(|(entity, &hinge, &transform)| PredictedHinge {
+            .map(|(entity, &hinge, transform)| PredictedHinge {
                 entity,
                 hinge,
-                transform,
+                transform: self.stepped.of(entity, transform),
                 parts: Vec::new(),
                 on: true,
             })
@@ -370,12 +375,13 @@ impl CcdPredict<'_, '_> {
             .circles
             .get(circle)
             .map_err(|_| CcdPredictError::NotACircle(circle))?;
-        let ball =
+        let mut ball =
             checked_ball(&item, &Defaults::new()).map_err(|(field, reason)| CcdPredictError::Refused {
                 entity: circle,
                 field,
                 reason,
             })?;
+        ball.center = self.stepped.of(circle, item.transform).translation.truncate();
         let dt = self.dt();
         let mut run = Run {
             ball: [ball],

@@ -2,6 +2,8 @@
 //! circle or a ray meets first, and which bodies hold a point or overlap a circle. Static
 //! obstacles of every shape, moving (kinematic and hinged) parts where they are now (the
 //! last step's end), and the moving circles where they are now, each filtered by layers.
+//! A body drawn with `TransformInterpolation` is where the last step left it, not where
+//! it is drawn between steps (`stepped.rs`).
 //!
 //! Each cast is the crate's exact sweep of a circle along a straight motion
 //! ([`ccd_core::Obstacle::sweep`]), against each body the motion's box meets: the same
@@ -12,6 +14,7 @@ use crate::events::HitFeature;
 use crate::hinge_body::{Hinge, HingePart};
 use crate::kinematic::{Kinematics, Pose};
 use crate::shape::{CcdShape, polygons_of};
+use crate::stepped::SteppedPoses;
 use crate::world::CcdWorld;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -109,6 +112,8 @@ pub struct CcdQuery<'w, 's> {
         ),
         Without<CcdDisabled>,
     >,
+    /// Where the last step left an interpolated body.
+    stepped: SteppedPoses<'w, 's>,
     /// The moving bodies' shapes, for the insides of their solid polygons.
     moving_shapes: Query<'w, 's, MovingShape, (Moves, Without<CcdInvalid>)>,
 }
@@ -307,7 +312,8 @@ impl CcdQuery<'_, '_> {
             if (sensor && !filter.sensors) || !theirs.interacts(layers) {
                 continue;
             }
-            let (pose, scale) = (Pose::of(transform), transform.scale.truncate());
+            let transform = self.stepped.of(entity, transform);
+            let (pose, scale) = (Pose::of(&transform), transform.scale.truncate());
             polygons.clear();
             polygons_of(shape, &|local| pose.place(local, scale), &mut polygons);
             if polygons.iter().any(|p| p.contains(center)) {
@@ -333,7 +339,7 @@ impl CcdQuery<'_, '_> {
             .iter()
             .filter(move |(e, ..)| filter.circles && Some(*e) != filter.exclude)
             .filter_map(move |(e, t, c, l)| {
-                let body = Circle::new(t.translation.truncate(), c.radius);
+                let body = Circle::new(self.stepped.of(e, t).translation.truncate(), c.radius);
                 let theirs: Layers = l.copied().unwrap_or_default().into();
                 (body.validate().is_ok() && theirs.interacts(layers))
                     .then(|| (e, Obstacle::pillar(body).with_layers(theirs), c.velocity))

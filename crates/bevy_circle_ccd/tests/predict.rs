@@ -1,6 +1,7 @@
 //! `CcdPredict` against the plugin itself: the contacts it predicts through a turning bar,
 //! a turning box, a hinged gate with a spring and stops, and game rules played by a hook,
-//! are the hits the step then writes, bit for bit; a fall and a bounce against their
+//! are the hits the step then writes, bit for bit (the ball, the bar and the gate drawn
+//! with `TransformInterpolation`, asked between steps); a fall and a bounce against their
 //! closed forms; the ball's own material, layers and gravity scale; errors named.
 #![allow(clippy::unwrap_used, reason = "a test: a missing component is a failed test")]
 
@@ -9,7 +10,10 @@ mod common;
 use bevy::ecs::system::RunSystemOnce;
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
-use bevy_circle_ccd::{CcdPredictError, CcdPredictStop, CcdPredictedBall, CcdPrediction};
+use bevy_circle_ccd::{
+    CcdPredictError, CcdPredictStop, CcdPredictedBall, CcdPrediction, TransformInterpolation,
+};
+use bevy_transform_interpolation::TranslationEasingState;
 use common::{Collected, app, ball, closed_box, collect_hits, steps, wall};
 use core::ops::ControlFlow;
 use rand::rngs::StdRng;
@@ -44,6 +48,8 @@ fn scene(hz: f64) -> App {
             StaticSegment::new(Vec2::new(-60.0, 0.0), Vec2::new(60.0, 0.0)),
             Kinematic::turning(2.0),
             Transform::from_xyz(0.0, 40.0, 0.0),
+            // Drawn eased between steps: the prediction starts from where the step left it.
+            TransformInterpolation,
         ))
         .id();
     app.world_mut().spawn((
@@ -58,6 +64,7 @@ fn scene(hz: f64) -> App {
             .with_spring(0.0, 20_000.0)
             .with_damping(2.0),
         Transform::from_xyz(-199.0, -60.0, 0.0),
+        TransformInterpolation,
     ));
     app.world_mut()
         .spawn((Pillar::new(18.0), Transform::from_xyz(-60.0, -120.0, 0.0)));
@@ -181,6 +188,7 @@ fn predicted_is_played(rules: bool) {
             CcdMaterial::new(0.95, 0.0),
             CcdGravityScale(0.8),
             CcdMaxSpeed(2_500.0),
+            TransformInterpolation,
         ));
         // A few steps first, so that the parts are under way.
         steps(&mut app, 3);
@@ -216,7 +224,10 @@ fn predicted_is_played(rules: bool) {
                 predicted.contacts.len(),
                 "start {start}: extra hits"
             );
-            let end = common::position(&app, b);
+            // Drawn eased, the ball's `Transform` is a step behind: its easing's end is where
+            // the step left it.
+            let eased = app.world().get::<TranslationEasingState>(b).unwrap();
+            let end = eased.end.unwrap().truncate();
             assert_eq!(end, predicted.end.center, "start {start}: the end");
             assert_eq!(common::velocity(&app, b), predicted.end.velocity, "start {start}");
         }

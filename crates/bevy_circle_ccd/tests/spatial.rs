@@ -272,3 +272,31 @@ fn overlaps_and_points_are_the_bodies_brute_force_finds() {
     assert!(query.point(on_ball, &no_circles).is_empty());
     let _ = ccd_core::Vec2::ZERO;
 }
+
+/// A circle drawn with `TransformInterpolation` is drawn a step behind between steps
+/// (here, with one whole step per update, at the step's start): the query finds it where
+/// the last step left it, 10 units on at 600 u/s and 60 Hz, and not where it is drawn.
+#[test]
+fn an_interpolated_circle_is_found_where_the_step_left_it() {
+    let mut app = app(60.0);
+    let b = ball(&mut app, 2.0, Vec2::ZERO, Vec2::new(600.0, 0.0));
+    app.world_mut()
+        .entity_mut(b)
+        .insert(bevy_circle_ccd::TransformInterpolation);
+    steps(&mut app, 3);
+    let drawn = position(&app, b);
+    assert!(
+        drawn.distance(Vec2::new(20.0, 0.0)) < 1e-4,
+        "drawn at the last step's start: {drawn}"
+    );
+    let mut state: SystemState<CcdQuery> = SystemState::new(app.world_mut());
+    let query = state.get(app.world()).unwrap();
+    let filter = CcdQueryFilter::default();
+    assert_eq!(query.point(Vec2::new(30.0, 0.0), &filter), vec![b]);
+    assert!(query.point(drawn, &filter).is_empty());
+    let hit = query
+        .cast_ray(Vec2::new(0.0, 0.0), Vec2::new(100.0, 0.0), &filter)
+        .unwrap();
+    assert_eq!(hit.entity, b);
+    assert!((hit.point.x - 28.0).abs() < 1e-4, "{}", hit.point);
+}
