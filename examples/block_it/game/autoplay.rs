@@ -4,7 +4,7 @@
 //! step). After `retire_after_blocks` blocks in a game it stops tapping, so that the game
 //! ends, and it starts the next one after `restart_seconds`.
 
-use super::predict::{Horizon, Now, predict};
+use super::predict::{Ahead, Horizon};
 use super::state::{Game, Requests};
 use bevy::prelude::*;
 
@@ -21,11 +21,11 @@ impl Autoplay {
 }
 
 /// Decides this step's tap or new game.
-pub fn play(autoplay: Res<Autoplay>, now: Now, game: Res<Game>, mut requests: ResMut<Requests>) {
+pub fn play(autoplay: Res<Autoplay>, ahead: Ahead, game: Res<Game>, mut requests: ResMut<Requests>) {
     if !autoplay.0 {
         return;
     }
-    let def = now.def();
+    let def = ahead.def();
     if !game.playing {
         requests.new_game |= game.games == 0 || game.over_for >= def.autoplay.restart_seconds;
         return;
@@ -33,14 +33,11 @@ pub fn play(autoplay: Res<Autoplay>, now: Now, game: Res<Game>, mut requests: Re
     if game.score >= u64::from(def.autoplay.retire_after_blocks) {
         return;
     }
-    let Some(snapshot) = now.snapshot() else {
-        return;
-    };
     let horizon = Horizon {
         contacts: usize::MAX,
         steps: def.autoplay.lead_steps,
     };
-    let forecast = predict(def, &snapshot, horizon);
+    let forecast = ahead.forecast(horizon);
     if forecast.exit.is_some_and(|e| e.wall.is_gate() && !e.wall_on) {
         requests.tap = true;
     }

@@ -2,7 +2,8 @@
 //! - `rules.rs`: taps switch the gates, a block scores and speeds the room's turn, a
 //!   ball out through an open gate ends the game, a ball out through a wall that was on
 //!   is a fault;
-//! - `predict.rs`: the aim line, the room stepped ahead by the core's own `step_balls`;
+//! - `predict.rs`: the aim line, the room stepped ahead by the plugin's `CcdPredict`
+//!   with the rules as its hook;
 //! - `ghost.rs`: the naive ball, moved by position plus velocity times dt and pushed out;
 //! - `autoplay.rs`: a player that taps when the prediction shows the ball leaving;
 //! - `input.rs`: Space, a click or a tap;

@@ -1,44 +1,20 @@
-//! The aim line: the ball's path for the next contacts, predicted by stepping a copy of
-//! the room ahead with the core's own [`step_balls`], step by step at the fixed rate,
-//! exactly as the plugin will step it if the player changes nothing:
-//! - the walls turn at the room's rate, and turn faster after each predicted block, as
-//!   the rules will make them;
+//! The aim line: the ball's path for the next contacts, predicted by the plugin's
+//! [`CcdPredict`] (the room stepped ahead by the step's own code, at the fixed rate),
+//! with the room's rules played by [`RoomRules`], its hook:
+//! - the walls turn faster after each predicted block, as the rules will make them;
 //! - the gates are on for the steps a tap has left them, then off;
-//! - each step's walls are placed as the plugin places a kinematic body (its angle read
-//!   back from the rotation it writes), so the predicted contacts are the ones the game
-//!   will have.
+//! - the ball leaving the room (through an open gate, in play) ends the prediction.
 //!
 //! The prediction stops at its contact budget, at its step budget, or where the ball
-//! leaves the room (through an open gate, in play).
+//! leaves the room.
 
-use crate::room::{LastLeg, RoomDef, Wall, gate_kicker};
-use bevy::math::{EulerRot, Quat};
+use super::state::{Game, Gates, Room};
+use crate::room::{LastLeg, RoomDef, RoomEntities, Wall, angle_of, to_room};
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use bevy_circle_ccd::ccd_core::{
-    Ball, Contact, ContactWith, Material, MovingObstacle, MultiballScratch, MultiballSettings, Obstacle,
-    Segment, SegmentMotion, step_balls,
-};
-use ccd_core::MultiballStep;
-
-/// Where the ball and the room are now, between two fixed steps.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Snapshot {
-    /// The ball's centre and velocity, world frame.
-    pub center: Vec2,
-    pub velocity: Vec2,
-    pub radius: f32,
-    pub max_speed: f32,
-    /// The room's angle, radians (as [`crate::room::angle_of`] reads it).
-    pub angle: f32,
-    /// Blocks so far this game (the room's turn rate follows them).
-    pub blocks: u64,
-    /// Steps the gates stay on.
-    pub gate_steps: u32,
-    /// The fixed step, seconds.
-    pub dt: f32,
-    /// The plugin's step settings, as it builds them.
-    pub settings: MultiballSettings,
-}
+use bevy_circle_ccd::prelude::*;
+use bevy_circle_ccd::{CcdPredictedBall, CcdPrediction};
+use core::ops::ControlFlow;
 
 /// How far to look.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,147 +65,99 @@ pub struct Forecast {
     pub steps: u32,
 }
 
-/// The walls in the plugin's order (the entities' order: [`Wall::ALL`]'s), as moving
-/// obstacles for one step from `angle`, turning by `turn`; the gates only when on.
-fn walls_for_step(
-    def: &RoomDef,
-    angle: f32,
-    turn: f32,
+/// The room's rules in a prediction: blocks speed the walls' turn, the gates go off
+/// when their steps run out, and the ball leaving the room ends it.
+struct RoomRules<'a> {
+    def: &'a RoomDef,
+    entities: &'a RoomEntities,
+    /// Blocks so far this game, and the steps the gates stay on.
+    blocks: u64,
+    gate_steps: u32,
+    /// The fixed step, seconds.
+    dt: f32,
+    /// The step under way: the ball's start (room frame), the walls' turn rate, whether
+    /// the gates are on, and the time of its last contact.
+    start: Vec2,
+    spin: f32,
     gates_on: bool,
-    out: &mut Vec<(Wall, MovingObstacle)>,
-) {
-    out.clear();
-    let motion = SegmentMotion {
-        pivot: Vec2::ZERO,
-        angle: turn,
-        pivot_motion: Vec2::ZERO,
-    };
-    let rotation = Vec2::from_angle(angle);
-    for wall in Wall::ALL {
-        if wall.is_gate() && !gates_on {
-            continue;
-        }
-        let line = wall.line(def.half_size);
-        let segment = Segment::new(rotation.rotate(line.a), rotation.rotate(line.b));
-        let obstacle = if wall.is_gate() {
-            let kick = gate_kicker(def).into();
-            Obstacle::segment(segment)
-                .with_one_sided(true)
-                .with_material(Material::ELASTIC.with_kick(kick))
-        } else {
-            Obstacle::segment(segment)
-        };
-        out.push((wall, MovingObstacle::new(obstacle, motion)));
+    last: f32,
+    /// Where the ball left the room.
+    exit: Option<Exit>,
+}
+
+impl RoomRules<'_> {
+    /// The room's angle where the prediction has it.
+    fn angle(&self, parts: &CcdPredictedParts) -> f32 {
+        parts.transform(self.entities.walls[0]).map_or(0.0, angle_of)
     }
 }
 
-/// The angle the plugin will read back after turning a body at `angle` by `turn`: it
-/// writes `Quat::from_rotation_z(angle + turn)` and reads the z Euler angle of that.
-#[must_use]
-pub fn next_angle(angle: f32, turn: f32) -> f32 {
-    Quat::from_rotation_z(angle + turn).to_euler(EulerRot::ZYX).0
-}
-
-/// Predict the ball's path from `now` over `horizon`.
-#[must_use]
-pub fn predict(def: &RoomDef, now: &Snapshot, horizon: Horizon) -> Forecast {
-    let mut ball = Ball::new(now.center, now.velocity, now.radius);
-    ball.max_speed = now.max_speed;
-    let mut balls = [ball];
-    let (mut angle, mut blocks) = (now.angle, now.blocks);
-    let mut scratch = MultiballScratch::default();
-    let mut walls = Vec::with_capacity(Wall::ALL.len());
-    let mut moving = Vec::with_capacity(Wall::ALL.len());
-    let mut forecast = Forecast {
-        path: vec![now.center],
-        ..Forecast::default()
-    };
-    let none: [Obstacle; 0] = [];
-    for step in 0..horizon.steps {
-        let gates_on = step < now.gate_steps;
-        let turn = def.spin_after(blocks) * now.dt;
-        walls_for_step(def, angle, turn, gates_on, &mut walls);
-        moving.clear();
-        moving.extend(walls.iter().map(|(_, m)| *m));
-        let start = crate::room::to_room(balls[0].center, angle);
-        let mut step_contacts: Vec<Contact> = Vec::new();
-        step_balls(
-            MultiballStep::new(&mut balls, now.dt, &none[..]).with_moving(&mut moving),
-            &now.settings,
-            &mut scratch,
-            |c| {
-                step_contacts.push(*c);
-            },
-        );
-        let before = step as f32 * now.dt;
-        let mut last = 0.0;
-        for c in &step_contacts {
-            let ContactWith::Moving(k) = c.with else {
-                continue;
-            };
-            let Some(&(wall, _)) = walls.get(k) else {
-                continue;
-            };
-            blocks += u64::from(wall.is_gate());
-            last = c.time;
-            forecast.path.push(c.hit.center);
-            forecast.contacts.push(PredictedContact {
-                step,
-                time: before + c.time,
-                center: c.hit.center,
-                point: c.hit.point,
-                normal: c.hit.normal,
-                wall,
-            });
+impl CcdPredictHook for RoomRules<'_> {
+    fn before_step(&mut self, ball: &CcdPredictedBall, parts: &mut CcdPredictedParts) {
+        self.gates_on = ball.step < self.gate_steps;
+        if !self.gates_on {
+            for (&entity, wall) in self.entities.walls.iter().zip(Wall::ALL) {
+                if wall.is_gate() {
+                    parts.switch_off(entity);
+                }
+            }
         }
-        angle = next_angle(angle, turn);
-        forecast.path.push(balls[0].center);
-        forecast.steps = step + 1;
+        self.start = to_room(ball.center, self.angle(parts));
+        self.spin = match parts.kinematic(self.entities.walls[0]) {
+            Some(Kinematic::Velocity { angular, .. }) => angular,
+            _ => 0.0,
+        };
+        self.last = 0.0;
+    }
+
+    fn on_contact(&mut self, contact: &CcdPredictedContact, parts: &mut CcdPredictedParts) {
+        if contact.hit.sensor {
+            return;
+        }
+        self.last = contact.hit.time;
+        if self.entities.wall(contact.hit.other).is_some_and(Wall::is_gate) {
+            self.blocks += 1;
+            let spin = Kinematic::turning(self.def.spin_after(self.blocks));
+            for &wall in &self.entities.walls {
+                parts.set_kinematic(wall, spin);
+            }
+        }
+    }
+
+    fn after_step(&mut self, ball: &CcdPredictedBall, parts: &CcdPredictedParts) -> ControlFlow<()> {
         let leg = LastLeg {
-            end: balls[0].center,
-            velocity: balls[0].velocity,
-            seconds: now.dt - last,
-            angle,
-            spin: turn / now.dt,
+            end: ball.center,
+            velocity: ball.velocity,
+            seconds: self.dt - self.last,
+            angle: self.angle(parts),
+            spin: self.spin,
         };
-        if Wall::crossed(start, def.half_size).is_none()
-            && let Some(wall) = leg.exit(def.half_size)
+        let h = self.def.half_size;
+        if Wall::crossed(self.start, h).is_none()
+            && let Some(wall) = leg.exit(h)
         {
-            forecast.exit = Some(Exit {
-                step,
+            self.exit = Some(Exit {
+                step: ball.step - 1,
                 wall,
-                wall_on: !wall.is_gate() || gates_on,
-                time: (step + 1) as f32 * now.dt,
+                wall_on: !wall.is_gate() || self.gates_on,
+                time: ball.seconds,
             });
-            break;
+            return ControlFlow::Break(());
         }
-        if forecast.contacts.len() >= horizon.contacts {
-            break;
-        }
+        ControlFlow::Continue(())
     }
-    forecast
 }
 
-/// What a prediction reads of the world now.
-#[derive(bevy::ecs::system::SystemParam)]
-pub struct Now<'w, 's> {
-    room: Res<'w, super::state::Room>,
-    game: Res<'w, super::state::Game>,
-    gates: Res<'w, super::state::Gates>,
-    time: Res<'w, Time<Fixed>>,
-    settings: Res<'w, bevy_circle_ccd::prelude::CcdSettings>,
-    transforms: Query<'w, 's, &'static Transform>,
-    balls: Query<
-        'w,
-        's,
-        (
-            &'static bevy_circle_ccd::prelude::MovingCircle,
-            Option<&'static bevy_circle_ccd::prelude::CcdMaxSpeed>,
-        ),
-    >,
+/// What a prediction reads of the game now.
+#[derive(SystemParam)]
+pub struct Ahead<'w, 's> {
+    predict: CcdPredict<'w, 's>,
+    room: Res<'w, Room>,
+    game: Res<'w, Game>,
+    gates: Res<'w, Gates>,
 }
 
-impl Now<'_, '_> {
+impl Ahead<'_, '_> {
     /// The room's definition.
     pub fn def(&self) -> &RoomDef {
         &self.room.def
@@ -240,47 +168,64 @@ impl Now<'_, '_> {
         self.game.playing
     }
 
-    /// The snapshot to predict from, if the ball is there.
-    pub fn snapshot(&self) -> Option<Snapshot> {
+    /// The fixed steps in `seconds`.
+    pub fn steps_in(&self, seconds: f32) -> u32 {
+        self.predict.steps_in(seconds)
+    }
+
+    /// The ball's path from now over `horizon` (none without a ball).
+    pub fn forecast(&self, horizon: Horizon) -> Forecast {
         let entities = &self.room.entities;
-        let angle = self
-            .transforms
-            .get(entities.walls[0])
-            .map_or(0.0, crate::room::angle_of);
-        let center = self.transforms.get(entities.ball).ok()?.translation.truncate();
-        let (circle, limit) = self.balls.get(entities.ball).ok()?;
-        let dt = self.time.timestep().as_secs_f32();
-        let s = &*self.settings;
-        Some(Snapshot {
-            center,
-            velocity: circle.velocity,
-            radius: circle.radius,
-            max_speed: limit.map_or(f32::INFINITY, |m| m.0),
-            angle,
+        let mut rules = RoomRules {
+            def: &self.room.def,
+            entities,
             blocks: self.game.score,
             gate_steps: self.gates.steps_left,
-            dt,
-            settings: MultiballSettings {
-                gravity: s.gravity,
-                ball_ball: s.ball_ball,
-                max_bounces: s.max_bounces,
-                max_events: s.max_events,
-                resting_speed: s.resting_speed_for(dt),
-            },
-        })
+            dt: self.predict.dt(),
+            start: Vec2::ZERO,
+            spin: 0.0,
+            gates_on: false,
+            last: 0.0,
+            exit: None,
+        };
+        let ahead = CcdPredictHorizon {
+            contacts: horizon.contacts,
+            steps: horizon.steps,
+        };
+        match self.predict.predict(entities.ball, ahead, &mut rules) {
+            Ok(prediction) => forecast_of(&prediction, entities, rules.exit),
+            Err(_) => Forecast::default(),
+        }
     }
 }
 
-/// The aim line: on or off, how many contacts it shows, the state it starts from (the
-/// last fixed step's), and its forecast.
+/// The room's view of a prediction: its contacts with the walls, its path and its exit.
+fn forecast_of(p: &CcdPrediction, entities: &RoomEntities, exit: Option<Exit>) -> Forecast {
+    let contacts = p.contacts.iter().filter_map(|c| {
+        Some(PredictedContact {
+            step: c.step,
+            time: c.seconds,
+            center: c.hit.center,
+            point: c.hit.point,
+            normal: c.hit.normal,
+            wall: entities.wall(c.hit.other)?,
+        })
+    });
+    Forecast {
+        contacts: contacts.collect(),
+        path: p.path.clone(),
+        exit,
+        steps: p.end.step,
+    }
+}
+
+/// The aim line: on or off, how many contacts it shows, and its forecast.
 #[derive(Resource, Clone, Debug, PartialEq)]
 pub struct AimLine {
     pub on: bool,
     pub contacts: usize,
     pub forecast: Forecast,
-    /// The state after the last fixed step, while a game is on and the line is shown.
-    from: Option<Snapshot>,
-    /// Whether `from` changed since the forecast was made.
+    /// Whether a fixed step ran since the forecast was made.
     stale: bool,
 }
 
@@ -296,37 +241,30 @@ impl Default for AimLine {
             on: true,
             contacts: AIM_CONTACTS,
             forecast: Forecast::default(),
-            from: None,
             stale: false,
         }
     }
 }
 
-/// Notes the state the aim line starts from, after every fixed step.
-pub fn note_aim(now: Now, mut aim: ResMut<AimLine>) {
-    aim.from = if aim.on && now.playing() {
-        now.snapshot()
-    } else {
-        None
-    };
+/// Notes that the aim line is out of date, after every fixed step.
+pub fn note_aim(mut aim: ResMut<AimLine>) {
     aim.stale = true;
 }
 
 /// Predicts the aim line once a frame (not once a fixed step: a frame may run several),
-/// from the last fixed step's state.
-pub fn update_aim(room: Res<super::state::Room>, mut aim: ResMut<AimLine>) {
+/// from where the last fixed step left the game, while a game is on and the line shown.
+pub fn update_aim(ahead: Ahead, mut aim: ResMut<AimLine>) {
     if !aim.stale {
         return;
     }
     aim.stale = false;
-    aim.forecast = match aim.from {
-        Some(from) => {
-            let horizon = Horizon {
-                contacts: aim.contacts,
-                steps: (AIM_SECONDS / from.dt).ceil() as u32,
-            };
-            predict(&room.def, &from, horizon)
-        }
-        None => Forecast::default(),
+    aim.forecast = if aim.on && ahead.playing() {
+        let horizon = Horizon {
+            contacts: aim.contacts,
+            steps: ahead.steps_in(AIM_SECONDS),
+        };
+        ahead.forecast(horizon)
+    } else {
+        Forecast::default()
     };
 }

@@ -3,7 +3,7 @@
 //! and where the gates go off, the predicted exit is the game's end.
 #![allow(clippy::unwrap_used, reason = "tests")]
 
-use super::predict::{Forecast, Horizon, Now, Snapshot, predict};
+use super::predict::{Ahead, Forecast, Horizon};
 use super::rules_tests::{Hits, app, place, room_entities, set_angle, shipped, step};
 use super::{Game, Requests};
 use crate::room::{RoomDef, Wall};
@@ -21,13 +21,6 @@ const CONTACTS: usize = 10;
 const STARTS: usize = 250;
 /// The most steps a start may take for its ten contacts.
 const MAX_STEPS: u32 = 2000;
-
-fn snapshot(app: &mut App) -> Snapshot {
-    app.world_mut()
-        .run_system_once(|now: Now| now.snapshot())
-        .unwrap()
-        .unwrap()
-}
 
 /// A game with the gates on for as long as it lasts (so the ball stays in the room), the
 /// ball and the room placed by `rng`: the room turned anywhere and turning at 0.3 to 2
@@ -81,16 +74,14 @@ fn play(app: &mut App, n: usize) -> Vec<(u32, Vec2, Vec2)> {
 }
 
 /// The forecast from the game's state now, for up to `contacts` contacts.
-fn forecast(app: &mut App, def: &RoomDef, contacts: usize) -> Forecast {
-    let now = snapshot(app);
-    predict(
-        def,
-        &now,
-        Horizon {
-            contacts,
-            steps: MAX_STEPS,
-        },
-    )
+fn forecast(app: &mut App, contacts: usize) -> Forecast {
+    let horizon = Horizon {
+        contacts,
+        steps: MAX_STEPS,
+    };
+    app.world_mut()
+        .run_system_once(move |ahead: Ahead| ahead.forecast(horizon))
+        .unwrap()
 }
 
 #[test]
@@ -105,8 +96,7 @@ fn the_aim_line_meets_the_game_to_1e_3_for_ten_contacts_with_the_room_turning() 
     let mut blocks = 0;
     for start in 0..starts {
         let mut app = random_start(&mut rng, &def);
-        let room_def = app.world().resource::<super::Room>().def.clone();
-        let predicted = forecast(&mut app, &room_def, CONTACTS);
+        let predicted = forecast(&mut app, CONTACTS);
         assert!(
             predicted.contacts.len() >= CONTACTS,
             "start {start}: {} contacts",
@@ -146,8 +136,7 @@ fn the_aim_line_shows_where_the_ball_leaves_once_the_gates_go_off() {
         let mut app = random_start(&mut rng, &def);
         // The gates go off after 3 more steps.
         app.world_mut().resource_mut::<super::Gates>().steps_left = 3;
-        let room_def = app.world().resource::<super::Room>().def.clone();
-        let predicted = forecast(&mut app, &room_def, usize::MAX);
+        let predicted = forecast(&mut app, usize::MAX);
         let exit = predicted.exit.unwrap_or_else(|| panic!("start {start}: no exit"));
         assert!(exit.wall.is_gate() && !exit.wall_on, "start {start}: {exit:?}");
         let mut steps = 0;
@@ -172,8 +161,7 @@ fn the_aim_line_meets_a_gate_only_while_it_is_on() {
         let mut app = random_start(&mut rng, &def);
         let on_for = start % 5;
         app.world_mut().resource_mut::<super::Gates>().steps_left = on_for;
-        let room_def = app.world().resource::<super::Room>().def.clone();
-        let predicted = forecast(&mut app, &room_def, usize::MAX);
+        let predicted = forecast(&mut app, usize::MAX);
         for c in &predicted.contacts {
             assert!(
                 !c.wall.is_gate() || c.step < on_for,
