@@ -12,7 +12,12 @@
 //! step. A contact also ends when either side is despawned, held out
 //! ([`CcdDisabled`]) or loses its shape.
 //!
-//! Sensors are not contacts: their crossings are [`CircleHit`]s.
+//! A sensor's contact is the circle in it: it starts at the first crossing the step
+//! reports ([`CircleHit::sensor`]) and lasts while, at a step's end, the circle overlaps
+//! or touches the sensor (a centre inside a static solid polygon sensor counts), so a ball
+//! passing through a round or solid zone is one contact from entering to leaving, and a
+//! ball crossing a sensor line within a step starts and ends in that step. (A circle
+//! spawned already inside a sensor starts no contact until it crosses in.)
 
 use crate::components::{CcdDisabled, MovingCircle};
 use crate::events::{CircleHit, HitFeature};
@@ -69,6 +74,8 @@ pub struct CcdContactStarted {
     /// Approach speed along the normal at the start, world units per second, relative to
     /// `other` when it moves.
     pub speed: f32,
+    /// Whether `other` is a [`CcdSensor`](crate::CcdSensor) (the circle entered it).
+    pub sensor: bool,
 }
 
 /// A contact that started ([`CcdContactStarted`]) is over: at the step's end the circle no
@@ -186,7 +193,7 @@ pub(crate) fn track_contacts(
     let pairs = &mut *pairs;
     pairs.met.clear();
     pairs.met_set.clear();
-    for hit in input.hits.0.iter().filter(|h| !h.sensor) {
+    for hit in &input.hits.0 {
         if !(input.marked.contains(hit.circle) || input.marked.contains(hit.other)) {
             continue;
         }
@@ -240,7 +247,13 @@ impl ContactInput<'_, '_> {
             .world
             .obstacles(pair.other)
             .any(|o| clearance(ball, o) <= slop);
-        still || {
+        // Inside a solid polygon (only a sensor's can hold a circle), clear of its edges.
+        let inside = || {
+            self.world
+                .polygons(pair.other)
+                .is_some_and(|polygons| polygons.iter().any(|p| p.contains(ball.center)))
+        };
+        still || inside() || {
             let k = &self.kinematics;
             k.entities
                 .iter()
@@ -279,6 +292,7 @@ impl ContactOutput<'_, '_> {
                     -hit.normal
                 },
                 speed: hit.speed,
+                sensor: hit.sensor,
             };
             self.started.write(contact);
             if entity_events {

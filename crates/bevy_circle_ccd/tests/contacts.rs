@@ -248,3 +248,64 @@ fn a_contact_ends_when_the_other_is_despawned_or_the_ball_held() {
         "{ended:?}"
     );
 }
+
+#[test]
+fn a_ball_through_a_sensor_zone_is_one_contact_from_entering_to_leaving() {
+    // A ball of radius 2 from (−50, 0) at 100 u/s, 60 Hz (step k ends at k/60 s), through
+    // a sensor disc of radius 20 at the origin and a solid sensor square of half side 15
+    // at (100, 0). The disc: it enters at x = −22 (t = 0.28 s, in step 17) and is clear
+    // past x = 22 (t = 0.72 s: at the end of step 43, x = 21.7, it still overlaps; step
+    // 44 ends it). The square: it enters at x = 83 (t = 1.33 s, step 80), is inside, its
+    // centre clear of the edges, from x = 85 to 115, and is clear past x = 117 (t = 1.67
+    // s: step 100 ends at x = 116.7, touching; step 101 ends it).
+    let mut app = app(60.0);
+    watch(&mut app);
+    let disc = app
+        .world_mut()
+        .spawn((Pillar::new(20.0), CcdSensor, Transform::default()))
+        .id();
+    let square = app
+        .world_mut()
+        .spawn((
+            CcdShape::rect(Vec2::splat(15.0)),
+            CcdSensor,
+            Transform::from_xyz(100.0, 0.0, 0.0),
+        ))
+        .id();
+    let b = ball(&mut app, 2.0, Vec2::new(-50.0, 0.0), Vec2::new(100.0, 0.0));
+    app.world_mut().entity_mut(b).insert(CcdContactEvents);
+    let mut log = vec![(0, (0, 0))];
+    for step in 1..=130 {
+        steps(&mut app, 1);
+        let seen = app.world().resource::<Seen>();
+        let (s, e) = (seen.started.len(), seen.ended.len());
+        if log.last().map(|&(_, c)| c) != Some((s, e)) {
+            log.push((step, (s, e)));
+        }
+    }
+    assert_eq!(
+        log,
+        [
+            (0, (0, 0)),
+            (17, (1, 0)),
+            (44, (1, 1)),
+            (80, (2, 1)),
+            (101, (2, 2))
+        ],
+        "(step, (started, ended))"
+    );
+    let seen = app.world().resource::<Seen>();
+    assert_eq!(
+        seen.started
+            .iter()
+            .map(|c| (c.other, c.sensor))
+            .collect::<Vec<_>>(),
+        [(disc, true), (square, true)]
+    );
+    assert_eq!(
+        seen.ended.iter().map(|c| c.other).collect::<Vec<_>>(),
+        [disc, square]
+    );
+    // The ball went straight through both.
+    assert!(close(velocity(&app, b), Vec2::new(100.0, 0.0), 1e-4));
+}
