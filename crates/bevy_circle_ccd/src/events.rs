@@ -5,10 +5,12 @@ use bevy::prelude::*;
 /// An impact of a [`MovingCircle`](crate::MovingCircle) on an obstacle or another circle,
 /// or its crossing of a sensor: every bounce of every step, in time order for each circle.
 ///
-/// A contact that lasts (a ball resting on a flipper, a pile of balls) is a hit when it
-/// starts, and not again while it goes on: a contact of a circle with what it also met in
-/// the step before, slower than the resting speed
-/// ([`CcdSettings::resting_speed`](crate::CcdSettings::resting_speed)), is not written.
+/// A contact that lasts (a ball resting on a flipper, a pile of balls, a puck pushed
+/// along by a paddle) is a hit when it starts, and not again while it goes on: a contact
+/// of a circle with what it also met in the step before, slower than the resting speed
+/// ([`CcdSettings::resting_speed`](crate::CcdSettings::resting_speed)), is not written,
+/// nor one slower than closing the touch slop ([`touch_slop`](crate::touch_slop)) in a
+/// step (the circle was in touch as the step began).
 /// For when such a contact starts and ends, see
 /// [`CcdContactEvents`](crate::CcdContactEvents).
 ///

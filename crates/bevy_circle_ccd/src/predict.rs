@@ -461,7 +461,8 @@ impl CcdPredict<'_, '_> {
                 run.hits.push(CircleHit::of_contact(c, circle, other));
             }
         }
-        run.lasting.keep_impacts(&mut run.hits, settings.resting_speed);
+        run.lasting
+            .keep_impacts(&mut run.hits, settings.resting_speed, dt);
         self.finish_moving(parts, run, dt);
         report.capped_balls > 0 || report.event_budget_hit
     }

@@ -16,7 +16,6 @@ use crate::settings::{CcdSettings, CcdStats};
 use crate::world::CcdWorld;
 use bevy::ecs::message::Messages;
 use bevy::ecs::system::SystemParam;
-use bevy::platform::collections::HashSet;
 use bevy::prelude::*;
 use ccd_core::{
     ContactWith, LoneSweeps, MultiballReport, MultiballScratch, MultiballSettings, MultiballStep,
@@ -254,7 +253,7 @@ pub(crate) fn report_hits(world: &mut World, mut listening: Local<Listening>) {
     world.try_resource_scope(|world, mut step_hits: Mut<StepHits>| {
         let hits = &mut step_hits.0;
         if let Some(mut lasting) = world.get_resource_mut::<Lasting>() {
-            lasting.keep_impacts(hits, resting_speed);
+            lasting.keep_impacts(hits, resting_speed, dt);
         }
         if hits.is_empty() {
             return;
@@ -276,34 +275,59 @@ pub(crate) fn report_hits(world: &mut World, mut listening: Local<Listening>) {
 }
 
 /// The pairs (a circle and what it touched) that met in the last step, to tell a contact
-/// that lasts from an impact: a contact of a pair that met in the last step too, slower
-/// than the resting speed, is the same contact going on (a ball resting on a flipper, a
-/// pile of balls), and not a [`CircleHit`]; its start was one, and
-/// [`CcdContactEvents`](crate::CcdContactEvents) reports it as one contact throughout.
+/// that lasts from an impact. A contact is the same contact going on, and not a
+/// [`CircleHit`] (its start was one, and [`CcdContactEvents`](crate::CcdContactEvents)
+/// reports it as one contact throughout), when
+/// - its pair met in the last step too and it is slower than the resting speed (what
+///   gravity adds in a step, twice over): a ball resting on a flipper, a pile of balls;
+/// - or it is slower than closing the touch slop ([`touch_slop`](crate::touch_slop)) in
+///   one step ([`in_touch_speed`]): the circle, moving straight, was within the slop, in
+///   touch, as the step began. Without gravity a puck pushed along by a paddle meets it
+///   again now and then at a rounding's speed, about 1e-5 u/s.
+///
+/// A part that speeds up into a ball without gravity strikes it anew each step at its
+/// change of speed: each is a hit (set
+/// [`CcdSettings::resting_speed`](crate::CcdSettings::resting_speed) to have such presses
+/// last). The pairs are kept as a list (a push per contact), sorted and searched only in a
+/// step that has a slow contact.
 #[derive(Resource, Default, Clone, Debug)]
 pub(crate) struct Lasting {
-    before: HashSet<(Entity, Entity)>,
-    now: HashSet<(Entity, Entity)>,
+    before: Vec<(Entity, Entity)>,
+    now: Vec<(Entity, Entity)>,
+}
+
+/// The approach speed below which `hit`, in a step of `dt`, was in touch as the step
+/// began: it closes less than the touch slop in the step.
+#[must_use]
+fn in_touch_speed(hit: &CircleHit, dt: f32) -> f32 {
+    let radius = hit.center.distance(hit.point);
+    crate::contacts::touch_slop(radius, hit.center) / dt
 }
 
 impl Lasting {
-    /// Keep the hits that are impacts or sensor crossings, and note every pair that met.
-    pub(crate) fn keep_impacts(&mut self, hits: &mut Vec<CircleHit>, resting_speed: f32) {
-        // No contact is slower than a resting speed of 0 (no gravity, none set): every
-        // one is an impact, and no pair need be noted, contact by contact, step by step.
-        if !(resting_speed > 0.0) {
-            self.before.clear();
-            return;
-        }
-        self.now.clear();
+    /// Keep the hits of a step of `dt` that are impacts or sensor crossings, and note every
+    /// pair that met.
+    pub(crate) fn keep_impacts(&mut self, hits: &mut Vec<CircleHit>, resting_speed: f32, dt: f32) {
+        let Self { before, now } = self;
+        now.clear();
+        let mut sorted = false;
         hits.retain(|h| {
             // A ball–ball pair is met from either ball.
             let pair = (h.circle.min(h.other), h.circle.max(h.other));
-            let goes_on = !h.sensor && h.speed < resting_speed && self.before.contains(&pair);
-            self.now.insert(pair);
-            !goes_on
+            now.push(pair);
+            if h.sensor || !(h.speed < resting_speed.max(in_touch_speed(h, dt))) {
+                return true;
+            }
+            if h.speed < in_touch_speed(h, dt) {
+                return false;
+            }
+            if !sorted {
+                before.sort_unstable();
+                sorted = true;
+            }
+            before.binary_search(&pair).is_err()
         });
-        std::mem::swap(&mut self.before, &mut self.now);
+        std::mem::swap(before, now);
     }
 }
 

@@ -96,8 +96,9 @@ fn no_contact_is_reported_without_the_marker() {
 
 #[test]
 fn a_ball_cradled_on_a_raised_flipper_is_one_contact_until_it_drops() {
-    // A kinematic bat from (0, 0) to (100, 0), held level, a ball of radius 5 resting on it
-    // at x = 50 under gravity 100 down, at 60 Hz. The marker is on the bat.
+    // A kinematic bat from (0, 0) to (100, 0), held level, a ball of radius 5 (e = 0)
+    // dropped onto it from 5 above at x = 50, under gravity 100 down, at 60 Hz: it lands
+    // at √(2·100·5) = 31.6 u/s (a hit) and rests there. The marker is on the bat.
     let mut app = app(60.0);
     watch(&mut app);
     gravity(&mut app, Vec2::new(0.0, -100.0));
@@ -107,14 +108,17 @@ fn a_ball_cradled_on_a_raised_flipper_is_one_contact_until_it_drops() {
     };
     let bat = flipper(&mut app, Vec2::ZERO, 100.0, 0.0, held);
     app.world_mut().entity_mut(bat).insert(CcdContactEvents);
-    let b = ball(&mut app, 5.0, Vec2::new(50.0, 5.0), Vec2::ZERO);
+    let b = ball(&mut app, 5.0, Vec2::new(50.0, 10.0), Vec2::ZERO);
+    app.world_mut().entity_mut(b).insert(CcdMaterial::new(0.0, 0.0));
     steps(&mut app, 120);
     assert_eq!(counts(&app), (1, 0), "one contact over 2 s");
     assert_eq!(
         hits(&app),
         1,
-        "one hit, the first: a contact that lasts is not a hit"
+        "one hit, the landing: a contact that lasts is not a hit"
     );
+    let landing = app.world().resource::<Collected>().0[0].speed;
+    assert!((landing - 1000.0_f32.sqrt()).abs() < 1e-3, "{landing}");
     let s = app.world().resource::<Seen>().started[0];
     assert_eq!((s.circle, s.other), (b, bat));
     assert!(
@@ -308,4 +312,41 @@ fn a_ball_through_a_sensor_zone_is_one_contact_from_entering_to_leaving() {
     );
     // The ball went straight through both.
     assert!(close(velocity(&app, b), Vec2::new(100.0, 0.0), 1e-4));
+}
+
+#[test]
+fn a_puck_pushed_by_a_paddle_without_gravity_is_one_hit() {
+    // No gravity (a resting speed of 0). A box paddle at 200 u/s meets a puck of radius 5
+    // at rest 1e-3 ahead of it, e = 0: the puck takes the paddle's speed at once and is
+    // pushed along, touching it, for 2 s. The paddle meets it again each step at a
+    // rounding's speed (about 1e-5 u/s); that is the same contact going on, not a hit.
+    let mut app = app(60.0);
+    watch(&mut app);
+    let paddle = app
+        .world_mut()
+        .spawn((
+            CcdShape::rect(Vec2::new(5.0, 30.0)),
+            Kinematic::Velocity {
+                angular: 0.0,
+                linear: Vec2::new(200.0, 0.0),
+            },
+            Transform::from_xyz(-5.0, 0.0, 0.0),
+        ))
+        .id();
+    let puck = ball(&mut app, 5.0, Vec2::new(5.001, 0.0), Vec2::ZERO);
+    app.world_mut()
+        .entity_mut(puck)
+        .insert((CcdMaterial::new(0.0, 0.0), CcdContactEvents));
+    steps(&mut app, 120);
+    let hits = &app.world().resource::<Collected>().0;
+    assert_eq!(
+        hits.len(),
+        1,
+        "{:?}",
+        hits.iter().map(|h| h.speed).collect::<Vec<_>>()
+    );
+    assert_eq!((hits[0].other, hits[0].speed), (paddle, 200.0));
+    assert!(close(velocity(&app, puck), Vec2::new(200.0, 0.0), 1e-2));
+    // One contact, still going on.
+    assert_eq!(counts(&app), (1, 0));
 }
