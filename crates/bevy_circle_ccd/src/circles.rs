@@ -191,7 +191,7 @@ fn check_circle(parts: &CirclePartsReadOnlyItem) -> Result<(), (&'static str, St
 
 /// A refusal's reason with the value given: what is accepted, then what was written.
 fn given(reason: impl core::fmt::Display, value: impl core::fmt::Display) -> String {
-    format!("{reason}; given {value}")
+    crate::components::quoted(reason, Some(value.to_string()))
 }
 
 /// Whether a plain circle (no mass, material, speed limit or gravity scale of its own, not

@@ -593,6 +593,24 @@ pub(crate) fn mark_invalid(
     });
 }
 
+/// A refusal's reason with the value given, when it is known: what is accepted, then what
+/// was written.
+pub(crate) fn quoted(reason: impl core::fmt::Display, given: Option<String>) -> String {
+    match given {
+        Some(value) => format!("{reason}; given {value}"),
+        None => reason.to_string(),
+    }
+}
+
+/// A placement quoted for a refusal that names it: its translation, rotation and scale.
+pub(crate) fn placement_given(
+    translation: bevy::math::Vec3,
+    rotation: bevy::math::Quat,
+    scale: bevy::math::Vec3,
+) -> String {
+    format!("translation {translation}, rotation {rotation}, scale {scale}")
+}
+
 /// Why a moving thing with a parent is skipped.
 pub(crate) const PARENTED: &str =
     "it moves in world space, from its own Transform, so it must be a root entity (no ChildOf)";

@@ -4,7 +4,7 @@
 //! to the sweep as one [`ccd_core::HingeBody`], and writes back the angle and angular
 //! velocity the step left it with, and its `Transform`.
 
-use crate::components::{CcdInvalid, Kinematic};
+use crate::components::{CcdInvalid, Kinematic, placement_given, quoted};
 use crate::hinge_body::{Hinge, HingePart, MAX_SPRING_OMEGA_DT};
 use crate::kinematic::{Kinematics, Pose, shortest_turn};
 use crate::query::{ObstacleParts, ObstaclePartsItem};
@@ -106,7 +106,8 @@ pub(crate) fn prepare_hinges(
         let placed = match place_body(&mut hinge, transform, done.len() as u32, dt) {
             Ok(placed) => placed,
             Err((field, error)) => {
-                crate::components::mark_invalid(commands, body_entity, invalid, field, error);
+                let reason = quoted(error, hinge.given(field));
+                crate::components::mark_invalid(commands, body_entity, invalid, field, reason);
                 continue;
             }
         };
@@ -198,7 +199,15 @@ fn add_part(
             commands.entity(part).try_remove::<CcdInvalid>();
         }
         Ok(()) => {}
-        Err((field, error)) => crate::components::mark_invalid(commands, part, p.invalid, field, error),
+        Err((field, error)) => {
+            let body = || {
+                let PlacedBody { pose, scale, .. } = placed;
+                let rotation = Quat::from_rotation_z(pose.angle);
+                placement_given(pose.translation.extend(0.0), rotation, scale.extend(1.0))
+            };
+            let given = p.given(field).or_else(|| (field == "Transform").then(body));
+            crate::components::mark_invalid(commands, part, p.invalid, field, quoted(error, given));
+        }
     }
 }
 

@@ -161,6 +161,21 @@ impl Hinge {
             .map_err(|e| ("Hinge.stops", e))
     }
 
+    /// The value written in `field` ([`validate`](Self::validate)'s names), to quote back
+    /// in a refusal.
+    pub(crate) fn given(&self, field: &str) -> Option<String> {
+        Some(match field {
+            "Hinge.inertia" => self.inertia.to_string(),
+            "Hinge.angular_velocity" => self.angular_velocity.to_string(),
+            "Hinge.angle" => self.angle.to_string(),
+            "Hinge.damping" => self.damping.to_string(),
+            "Hinge.spring" => format!("{:?}", self.spring?),
+            "Hinge.stops" => format!("{:?}", self.stops?),
+            "Hinge.motor" => format!("{:?}", self.motor?),
+            _ => return None,
+        })
+    }
+
     /// The core's body for this hinge, as part `id`, at `angle`.
     pub(crate) fn body(&self, id: u32, angle: f32) -> HingeBody {
         let body = HingeBody::new(id, self.inertia, angle);

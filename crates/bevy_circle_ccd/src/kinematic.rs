@@ -4,7 +4,7 @@
 //! is moved all the same (and a followed one's pose remembered), so that it comes back
 //! where it would have been when it gets a shape again.
 
-use crate::components::{CcdInvalid, Kinematic};
+use crate::components::{CcdInvalid, Kinematic, placement_given, quoted};
 use crate::events::{HitFeature, HitOther};
 use crate::hinge_body::{Hinge, HingePart};
 use crate::query::ObstacleParts;
@@ -168,6 +168,11 @@ pub(crate) type KinematicParts<'a> = (
 const KINEMATIC_AND_HINGED: &str =
     "an entity is Kinematic (its motion given) or hinged (pushed by the balls), not both: remove one";
 
+/// `transform` quoted for a refusal that names it.
+fn placed(transform: &Transform) -> String {
+    placement_given(transform.translation, transform.rotation, transform.scale)
+}
+
 /// Turn `delta` into the equivalent turn in (−π, π].
 pub(crate) fn shortest_turn(delta: f32) -> f32 {
     let wrapped = (delta + PI).rem_euclid(TAU) - PI;
@@ -255,14 +260,21 @@ impl Kinematics {
         let finite = motion.pivot_motion.is_finite() && turn.is_finite();
         let first = built.len();
         let shaped = match parts.build(&at, start.translation, built) {
-            Some(Err((field, error))) => return Err(Refused::new(field, error)),
+            Some(Err((field, error))) => {
+                let given = parts
+                    .given(field)
+                    .or_else(|| (field == "Transform").then(|| placed(transform)));
+                return Err(Refused::new(field, quoted(error, given)));
+            }
             _ if !finite => {
                 built.truncate(first);
                 // With a shape, a bad Transform was named above; without one, name it here.
                 return Err(if current.translation.is_finite() && current.angle.is_finite() {
-                    Refused::new("Kinematic", ShapeError::NonFinite { field: "velocity" })
+                    let error = ShapeError::NonFinite { field: "velocity" };
+                    Refused::new("Kinematic", quoted(error, Some(format!("{kinematic:?}"))))
                 } else {
-                    Refused::new("Transform", ShapeError::NonFinite { field: "translation" })
+                    let error = ShapeError::NonFinite { field: "translation" };
+                    Refused::new("Transform", quoted(error, Some(placed(transform))))
                 });
             }
             Some(Ok(())) => true,

@@ -90,6 +90,26 @@ impl ObstaclePartsItem<'_, '_> {
         })
     }
 
+    /// The value written in `field`, as a refusal names it, to quote back (`None` for a
+    /// field these components do not hold, such as the placement's).
+    pub(crate) fn given(&self, field: &str) -> Option<String> {
+        let (material, kicker) = (self.material, self.kicker);
+        Some(match field {
+            "StaticSegment.a" => self.segment?.a.to_string(),
+            "StaticSegment.b" => self.segment?.b.to_string(),
+            "Pillar.radius" => self.pillar?.radius.to_string(),
+            "CcdMaterial.restitution" => material?.restitution.to_string(),
+            "CcdMaterial.friction" => material?.friction.to_string(),
+            "CcdMaterial.falloff" => material?.falloff.to_string(),
+            "CcdMaterial.falloff_speed" => material?.falloff_speed.to_string(),
+            "Kicker.speed" => kicker?.speed.to_string(),
+            "Kicker.threshold" => kicker?.threshold.to_string(),
+            "Kicker.min_out" => kicker?.min_out.to_string(),
+            "Kicker.speed_scale" => kicker?.speed_scale.to_string(),
+            _ => return self.shape?.given(field),
+        })
+    }
+
     /// The material, with the kicker's kick.
     fn material(&self) -> Result<Material, Fault> {
         if let Some(Err(e)) = self.material.map(CcdMaterial::validate) {

@@ -220,6 +220,41 @@ impl CcdShape {
         }
     }
 
+    /// The value written in `field` ([`validate`](Self::validate)'s names), to quote back
+    /// in a refusal: of a compound, its first part that `validate` refuses by that field.
+    pub(crate) fn given(&self, field: &str) -> Option<String> {
+        /// Points quoted in full up to this many; past it, the first ones and the count.
+        const QUOTED_POINTS: usize = 8;
+        let points = |points: &[Vec2]| {
+            let shown: Vec<String> = points.iter().take(QUOTED_POINTS).map(Vec2::to_string).collect();
+            let more = points.len().saturating_sub(QUOTED_POINTS);
+            let tail = if more > 0 {
+                format!(", … {more} more")
+            } else {
+                String::new()
+            };
+            format!("{} points [{}{tail}]", points.len(), shown.join(", "))
+        };
+        Some(match (self, field) {
+            (Self::Capsule { a, .. }, "CcdShape.a") => a.to_string(),
+            (Self::Capsule { b, .. }, "CcdShape.b") => b.to_string(),
+            (Self::Capsule { radius, .. } | Self::Arc { radius, .. }, "CcdShape.radius") => {
+                radius.to_string()
+            }
+            (Self::Arc { center, .. }, "CcdShape.center") => center.to_string(),
+            (Self::Arc { start, end, .. }, "CcdShape.start" | "CcdShape.end") => {
+                format!("start {start}, end {end}")
+            }
+            (Self::Arc { thickness, .. }, "CcdShape.thickness") => thickness.to_string(),
+            (Self::Polyline { points: p, .. } | Self::Polygon { points: p }, "CcdShape.points") => points(p),
+            (Self::Compound(parts), _) => parts
+                .iter()
+                .find(|part| part.validate().is_err_and(|(f, _)| f == field))?
+                .given(field)?,
+            _ => return None,
+        })
+    }
+
     /// How many of the core's obstacles it becomes (the parts a hit can name).
     #[must_use]
     pub fn part_count(&self) -> usize {

@@ -6,6 +6,7 @@
 //! later in the frame (in `PostUpdate`), so a wall spawned, moved or re-parented inside
 //! `FixedUpdate` would be swept one step late, or at the origin on its first step.
 
+use crate::components::quoted;
 use crate::components::{
     CcdInvalid, CcdLayers, CcdMaterial, CcdSensor, Kicker, Kinematic, OneSided, Pillar, StaticSegment,
 };
@@ -405,7 +406,8 @@ pub(crate) fn sync_world(
             world.remove(entity);
             continue;
         };
-        let placed = world_transform(entity, &changes.placements)
+        let transform = world_transform(entity, &changes.placements);
+        let placed = transform
             .map_err(|error| ("ChildOf", error))
             .and_then(|transform| world.place(entity, &p, &transform, built));
         match placed {
@@ -415,7 +417,22 @@ pub(crate) fn sync_world(
             Ok(_) => {}
             Err((field, error)) => {
                 world.remove(entity);
-                crate::components::mark_invalid(&mut commands, entity, p.invalid, field, error);
+                // Composed with its ancestors: its origin and axes (a scale of 0 has no
+                // rotation to quote).
+                let placement = || {
+                    let (t, m) = (transform.ok()?, transform.ok()?.affine().matrix3);
+                    let quote = || {
+                        format!(
+                            "translation {}, x axis {}, y axis {}",
+                            t.translation(),
+                            m.x_axis,
+                            m.y_axis
+                        )
+                    };
+                    (field == "GlobalTransform").then(quote)
+                };
+                let reason = quoted(error, p.given(field).or_else(placement));
+                crate::components::mark_invalid(&mut commands, entity, p.invalid, field, reason);
             }
         }
     }

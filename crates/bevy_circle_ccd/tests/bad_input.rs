@@ -204,11 +204,13 @@ fn wild_speed(rng: &mut StdRng) -> f32 {
     if v == 1e30 { 1e4 } else { v }
 }
 
-/// What the generator made, and the field that must be named (by a rule written here,
-/// apart from the plugin's checks), or `None` for a good one.
+/// What the generator made, the field that must be named (by a rule written here, apart
+/// from the plugin's checks), or `None` for a good one, and the value the refusal must
+/// quote back (as the field's `Display`, or `Debug` for a hinge's spring and stops).
 struct Made {
     entity: Entity,
     expect: Option<&'static str>,
+    given: Option<String>,
 }
 
 /// A ball: radius, velocity, maybe a mass.
@@ -241,9 +243,16 @@ fn make_ball(app: &mut App, rng: &mut StdRng, at: Vec2) -> Made {
     if let Some(m) = mass {
         e.insert(CcdMass(m));
     }
+    let given = match expect {
+        Some("MovingCircle.radius") => Some(radius.to_string()),
+        Some("MovingCircle.velocity") => Some(velocity.to_string()),
+        Some("CcdMass") => mass.map(|m| m.to_string()),
+        _ => None,
+    };
     Made {
         entity: e.id(),
         expect,
+        given,
     }
 }
 
@@ -262,6 +271,14 @@ fn make_wall(app: &mut App, rng: &mut StdRng, at: Vec2) -> Made {
     } else {
         None
     };
+    let given = match expect {
+        Some("CcdMaterial.restitution") => Some(restitution),
+        Some("CcdMaterial.friction") => Some(friction),
+        Some("CcdMaterial.falloff") => Some(falloff),
+        Some(_) => Some(speed),
+        None => None,
+    }
+    .map(|v| v.to_string());
     let material = CcdMaterial::new(restitution, friction).with_falloff(falloff, speed);
     let entity = app
         .world_mut()
@@ -271,7 +288,11 @@ fn make_wall(app: &mut App, rng: &mut StdRng, at: Vec2) -> Made {
             Transform::default(),
         ))
         .id();
-    Made { entity, expect }
+    Made {
+        entity,
+        expect,
+        given,
+    }
 }
 
 /// A hinge with a spring and stops.
@@ -295,6 +316,13 @@ fn make_hinge(app: &mut App, rng: &mut StdRng, at: Vec2, dt: f32) -> Made {
         .with_damping(damping)
         .with_spring(0.0, stiffness)
         .with_stops(-1.0, 1.0, restitution);
+    let given = match expect {
+        Some("Hinge.inertia") => Some(inertia.to_string()),
+        Some("Hinge.damping") => Some(damping.to_string()),
+        Some("Hinge.spring") => hinge.spring.map(|s| format!("{s:?}")),
+        Some(_) => hinge.stops.map(|s| format!("{s:?}")),
+        None => None,
+    };
     let entity = app
         .world_mut()
         .spawn((
@@ -303,7 +331,11 @@ fn make_hinge(app: &mut App, rng: &mut StdRng, at: Vec2, dt: f32) -> Made {
             Transform::from_translation(at.extend(0.0)),
         ))
         .id();
-    Made { entity, expect }
+    Made {
+        entity,
+        expect,
+        given,
+    }
 }
 
 #[test]
@@ -311,7 +343,7 @@ fn generated_components_are_refused_by_name_and_never_spread_nan() {
     let hz = 60.0;
     let dt = (1.0 / hz) as f32;
     let mut rng = StdRng::seed_from_u64(28);
-    let (mut inputs, mut bad) = (0, 0);
+    let (mut inputs, mut bad, mut quoted) = (0, 0, 0);
     for _ in 0..APPS {
         let mut app = app(hz);
         // Audited too: the audit must take bad circles in its stride, and the good parts,
@@ -332,6 +364,11 @@ fn generated_components_are_refused_by_name_and_never_spread_nan() {
             inputs += 1;
             bad += usize::from(m.expect.is_some());
             assert_eq!(field(&app, m.entity).as_deref(), m.expect, "{:?}", m.entity);
+            if let Some(given) = &m.given {
+                let reason = reason(&app, m.entity);
+                assert!(reason.ends_with(&format!("; given {given}")), "{reason}");
+                quoted += 1;
+            }
             if let Some(c) = app.world().get::<MovingCircle>(m.entity)
                 && m.expect.is_none()
             {
@@ -353,5 +390,103 @@ fn generated_components_are_refused_by_name_and_never_spread_nan() {
     assert_eq!(inputs, PER_APP * APPS);
     // Each kind is bad often enough to be tested: over 30% of them by construction.
     assert!(bad > inputs * 3 / 10, "{bad} bad of {inputs}");
-    println!("{inputs} generated components, {bad} bad, each named by its field");
+    assert_eq!(quoted, bad, "every refusal quotes the value given");
+    println!("{inputs} generated components, {bad} bad, each named by its field and quoted");
+}
+
+#[test]
+fn an_obstacles_refusal_quotes_the_value_given() {
+    let mut app = app(60.0);
+    let spawn = |app: &mut App, bundle: (CcdShape, Transform)| app.world_mut().spawn(bundle).id();
+    let segment = app
+        .world_mut()
+        .spawn((
+            StaticSegment::new(Vec2::new(f32::NAN, 0.0), Vec2::X),
+            Transform::default(),
+        ))
+        .id();
+    let pillar = app
+        .world_mut()
+        .spawn((Pillar::new(-2.0), Transform::default()))
+        .id();
+    let capsule = spawn(
+        &mut app,
+        (
+            CcdShape::capsule(Vec2::ZERO, Vec2::X, f32::INFINITY),
+            Transform::default(),
+        ),
+    );
+    let bow_tie = spawn(
+        &mut app,
+        (
+            CcdShape::polygon([Vec2::ZERO, Vec2::ONE, Vec2::X, Vec2::Y]),
+            Transform::default(),
+        ),
+    );
+    let compound = spawn(
+        &mut app,
+        (
+            CcdShape::compound([
+                CcdShape::rect(Vec2::ONE),
+                CcdShape::arc(Vec2::ZERO, -3.0, 0.0, 1.0),
+            ]),
+            Transform::default(),
+        ),
+    );
+    let flat = spawn(
+        &mut app,
+        (
+            CcdShape::rect(Vec2::ONE),
+            Transform::from_scale(Vec3::new(0.0, 1.0, 1.0)),
+        ),
+    );
+    let kicker = app
+        .world_mut()
+        .spawn((
+            StaticSegment::new(Vec2::ZERO, Vec2::X),
+            Kicker::new(0.0, 0.0, f32::NAN),
+            Transform::default(),
+        ))
+        .id();
+    let spinning = app
+        .world_mut()
+        .spawn((
+            StaticSegment::new(Vec2::ZERO, Vec2::X),
+            Kinematic::turning(f32::NAN),
+            Transform::default(),
+        ))
+        .id();
+    steps(&mut app, 1);
+    let expected = [
+        (segment, "StaticSegment.a", "[NaN, 0]"),
+        (pillar, "Pillar.radius", "-2"),
+        (capsule, "CcdShape.radius", "inf"),
+        (
+            bow_tie,
+            "CcdShape.points",
+            "4 points [[0, 0], [1, 1], [1, 0], [0, 1]]",
+        ),
+        (compound, "CcdShape.radius", "-3"),
+        (
+            flat,
+            "GlobalTransform",
+            "translation [0, 0, 0], x axis [0, 0, 0], y axis [0, 1, 0]",
+        ),
+        (kicker, "Kicker.speed", "NaN"),
+        (
+            spinning,
+            "Kinematic",
+            "Velocity { angular: NaN, linear: Vec2(0.0, 0.0) }",
+        ),
+    ];
+    for (entity, name, given) in expected {
+        assert_eq!(
+            field(&app, entity).as_deref(),
+            Some(name),
+            "{}",
+            reason(&app, entity)
+        );
+        let reason = reason(&app, entity);
+        assert!(reason.ends_with(&format!("; given {given}")), "{name}: {reason}");
+    }
 }
