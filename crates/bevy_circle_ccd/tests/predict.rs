@@ -35,8 +35,8 @@ struct Rules {
 }
 
 /// A box of half side 200 with gravity, a bar turning about (0, 40), a turning square at
-/// (120, −110), a hinged gate hanging from (−199, −60) on a spring between stops, a
-/// static post, and a kinematic door across the bottom left corner.
+/// (120, −110), a hinged gate hanging from (−199, −60) on a spring and a motor between
+/// stops, a static post, and a kinematic door across the bottom left corner.
 fn scene(hz: f64) -> App {
     let mut app = app(hz);
     collect_hits(&mut app);
@@ -62,7 +62,8 @@ fn scene(hz: f64) -> App {
         Hinge::new(40.0)
             .with_stops(-1.2, 0.8, 0.3)
             .with_spring(0.0, 20_000.0)
-            .with_damping(2.0),
+            .with_damping(2.0)
+            .with_motor(1.5, 4_000.0),
         Transform::from_xyz(-199.0, -60.0, 0.0),
         TransformInterpolation,
     ));
