@@ -265,13 +265,18 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
             return self.ride_leg(on, time_left, watch);
         }
         let here = Circle::new(self.out.center, self.radius);
-        let Some((path, duration)) = leg_path(
+        let Some(Leg {
+            path,
+            duration,
+            stops,
+        }) = leg_path(
             self.out.velocity,
             self.rules.gravity,
             self.slide,
             here.center,
             time_left,
-        ) else {
+        )
+        else {
             return false;
         };
         // The wall just met, if the circle's centre lies on it, is met again at once from
@@ -301,12 +306,17 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
         let Some(solid) = found else {
             let (moved, end_velocity) = path.at(1.0, self.out.velocity);
             self.out.center += moved;
+            self.elapsed += duration;
+            if stops {
+                // Friction brought it to rest on its face: it stays, or slides back.
+                self.out.velocity = Vec2::ZERO;
+                return true;
+            }
             self.out.velocity = end_velocity;
             // A slide that reached its face's end flies on from there. Past a chain's
             // joint, the edge it leaves has no part there (the joint is the next edge's):
             // the next leg skips it, so its face's end, touched at once, is not taken for
             // a new contact over and over.
-            self.elapsed += duration;
             self.ran_off |= self.slide.is_some();
             if let Some(slide) = self.slide.take()
                 && duration < time_left
@@ -383,12 +393,13 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
         self.slide = None;
         self.ride = None;
         match met.rest {
-            Some(Rest::Slide { face, .. }) => {
+            Some(Rest::Slide { face, friction, .. }) => {
                 self.ran_off = false;
                 self.slide = Some(Slide {
                     obstacle: id,
                     normal: hit.normal,
                     segment: face,
+                    friction,
                 });
             }
             Some(Rest::Ride {
@@ -478,9 +489,17 @@ fn joint_ahead<O: Obstacles + ?Sized>(obstacles: &O, slide: Slide, center: Vec2)
     }
 }
 
-/// The next leg's path from `center` and its duration: straight without gravity (`None`
-/// when it does not move), a curve in flight, or, sliding on a face, a curve under
-/// gravity's part along it, cut where the centre's foot leaves the face.
+/// A leg's path, its duration, and whether friction brings the ball to rest at its end.
+struct Leg {
+    path: Course,
+    duration: f32,
+    stops: bool,
+}
+
+/// The next leg from `center`: straight without gravity (`None` when it does not move), a
+/// curve in flight, or, sliding on a face, a curve under gravity's part along it and
+/// friction, cut where the centre's foot leaves the face or friction brings it to rest
+/// (`None` when friction holds it there).
 #[inline(always)]
 fn leg_path(
     velocity: Vec2,
@@ -488,22 +507,35 @@ fn leg_path(
     slide: Option<Slide>,
     center: Vec2,
     time_left: f32,
-) -> Option<(Course, f32)> {
+) -> Option<Leg> {
+    let whole = |path, duration| Leg {
+        path,
+        duration,
+        stops: false,
+    };
     if gravity == Vec2::ZERO {
         let motion = velocity * time_left;
-        return (motion != Vec2::ZERO).then_some((Course::Straight(motion), time_left));
+        return (motion != Vec2::ZERO).then_some(whole(Course::Straight(motion), time_left));
     }
     let Some(slide) = slide else {
-        return Some((
+        return Some(whole(
             Course::Curved(Parabola::new(velocity, gravity, time_left)),
             time_left,
         ));
     };
-    let along = Parabola::new(velocity, slide.gravity(gravity), time_left);
-    let duration = slide
-        .leaves_at(center, along)
-        .map_or(time_left, |s| (s * f64::from(time_left)) as f32);
-    Some((Course::Curved(Parabola { duration, ..along }), duration))
+    let acceleration = slide.acceleration(gravity, velocity)?;
+    let stop = slide.stops_at(velocity, acceleration, time_left);
+    let span = stop.unwrap_or(time_left);
+    let along = Parabola::new(velocity, acceleration, span);
+    let (duration, stops) = match slide.leaves_at(center, along) {
+        Some(s) => ((s * f64::from(span)) as f32, false),
+        None => (span, stop.is_some()),
+    };
+    Some(Leg {
+        path: Course::Curved(Parabola { duration, ..along }),
+        duration,
+        stops,
+    })
 }
 
 /// The circle, its velocity and the step, or the first bad one.

@@ -232,8 +232,14 @@ pub(crate) enum Halt {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Rest {
     /// On this face: it slides along it until its foot leaves it, at `acceleration`
-    /// (gravity's part along the face; the event machinery's keeps the separation bias).
-    Slide { face: Segment, acceleration: Vec2 },
+    /// (gravity's part along the face; the event machinery's keeps the separation bias),
+    /// less `friction`, kinetic friction's steady deceleration `μ·N/m` against its motion,
+    /// units/s² (the lone sweep's; the event machinery's resting solve applies its own).
+    Slide {
+        face: Segment,
+        acceleration: Vec2,
+        friction: f32,
+    },
     /// Anywhere else (event machinery): the rest of the step's gravity at once, then
     /// straight.
     Settle,
@@ -444,9 +450,12 @@ impl<'a> Facts<'a> {
             met.velocity = Vec2::ZERO;
             return Some(Rest::Held);
         }
+        // Pressed on by gravity's part into the face: N/m = −g·n.
+        let friction = self.combined.friction * -g.dot(n);
         Some(Rest::Slide {
             face,
             acceleration: g - n * g.dot(n),
+            friction: if friction > 0.0 { friction } else { 0.0 },
         })
     }
 
@@ -570,7 +579,11 @@ impl<'a> Facts<'a> {
             let velocity = rested(met.velocity, n);
             if acceleration.is_finite() && velocity.is_finite() {
                 met.velocity = velocity;
-                return Some(Rest::Slide { face, acceleration });
+                return Some(Rest::Slide {
+                    face,
+                    acceleration,
+                    friction: 0.0,
+                });
             }
         }
         met.velocity += g * (rules.dt - meeting.time);

@@ -1,7 +1,10 @@
 //! Sliding under gravity: a ball that gravity presses onto a face, with no speed left to
 //! leave it (the decision is [`meet`](crate::meet)'s), moves along the face under gravity's
-//! part along it, exactly (a frictionless slide), until its foot leaves the face, it meets
-//! something, or the step ends.
+//! part along it, exactly, until its foot leaves the face, it meets something, or the step
+//! ends. Friction is a sliding disc's (no spin): a steady deceleration `μ·N/m` against the
+//! motion, `N/m` gravity's press into the face. Where it brings the ball to rest the leg
+//! ends there; from rest the ball stays if friction can hold it (gravity's part along the
+//! face at most `μ·N/m`: `tan θ ≤ μ`) and slides off the other way otherwise.
 //!
 //! Without it a ball at rest on a floor would fall into it at every instant and be met
 //! again at once: a contact per hop, each hop shorter than the last, until the bounce cap.
@@ -23,6 +26,8 @@ pub(crate) struct Slide {
     pub(crate) normal: Vec2,
     /// The face.
     pub(crate) segment: Segment,
+    /// Kinetic friction's deceleration, `μ·N/m`, units/s² (0 without friction).
+    pub(crate) friction: f32,
 }
 
 impl Slide {
@@ -30,6 +35,33 @@ impl Slide {
     #[inline]
     pub(crate) fn gravity(&self, gravity: Vec2) -> Vec2 {
         gravity - self.normal * gravity.dot(self.normal)
+    }
+
+    /// The acceleration along the face of a ball moving at `velocity` (along it): gravity's
+    /// part, less friction against the motion; `None` for a ball at rest that friction
+    /// holds.
+    pub(crate) fn acceleration(&self, gravity: Vec2, velocity: Vec2) -> Option<Vec2> {
+        let along = self.gravity(gravity);
+        if !(self.friction > 0.0) {
+            return Some(along);
+        }
+        match velocity.try_normalize() {
+            Some(moving) => Some(along - moving * self.friction),
+            // From rest: friction holds it, or takes its part off gravity's pull.
+            None => along
+                .try_normalize()
+                .filter(|_| along.length() > self.friction)
+                .map(|pull| along - pull * self.friction),
+        }
+    }
+
+    /// The time within `time` at which a ball moving at `velocity` with `acceleration`
+    /// (from [`Slide::acceleration`]) comes to rest, if friction brings it there.
+    pub(crate) fn stops_at(&self, velocity: Vec2, acceleration: Vec2, time: f32) -> Option<f32> {
+        let speed = velocity.length();
+        let slowing = -acceleration.dot(velocity) / speed;
+        let stop = speed / slowing;
+        (self.friction > 0.0 && slowing > 0.0 && stop < time).then_some(stop)
     }
 
     /// The fraction of the slide `path` from `center` after which the centre's foot leaves

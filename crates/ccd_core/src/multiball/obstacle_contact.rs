@@ -118,7 +118,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
         }
         match met.rest {
-            Some(Rest::Slide { face, acceleration }) => {
+            // (No ball in the event machinery slides alone with friction: `event_rest`.)
+            Some(Rest::Slide {
+                face, acceleration, ..
+            }) => {
                 clock.curved = false;
                 // On a level face gravity has no part along it: the leg is straight.
                 clock.sliding = acceleration != Vec2::ZERO;
