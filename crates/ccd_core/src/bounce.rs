@@ -11,8 +11,8 @@ use crate::meet::{
 use crate::obstacle::{Layers, Obstacle, ObstacleId, ObstacleShape, Obstacles};
 use crate::parabola::{Parabola, PathLeg};
 use crate::response::ResponseMode;
-use crate::shape::{Aabb, Circle, ShapeError};
-use crate::tolerance::DEFAULT_MAX_BOUNCES;
+use crate::shape::{Aabb, Circle, Segment, ShapeError};
+use crate::tolerance::{DEFAULT_MAX_BOUNCES, TOUCH_SLOP_REL};
 use glam::Vec2;
 
 /// How [`sweep_bounces`] treats the moving circle.
@@ -290,7 +290,8 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
             skip: self.slide.map(|s| s.obstacle).or(self.left.take()),
             just_met,
         };
-        let found = earliest_on_path(here, path, self.obstacles, counted, &mut self.sensors);
+        let seam = self.slide.map(|s| s.segment);
+        let found = earliest_on_path(here, path, self.obstacles, counted, seam, &mut self.sensors);
         for sensor in self.sensors.as_slice() {
             if found.as_ref().is_none_or(|solid| sensor.1.toi <= solid.hit.toi) {
                 let (_, at) = path.at(sensor.1.toi, self.out.velocity);
@@ -313,6 +314,14 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
                 return true;
             }
             self.out.velocity = end_velocity;
+            // At a seam, a slide goes on along the next face, flat beyond it.
+            if let Some(slide) = self.slide
+                && duration < time_left
+                && let Some(next) = self.seam_ahead(slide)
+            {
+                self.slide = Some(next);
+                return true;
+            }
             // A slide that reached its face's end flies on from there. Past a chain's
             // joint, the edge it leaves has no part there (the joint is the next edge's):
             // the next leg skips it, so its face's end, touched at once, is not taken for
@@ -419,6 +428,55 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
             Some(Rest::Settle) | None => {}
         }
         true
+    }
+}
+
+impl<O: Obstacles + ?Sized> Sweep<'_, O> {
+    /// The slide along the segment that goes on flat from the end of `slide`'s face the
+    /// ball's foot has just left ([`flat_beyond`]), if there is one, with the ball's
+    /// velocity turned along it (its speed kept) and friction as that segment's material
+    /// gives it.
+    fn seam_ahead(&mut self, slide: Slide) -> Option<Slide> {
+        let face = slide.segment;
+        let end = if (self.out.center - face.a).dot(face.b - face.a) <= 0.0 {
+            face.a
+        } else {
+            face.b
+        };
+        let mut next = None;
+        self.obstacles.query(Aabb::new(end, end), |id, o| {
+            if let ObstacleShape::Segment(other) = o.shape
+                && id != slide.obstacle
+                && next.is_none()
+                && !o.sensor
+                && self.settings.layers.interacts(o.layers)
+                && let Some(far) = flat_beyond(face, end, other)
+            {
+                next = Some((id, o.material, Segment::new(end, far)));
+            }
+        });
+        let (id, material, on) = next?;
+        let along = on.direction().try_normalize()?;
+        if !(self.out.velocity.dot(along) > 0.0) {
+            return None;
+        }
+        let normal = if along.perp().dot(slide.normal) > 0.0 {
+            along.perp()
+        } else {
+            -along.perp()
+        };
+        self.out.velocity = along * self.out.velocity.length();
+        let press = -self.rules.gravity.dot(normal);
+        let friction = self.settings.material.combine(material).friction * press;
+        // The foot stands at the seam, the face's very end: the face is taken from a touch
+        // slop behind it, so that the foot is on it (at its end it would leave at once).
+        let behind = along * (TOUCH_SLOP_REL * self.radius);
+        Some(Slide {
+            obstacle: id,
+            normal,
+            segment: Segment::new(on.a - behind, on.b),
+            friction: if friction > 0.0 { friction } else { 0.0 },
+        })
     }
 }
 
@@ -590,7 +648,7 @@ mod ride_place;
 mod slide;
 
 pub(crate) use leg::{Counted, Course, JustMet, Solid, earliest_solid, keep_earliest};
-use leg::{SensorHits, earliest_on_path};
+use leg::{SensorHits, earliest_on_path, flat_beyond};
 use ride_leg::{RideFrom, RideOn};
 use slide::Slide;
 pub(crate) use slide::foot_leaves_face;

@@ -296,6 +296,15 @@ pub const MAX_LONE_RUNS: usize = 128;
 /// it into would be pressed on, and would fall the chord of its curve. Ten times that tilt.
 pub const PRESS_SLACK_REL: f32 = 1e-4;
 
+/// Dimensionless (the sine of an angle). Two segments that share an end point and turn
+/// from each other by less than this are one flat face at their seam: a lone ball sliding
+/// off one slides on along the other at once, its speed kept, rather than meet the other's
+/// end cap a hair before the seam. A slope whose points are f32 roundings of one line
+/// (`top + dir·5·i`, up to 1,000 units long) turns by up to about 1e-5 at its seams; ten
+/// times that. Turning the velocity through it loses at most 1e-4 of the speed's normal
+/// part (none of the speed).
+pub const SEAM_FLAT_SIN: f32 = 1e-4;
+
 /// Dimensionless. Two balls whose centres are within `(1 + TOUCH_SLOP_REL)·(r₁ + r₂)` are
 /// touching: they join the same simultaneous contact cluster and the resting-contact
 /// solve. 1e-4 of the contact distance absorbs the rounding of positions placed at

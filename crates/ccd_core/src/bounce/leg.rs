@@ -4,11 +4,11 @@
 
 use crate::hit::{ContactOrder, Feature, Hit};
 use crate::material::Material;
-use crate::obstacle::{Layers, Obstacle, ObstacleId, Obstacles};
+use crate::obstacle::{Layers, Obstacle, ObstacleId, ObstacleShape, Obstacles};
 use crate::parabola::{Parabola, PathLeg};
-use crate::shape::{Aabb, Circle};
+use crate::shape::{Aabb, Circle, Segment};
 use crate::sweep::met_again_from_behind;
-use crate::tolerance::MAX_SENSOR_HITS_PER_LEG;
+use crate::tolerance::{CHAIN_VERTEX_SLOP_REL, MAX_SENSOR_HITS_PER_LEG, SEAM_FLAT_SIN};
 use glam::Vec2;
 
 /// The path of a leg's centre.
@@ -208,18 +208,22 @@ impl Counted {
 
 /// The earliest solid contact of the leg `path` from `circle` among the `counted`
 /// obstacles, with the sensors it enters put in `sensors` (the earliest
-/// [`MAX_SENSOR_HITS_PER_LEG`], in time order; the list is cleared first). Inlined into
-/// each loop of legs: the loop then keeps the leg in registers instead of copying it out.
+/// [`MAX_SENSOR_HITS_PER_LEG`], in time order; the list is cleared first). `seam`, the
+/// face a lone ball slides on: the end of another segment flat with it, at a point of it,
+/// is a seam ([`is_seam_end`]), not a contact. Inlined into each loop of legs: the loop
+/// then keeps the leg in registers instead of copying it out.
 #[inline(always)]
 pub(crate) fn earliest_on_path<O: Obstacles + ?Sized>(
     circle: Circle,
     path: Course,
     obstacles: &O,
     counted: Counted,
+    seam: Option<Segment>,
     sensors: &mut SensorHits,
 ) -> Option<Solid> {
     sensors.clear();
-    solid_on(circle, path, obstacles, counted, |id, hit| {
+    let at_seam = |o: &Obstacle, hit: &Hit| seam.is_some_and(|face| is_seam_end(o, hit, face));
+    solid_on(circle, path, obstacles, counted, at_seam, |id, hit| {
         sensors.push(id, hit);
     })
 }
@@ -235,7 +239,14 @@ pub(crate) fn earliest_solid<O: Obstacles + ?Sized>(
     counted: Counted,
     on_sensor: impl FnMut(ObstacleId, Hit),
 ) -> Option<Solid> {
-    solid_on(circle, path, obstacles, counted, on_sensor)
+    solid_on(
+        circle,
+        path,
+        obstacles,
+        counted,
+        |_: &Obstacle, _: &Hit| false,
+        on_sensor,
+    )
 }
 
 /// [`earliest_solid_on_path`] for a leg of either kind: the search compiled once for a
@@ -247,23 +258,29 @@ fn solid_on<O: Obstacles + ?Sized>(
     path: Course,
     obstacles: &O,
     counted: Counted,
+    passed: impl Fn(&Obstacle, &Hit) -> bool,
     on_sensor: impl FnMut(ObstacleId, Hit),
 ) -> Option<Solid> {
     match path {
-        Course::Straight(motion) => earliest_solid_on_path(circle, motion, obstacles, counted, on_sensor),
+        Course::Straight(motion) => {
+            earliest_solid_on_path(circle, motion, obstacles, counted, passed, on_sensor)
+        }
         Course::Curved(curve) => {
-            earliest_solid_on_path(circle, Curved::new(curve, circle), obstacles, counted, on_sensor)
+            let curved = Curved::new(curve, circle);
+            earliest_solid_on_path(circle, curved, obstacles, counted, passed, on_sensor)
         }
     }
 }
 
-/// [`earliest_solid`] on a path of either kind, with its obstacle and order.
+/// [`earliest_solid`] on a path of either kind, with its obstacle and order; a contact
+/// that `passed` says is not one (a seam the lone slide passes) is left out.
 #[inline]
 fn earliest_solid_on_path<O: Obstacles + ?Sized, C: SearchedCourse>(
     circle: Circle,
     path: C,
     obstacles: &O,
     counted: Counted,
+    passed: impl Fn(&Obstacle, &Hit) -> bool,
     mut on_sensor: impl FnMut(ObstacleId, Hit),
 ) -> Option<Solid> {
     let Counted {
@@ -290,6 +307,7 @@ fn earliest_solid_on_path<O: Obstacles + ?Sized, C: SearchedCourse>(
             }
         } else if order.before(best)
             && !just_met.is_some_and(|met| met.id == id && met_again_from_behind(&hit, met.normal))
+            && !passed(obstacle, &hit)
         {
             solid = Some(Solid {
                 id,
@@ -301,4 +319,47 @@ fn earliest_solid_on_path<O: Obstacles + ?Sized, C: SearchedCourse>(
         }
     });
     solid
+}
+
+/// Whether `hit`, a contact with `obstacle`, is at the end of a segment that lies flat
+/// with `face` (the face a ball slides on: they turn by less than [`SEAM_FLAT_SIN`]) at a
+/// point of it: a seam. Before the seam the ball's foot is still on `face`, its centre a
+/// few f32 ulps below the face's line, and it would touch the next segment's end cap a
+/// hair before the seam, with a normal tilted by the distance to it over the radius (up
+/// to 8.2e-4 rad on a slope of separate segments); just past it, the end of the segment
+/// it came from, still touching. Neither is a contact: the slide goes on to the face's
+/// end, and on along the next face from there.
+pub(crate) fn is_seam_end(obstacle: &Obstacle, hit: &Hit, face: Segment) -> bool {
+    let ObstacleShape::Segment(other) = obstacle.shape else {
+        return false;
+    };
+    // The cap's point, to f32 rounding, and where it lies along the face.
+    let at = |end: Vec2| {
+        (hit.point - end).abs().max_element() <= CHAIN_VERTEX_SLOP_REL * end.abs().max_element().max(1.0)
+    };
+    let Some(end) = [other.a, other.b].into_iter().find(|&end| at(end)) else {
+        return false;
+    };
+    let d = face.direction();
+    let along = (end - face.a).dot(d) / d.length_squared();
+    let on_face = (-CHAIN_VERTEX_SLOP_REL..=1.0 + CHAIN_VERTEX_SLOP_REL).contains(&along);
+    let (Some(u), Some(w)) = (d.try_normalize(), other.direction().try_normalize()) else {
+        return false;
+    };
+    on_face && u.perp_dot(w).abs() < SEAM_FLAT_SIN
+}
+
+/// `other`, as a face running on from `face`'s end `end`, when it shares that end and
+/// turns from `face` by less than [`SEAM_FLAT_SIN`]: its far end.
+pub(crate) fn flat_beyond(face: Segment, end: Vec2, other: Segment) -> Option<Vec2> {
+    let far = if other.a == end {
+        other.b
+    } else if other.b == end {
+        other.a
+    } else {
+        return None;
+    };
+    let near = if face.a == end { face.b } else { face.a };
+    let (into, on) = ((end - near).try_normalize()?, (far - end).try_normalize()?);
+    (on.dot(into) > 0.0 && into.perp_dot(on).abs() < SEAM_FLAT_SIN).then_some(far)
 }
