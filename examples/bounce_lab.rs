@@ -17,7 +17,6 @@ mod support;
 use bevy::gizmos::config::GizmoConfigStore;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
-use bevy_circle_ccd::ccd_core::{Circle, PathLeg, PredictSettings, SweepSettings};
 use bevy_circle_ccd::prelude::*;
 use clap::Parser;
 use std::path::PathBuf;
@@ -37,8 +36,10 @@ struct Args {
 const BALL_RADIUS: f32 = 9.0;
 /// Launch speed per unit of drag, 1/s.
 const LAUNCH_GAIN: f32 = 6.0;
-/// Straight pieces each predicted leg under gravity is drawn with.
-const CURVE_PIECES: u32 = 24;
+/// Contacts the aim line shows.
+const AIM_CONTACTS: usize = 10;
+/// The longest the aim line looks ahead, seconds.
+const AIM_SECONDS: f32 = 3.0;
 const HALF: Vec2 = Vec2::new(600.0, 340.0);
 
 fn main() -> AppExit {
@@ -255,37 +256,24 @@ fn aim_and_shoot(
     }
 }
 
-/// The predicted path of the ball being aimed.
-fn draw_aim(
-    (aim, ball): (Res<Aim>, Res<LabBall>),
-    world: Res<CcdWorld>,
-    (settings, fixed): (Res<CcdSettings>, Res<Time<Fixed>>),
-    mut gizmos: Gizmos,
-    mut path: Local<Vec<PathLeg>>,
-) {
+/// The predicted path of the ball being aimed: the plugin's prediction of a shot not yet
+/// spawned, with the ball's own material, as the step will bounce it, for its first
+/// contacts (the path through each step's end, a circle at each contact).
+fn draw_aim((aim, ball): (Res<Aim>, Res<LabBall>), predict: CcdPredict, mut gizmos: Gizmos) {
     let Some(from) = aim.from else {
         return;
     };
     let velocity = (from - aim.to) * LAUNCH_GAIN;
     gizmos.line_2d(from, aim.to, Color::srgba(1.0, 1.0, 1.0, 0.3));
-    // The ball's own material, as the step will bounce it, and the step's resting speed.
-    let predict = PredictSettings {
-        max_bounces: 10,
-        max_time: 3.0,
-        gravity: settings.gravity,
-        sweep: SweepSettings {
-            material: ball.material.into(),
-            resting_speed: settings.resting_speed_for(fixed.timestep().as_secs_f32()),
-            ..default()
-        },
+    let shot = CcdPredictStart::new(from, velocity, BALL_RADIUS).with_material(ball.material);
+    let horizon = CcdPredictHorizon {
+        contacts: AIM_CONTACTS,
+        steps: predict.steps_in(AIM_SECONDS),
     };
-    if world
-        .predict_path(Circle::new(from, BALL_RADIUS), velocity, &predict, &mut path)
-        .is_ok()
-    {
-        for leg in path.iter() {
-            gizmos.linestrip_2d(leg.points(CURVE_PIECES), Color::srgb(1.0, 1.0, 1.0));
-            gizmos.circle_2d(leg.end(), BALL_RADIUS, Color::srgba(1.0, 1.0, 1.0, 0.35));
+    if let Ok(ahead) = predict.predict_start(&shot, horizon, &mut ()) {
+        gizmos.linestrip_2d(ahead.path, Color::srgb(1.0, 1.0, 1.0));
+        for c in &ahead.contacts {
+            gizmos.circle_2d(c.hit.center, BALL_RADIUS, Color::srgba(1.0, 1.0, 1.0, 0.35));
         }
     }
 }

@@ -165,8 +165,10 @@ fn check_circle(parts: &CirclePartsReadOnlyItem) -> Result<(), (&'static str, St
         }
         None => {}
     }
-    if let Some(Err(e)) = parts.material.map(|m| m.validate()) {
-        return Err((e.field(), e.to_string()));
+    if let Some(m) = parts.material
+        && let Err(e) = m.validate()
+    {
+        return Err((e.field(), crate::components::quoted(e, m.given(e.field()))));
     }
     if let Some(limit) = parts.max_speed
         && !(limit.0 >= 0.0)

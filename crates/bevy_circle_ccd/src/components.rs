@@ -261,6 +261,20 @@ impl CcdMaterial {
     }
 }
 
+impl CcdMaterial {
+    /// The value written in `field` ([`CcdMaterial::validate`]'s names), to quote back in a
+    /// refusal.
+    pub(crate) fn given(&self, field: &str) -> Option<String> {
+        Some(match field {
+            "CcdMaterial.restitution" => self.restitution.to_string(),
+            "CcdMaterial.friction" => self.friction.to_string(),
+            "CcdMaterial.falloff" => self.falloff.to_string(),
+            "CcdMaterial.falloff_speed" => self.falloff_speed.to_string(),
+            _ => return None,
+        })
+    }
+}
+
 impl Default for CcdMaterial {
     fn default() -> Self {
         Self::ELASTIC

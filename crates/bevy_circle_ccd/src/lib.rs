@@ -161,8 +161,8 @@ pub use events::{CircleHit, CircleHitEvent, HitFeature};
 pub use hinge_body::{Hinge, HingePart, HingeStops, MAX_SPRING_OMEGA_DT};
 pub use plugin::{CircleCcdPlugin, CircleCcdSystems};
 pub use predict::{
-    CcdPredict, CcdPredictError, CcdPredictHook, CcdPredictHorizon, CcdPredictStop, CcdPredictedBall,
-    CcdPredictedContact, CcdPredictedParts, CcdPrediction,
+    CcdPredict, CcdPredictError, CcdPredictHook, CcdPredictHorizon, CcdPredictStart, CcdPredictStop,
+    CcdPredictedBall, CcdPredictedContact, CcdPredictedParts, CcdPrediction,
 };
 pub use settings::{CcdSettings, CcdStats};
 pub use shape::CcdShape;
@@ -174,11 +174,11 @@ pub mod prelude {
     pub use crate::{
         CcdCastHit, CcdContactEnded, CcdContactEndedEvent, CcdContactEvents, CcdContactStarted,
         CcdContactStartedEvent, CcdDisabled, CcdFaults, CcdGravityScale, CcdInvalid, CcdLayers, CcdMass,
-        CcdMaterial, CcdMaxSpeed, CcdPredict, CcdPredictHook, CcdPredictHorizon, CcdPredictedContact,
-        CcdPredictedParts, CcdQuery, CcdQueryFilter, CcdSensor, CcdSettings, CcdShape, CcdStats, CcdWorld,
-        CircleCcdPlugin, CircleCcdSystems, CircleHit, CircleHitEvent, CircleResponse, CombineRule, Hinge,
-        HingeMotor, HingePart, HingeSpring, HingeStops, HitFeature, Kicker, Kinematic, MovingCircle,
-        OneSided, Pillar, PredictPath, StaticSegment,
+        CcdMaterial, CcdMaxSpeed, CcdPredict, CcdPredictHook, CcdPredictHorizon, CcdPredictStart,
+        CcdPredictedContact, CcdPredictedParts, CcdQuery, CcdQueryFilter, CcdSensor, CcdSettings, CcdShape,
+        CcdStats, CcdWorld, CircleCcdPlugin, CircleCcdSystems, CircleHit, CircleHitEvent, CircleResponse,
+        CombineRule, Hinge, HingeMotor, HingePart, HingeSpring, HingeStops, HitFeature, Kicker, Kinematic,
+        MovingCircle, OneSided, Pillar, PredictPath, StaticSegment,
     };
     #[cfg(feature = "debug-draw")]
     pub use crate::{CcdDebugPlugin, CcdGizmos};

@@ -24,7 +24,7 @@
 //! between two steps.
 
 use crate::circles::{Defaults, checked_ball};
-use crate::components::{CcdDisabled, Kinematic};
+use crate::components::{CcdDisabled, CcdLayers, CcdMaterial, Kinematic};
 use crate::events::CircleHit;
 use crate::hinge::{PartQuery, place_body, push_part, turned};
 use crate::hinge_body::Hinge;
@@ -98,6 +98,98 @@ pub struct CcdPrediction {
     /// Predicted steps in which the core reached a cap (bounces or events), as
     /// [`CcdStats::capped_steps`](crate::CcdStats::capped_steps) counts them.
     pub capped_steps: u32,
+}
+
+/// A circle to predict that is not in the world (yet): where it starts, how it moves,
+/// and what it is made of, as a [`MovingCircle`](crate::MovingCircle) with those
+/// components would be (its mass its area, as without [`CcdMass`](crate::CcdMass)).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CcdPredictStart {
+    /// The centre, world frame.
+    pub center: Vec2,
+    /// The velocity, world units per second.
+    pub velocity: Vec2,
+    /// The radius.
+    pub radius: f32,
+    /// Its material (default [`CcdMaterial::default`]).
+    pub material: CcdMaterial,
+    /// Its layers (default all).
+    pub layers: CcdLayers,
+    /// Its share of the world's gravity ([`CcdGravityScale`](crate::CcdGravityScale)),
+    /// default 1.
+    pub gravity_scale: f32,
+    /// Its speed limit ([`CcdMaxSpeed`](crate::CcdMaxSpeed)), default none (infinite).
+    pub max_speed: f32,
+}
+
+impl CcdPredictStart {
+    /// A circle of `radius` at `center` moving at `velocity`, of the default material,
+    /// on every layer, with the world's gravity and no speed limit.
+    #[must_use]
+    pub fn new(center: Vec2, velocity: Vec2, radius: f32) -> Self {
+        Self {
+            center,
+            velocity,
+            radius,
+            material: CcdMaterial::default(),
+            layers: CcdLayers::default(),
+            gravity_scale: 1.0,
+            max_speed: f32::INFINITY,
+        }
+    }
+
+    /// The same, of `material`.
+    #[must_use]
+    pub fn with_material(self, material: CcdMaterial) -> Self {
+        Self { material, ..self }
+    }
+
+    /// The core's ball, or the bad field and why (with the value given).
+    fn ball(&self) -> Result<Ball, (&'static str, String)> {
+        let refuse = |field: &'static str, accepted: &str, given: String| {
+            Err((field, crate::components::quoted(accepted, Some(given))))
+        };
+        if !self.center.is_finite() {
+            return refuse("CcdPredictStart.center", "finite", self.center.to_string());
+        }
+        if !self.velocity.is_finite() {
+            return refuse("CcdPredictStart.velocity", "finite", self.velocity.to_string());
+        }
+        if !(self.radius.is_finite() && self.radius >= 0.0) {
+            return refuse(
+                "CcdPredictStart.radius",
+                "finite and not negative",
+                self.radius.to_string(),
+            );
+        }
+        if let Err(e) = self.material.validate() {
+            return Err((
+                e.field(),
+                crate::components::quoted(e, self.material.given(e.field())),
+            ));
+        }
+        if !self.gravity_scale.is_finite() {
+            return refuse(
+                "CcdPredictStart.gravity_scale",
+                "finite",
+                self.gravity_scale.to_string(),
+            );
+        }
+        if !(self.max_speed >= 0.0) {
+            return refuse(
+                "CcdPredictStart.max_speed",
+                "not negative and not NaN",
+                self.max_speed.to_string(),
+            );
+        }
+        Ok(Ball {
+            material: self.material.into(),
+            layers: self.layers.into(),
+            gravity_scale: self.gravity_scale,
+            max_speed: self.max_speed,
+            ..Ball::new(self.center, self.velocity, self.radius)
+        })
+    }
 }
 
 /// Why a circle cannot be predicted.
@@ -368,7 +460,7 @@ impl CcdPredict<'_, '_> {
         &self,
         circle: Entity,
         horizon: CcdPredictHorizon,
-        mut parts: CcdPredictedParts,
+        parts: CcdPredictedParts,
         hook: &mut impl CcdPredictHook,
     ) -> Result<CcdPrediction, CcdPredictError> {
         let item = self
@@ -382,6 +474,40 @@ impl CcdPredict<'_, '_> {
                 reason,
             })?;
         ball.center = self.stepped.of(circle, item.transform).translation.truncate();
+        Ok(self.run(circle, ball, horizon, parts, hook))
+    }
+
+    /// The path of a circle that is not in the world (yet): a shot being aimed, from
+    /// `start`, through the moving parts as they are now. Its contacts name
+    /// `Entity::PLACEHOLDER` as the circle.
+    ///
+    /// # Errors
+    /// [`CcdPredictError::Refused`] (with `Entity::PLACEHOLDER`) naming the bad field of
+    /// `start`.
+    pub fn predict_start(
+        &self,
+        start: &CcdPredictStart,
+        horizon: CcdPredictHorizon,
+        hook: &mut impl CcdPredictHook,
+    ) -> Result<CcdPrediction, CcdPredictError> {
+        let ball = start.ball().map_err(|(field, reason)| CcdPredictError::Refused {
+            entity: Entity::PLACEHOLDER,
+            field,
+            reason,
+        })?;
+        Ok(self.run(Entity::PLACEHOLDER, ball, horizon, self.parts(), hook))
+    }
+
+    /// Step `ball` (the circle `circle`) ahead over `horizon` from the moving parts
+    /// `parts`, with `hook` playing the game's rules.
+    fn run(
+        &self,
+        circle: Entity,
+        ball: Ball,
+        horizon: CcdPredictHorizon,
+        mut parts: CcdPredictedParts,
+        hook: &mut impl CcdPredictHook,
+    ) -> CcdPrediction {
         let dt = self.dt();
         let mut run = Run {
             ball: [ball],
@@ -435,7 +561,7 @@ impl CcdPredict<'_, '_> {
                 break;
             }
         }
-        Ok(out)
+        out
     }
 
     /// One predicted step: build the moving parts, step the circle, keep its hits (as

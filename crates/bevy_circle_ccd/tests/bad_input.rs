@@ -395,7 +395,7 @@ fn generated_components_are_refused_by_name_and_never_spread_nan() {
 }
 
 #[test]
-fn an_obstacles_refusal_quotes_the_value_given() {
+fn a_refusal_quotes_the_value_given() {
     let mut app = app(60.0);
     let spawn = |app: &mut App, bundle: (CcdShape, Transform)| app.world_mut().spawn(bundle).id();
     let segment = app
@@ -456,8 +456,13 @@ fn an_obstacles_refusal_quotes_the_value_given() {
             Transform::default(),
         ))
         .id();
+    let rubber_ball = ball(&mut app, 1.0, Vec2::new(500.0, 500.0), Vec2::ZERO);
+    app.world_mut()
+        .entity_mut(rubber_ball)
+        .insert(CcdMaterial::new(-1.0, 0.0));
     steps(&mut app, 1);
     let expected = [
+        (rubber_ball, "CcdMaterial.restitution", "-1"),
         (segment, "StaticSegment.a", "[NaN, 0]"),
         (pillar, "Pillar.radius", "-2"),
         (capsule, "CcdShape.radius", "inf"),

@@ -379,3 +379,50 @@ fn a_resting_ball_is_predicted_to_make_no_hits() {
     assert!(predicted.contacts.is_empty(), "{:?}", predicted.contacts);
     assert_eq!(predicted.end.center, common::position(&app, b));
 }
+
+/// A shot not yet in the world (`predict_start`) is predicted as the same circle spawned
+/// there would be, bit for bit, through the moving parts; a bad start is named with the
+/// value given.
+#[test]
+fn a_shot_not_yet_spawned_is_predicted_as_the_spawned_ball() {
+    let mut app = scene(120.0);
+    steps(&mut app, 3);
+    let (center, velocity) = (Vec2::new(-40.0, 150.0), Vec2::new(700.0, -900.0));
+    let material = CcdMaterial::new(0.9, 0.1);
+    let b = ball(&mut app, 8.0, center, velocity);
+    app.world_mut()
+        .entity_mut(b)
+        .insert((material, CcdGravityScale(0.5), CcdMaxSpeed(2_000.0)));
+    let horizon = CcdPredictHorizon {
+        contacts: 30,
+        steps: 400,
+    };
+    let start = CcdPredictStart {
+        gravity_scale: 0.5,
+        max_speed: 2_000.0,
+        ..CcdPredictStart::new(center, velocity, 8.0).with_material(material)
+    };
+    let bad = CcdPredictStart::new(center, velocity, f32::NAN);
+    let (spawned, shot, refused) = app
+        .world_mut()
+        .run_system_once(move |p: CcdPredict| {
+            (
+                p.predict(b, horizon, &mut ()).unwrap(),
+                p.predict_start(&start, horizon, &mut ()).unwrap(),
+                p.predict_start(&bad, horizon, &mut ()).unwrap_err(),
+            )
+        })
+        .unwrap();
+    assert!(shot.contacts.len() >= 10, "{}", shot.contacts.len());
+    assert_eq!(shot.path, spawned.path);
+    assert_eq!(shot.end, spawned.end);
+    for (s, p) in shot.contacts.iter().zip(&spawned.contacts) {
+        assert_eq!(s.hit.circle, Entity::PLACEHOLDER);
+        assert_eq!(CircleHit { circle: b, ..s.hit }, p.hit);
+    }
+    assert!(
+        matches!(&refused, CcdPredictError::Refused { field: "CcdPredictStart.radius", reason, .. }
+            if reason.ends_with("; given NaN")),
+        "{refused:?}"
+    );
+}
