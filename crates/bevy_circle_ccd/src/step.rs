@@ -315,11 +315,14 @@ impl Lasting {
             // A ball–ball pair is met from either ball.
             let pair = (h.circle.min(h.other), h.circle.max(h.other));
             now.push(pair);
-            if h.sensor || !(h.speed < resting_speed.max(in_touch_speed(h, dt))) {
+            if h.sensor {
                 return true;
             }
             if h.speed < in_touch_speed(h, dt) {
                 return false;
+            }
+            if !(h.speed < resting_speed) {
+                return true;
             }
             if !sorted {
                 before.sort_unstable();
