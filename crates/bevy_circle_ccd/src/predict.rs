@@ -385,6 +385,8 @@ struct Run {
     built: Vec<Part>,
     scratch: MultiballScratch,
     lasting: Lasting,
+    /// The core's contacts of the step, and the hits kept of them.
+    contacts: Vec<Contact>,
     hits: Vec<CircleHit>,
 }
 
@@ -516,6 +518,7 @@ impl CcdPredict<'_, '_> {
             built: Vec::new(),
             scratch: MultiballScratch::default(),
             lasting: self.lasting.clone(),
+            contacts: Vec::new(),
             hits: Vec::new(),
         };
         let at = |step: u32, ball: &Ball| CcdPredictedBall {
@@ -570,12 +573,13 @@ impl CcdPredict<'_, '_> {
     fn step(&self, circle: Entity, parts: &mut CcdPredictedParts, run: &mut Run, dt: f32) -> bool {
         self.build_moving(parts, run, dt);
         let settings = self.core_settings(dt);
-        let mut contacts: Vec<Contact> = Vec::new();
+        let contacts = &mut run.contacts;
+        contacts.clear();
         let step =
             MultiballStep::new(&mut run.ball, dt, self.world.grid()).with_moving(&mut run.kinematics.moving);
         let report = step_balls(step, &settings, &mut run.scratch, |c| contacts.push(*c));
         run.hits.clear();
-        for c in &contacts {
+        for c in &run.contacts {
             let other = match c.with {
                 ContactWith::Obstacle(id) => self.world.hit_other(id, c.hit.point, c.hit.normal),
                 ContactWith::Moving(k) => {
