@@ -13,11 +13,10 @@
 //!
 //! [`CcdSettings::threads`]: crate::CcdSettings::threads
 
-use crate::components::CcdInvalid;
-use crate::components::check_mass;
+use crate::components::{CcdInvalid, CcdRide, check_mass};
 use crate::query::{CirclePartsItem, CirclePartsReadOnlyItem, Circles};
 use bevy::prelude::*;
-use ccd_core::{Ball, ShapeError};
+use ccd_core::{Ball, MultiballScratch, RideTally, ShapeError};
 
 /// What a step did with the circles: the core's report (or what it would be), the
 /// circles stepped and those refused.
@@ -80,7 +79,12 @@ pub(crate) fn gather_circles(
 /// `parallel` (each entity finds its ball through [`CircleBuffers::slots`]), else in the
 /// order they were gathered (the query's order, unchanged within this system), skipping
 /// the invalid ones, with no per-entity lookup.
-pub(crate) fn write_back(circles: &mut Circles, buffers: &CircleBuffers, parallel: bool) {
+pub(crate) fn write_back(
+    circles: &mut Circles,
+    buffers: &CircleBuffers,
+    scratch: &MultiballScratch,
+    parallel: bool,
+) {
     let CircleBuffers {
         balls,
         entities,
@@ -95,22 +99,22 @@ pub(crate) fn write_back(circles: &mut Circles, buffers: &CircleBuffers, paralle
                 && entities.get(k as usize) == Some(&parts.entity)
                 && let Some(ball) = balls.get(k as usize)
             {
-                write(&mut parts, ball.center, ball.velocity);
+                write(&mut parts, ball.center, ball.velocity, scratch.ride(k as usize));
             }
         });
         return;
     }
-    let mut gathered = balls.iter().zip(entities.iter()).peekable();
+    let mut gathered = balls.iter().zip(entities.iter()).enumerate().peekable();
     for mut parts in circles {
-        if let Some((ball, _)) = gathered.next_if(|(_, e)| **e == parts.entity) {
-            write(&mut parts, ball.center, ball.velocity);
+        if let Some((k, (ball, _))) = gathered.next_if(|(_, (_, e))| **e == parts.entity) {
+            write(&mut parts, ball.center, ball.velocity, scratch.ride(k));
         }
     }
 }
 
 /// A circle's end written back: its centre and velocity.
 #[inline]
-pub(crate) fn write(parts: &mut CirclePartsItem, center: Vec2, velocity: Vec2) {
+pub(crate) fn write(parts: &mut CirclePartsItem, center: Vec2, velocity: Vec2, ride: RideTally) {
     parts.transform.translation.x = center.x;
     parts.transform.translation.y = center.y;
     // A circle in free flight keeps its velocity: not marked changed then. (Compared as
@@ -118,6 +122,13 @@ pub(crate) fn write(parts: &mut CirclePartsItem, center: Vec2, velocity: Vec2) {
     let bits = |v: Vec2| v.to_array().map(f32::to_bits);
     if bits(parts.circle.velocity) != bits(velocity) {
         parts.circle.velocity = velocity;
+    }
+    // Changed only when it changes: most steps ride nothing.
+    let ride = CcdRide::from(ride);
+    if let Some(tally) = &mut parts.ride
+        && **tally != ride
+    {
+        **tally = ride;
     }
 }
 

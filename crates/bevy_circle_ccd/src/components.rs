@@ -571,6 +571,46 @@ pub struct CcdMass(pub f32);
 #[reflect(Component, Debug, PartialEq)]
 pub struct CcdMaxSpeed(pub f32);
 
+/// What a [`MovingCircle`]'s last step rode: put it on a circle, and the plugin writes it
+/// every step (a circle without it costs nothing). A ball pressed onto a round part (a
+/// [`Pillar`], an end or a round cap, an arc from either side) rides it on its exact
+/// circle; this says for how long, and how much energy friction took on the way, so a
+/// game can play a rolling sound on a wire ramp, or check that a ride keeps its energy:
+/// kinetic plus potential, plus `friction_loss`, holds from one step to the next.
+///
+/// A circle the step moved through the event machinery (another ball or a moving part
+/// near it) rides a round part chord by chord, and tallies no ride.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_circle_ccd::prelude::*;
+/// fn rolling_sound(balls: Query<(&MovingCircle, &CcdRide)>, time: Res<Time<Fixed>>) {
+///     for (circle, ride) in &balls {
+///         let riding = ride.time / time.delta_secs().max(f32::MIN_POSITIVE);
+///         let _loudness = riding * circle.velocity.length();
+///     }
+/// }
+/// ```
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component, Default, Debug, PartialEq)]
+pub struct CcdRide {
+    /// Seconds of the last step the circle rode a round part, moving along it (not held
+    /// still on a post's top or by friction).
+    pub time: f32,
+    /// The kinetic plus potential energy per unit mass friction took on those rides,
+    /// world units²/s² (0 without friction).
+    pub friction_loss: f32,
+}
+
+impl From<ccd_core::RideTally> for CcdRide {
+    fn from(tally: ccd_core::RideTally) -> Self {
+        Self {
+            time: tally.time,
+            friction_loss: tally.friction_loss,
+        }
+    }
+}
+
 /// The range a mass (a [`CcdMass`], or the area `π r²` that stands for it) must lie in.
 pub(crate) const MASS_RANGE: &str = "positive and finite, with a finite inverse (1 / value)";
 

@@ -148,8 +148,8 @@ pub use bevy_transform_interpolation::prelude::TransformInterpolation;
 pub use ccd_core;
 pub use ccd_core::{CombineRule, HingeMotor, HingeSpring};
 pub use components::{
-    CcdDisabled, CcdGravityScale, CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdSensor,
-    CircleResponse, Kicker, Kinematic, MovingCircle, OneSided, Pillar, PredictPath, StaticSegment,
+    CcdDisabled, CcdGravityScale, CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdRide,
+    CcdSensor, CircleResponse, Kicker, Kinematic, MovingCircle, OneSided, Pillar, PredictPath, StaticSegment,
 };
 pub use contacts::{
     CcdContactEnded, CcdContactEndedEvent, CcdContactEvents, CcdContactStarted, CcdContactStartedEvent,
@@ -175,10 +175,10 @@ pub mod prelude {
         CcdCastHit, CcdContactEnded, CcdContactEndedEvent, CcdContactEvents, CcdContactStarted,
         CcdContactStartedEvent, CcdDisabled, CcdFaults, CcdGravityScale, CcdInvalid, CcdLayers, CcdMass,
         CcdMaterial, CcdMaxSpeed, CcdPredict, CcdPredictHook, CcdPredictHorizon, CcdPredictStart,
-        CcdPredictedContact, CcdPredictedParts, CcdQuery, CcdQueryFilter, CcdSensor, CcdSettings, CcdShape,
-        CcdStats, CcdWorld, CircleCcdPlugin, CircleCcdSystems, CircleHit, CircleHitEvent, CircleResponse,
-        CombineRule, Hinge, HingeMotor, HingePart, HingeSpring, HingeStops, HitFeature, Kicker, Kinematic,
-        MovingCircle, OneSided, Pillar, PredictPath, StaticSegment,
+        CcdPredictedContact, CcdPredictedParts, CcdQuery, CcdQueryFilter, CcdRide, CcdSensor, CcdSettings,
+        CcdShape, CcdStats, CcdWorld, CircleCcdPlugin, CircleCcdSystems, CircleHit, CircleHitEvent,
+        CircleResponse, CombineRule, Hinge, HingeMotor, HingePart, HingeSpring, HingeStops, HitFeature,
+        Kicker, Kinematic, MovingCircle, OneSided, Pillar, PredictPath, StaticSegment,
     };
     #[cfg(feature = "debug-draw")]
     pub use crate::{CcdDebugPlugin, CcdGizmos};

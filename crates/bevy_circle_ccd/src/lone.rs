@@ -94,9 +94,9 @@ pub(crate) fn step_lone<P: Parallel>(
         }
     });
     let mut stepped = 0_u32;
-    for (mut parts, end) in circles.iter_mut().zip(sweeps.ends()) {
+    for (mut parts, (end, ride)) in circles.iter_mut().zip(sweeps.ends().zip(sweeps.rides())) {
         if let Some((center, velocity)) = end {
-            write(&mut parts, center, velocity);
+            write(&mut parts, center, velocity, ride);
             stepped += 1;
             if parts.invalid {
                 commands

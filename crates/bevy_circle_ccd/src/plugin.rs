@@ -3,8 +3,8 @@
 use crate::audit::CcdFaults;
 use crate::audit::{AuditStarts, audit_step, note_starts};
 use crate::components::{
-    CcdDisabled, CcdGravityScale, CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdSensor,
-    CircleResponse, Kicker, Kinematic, MovingCircle, OneSided, Pillar, PredictPath, StaticSegment,
+    CcdDisabled, CcdGravityScale, CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdRide,
+    CcdSensor, CircleResponse, Kicker, Kinematic, MovingCircle, OneSided, Pillar, PredictPath, StaticSegment,
 };
 use crate::contacts::{CcdContactEnded, CcdContactEvents, CcdContactStarted, ContactPairs, track_contacts};
 use crate::events::CircleHit;
@@ -176,5 +176,6 @@ fn register_types(app: &mut App) {
         CcdContactEvents,
         CcdContactStarted,
         CcdContactEnded,
+        CcdRide,
     )>();
 }

@@ -3,8 +3,8 @@
 //! static broadphase (`world.rs`) and the kinematic obstacles (`kinematic.rs`) alike.
 
 use crate::components::{
-    CcdDisabled, CcdGravityScale, CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdSensor,
-    CircleResponse, Kicker, MovingCircle, OneSided, Pillar, StaticSegment,
+    CcdDisabled, CcdGravityScale, CcdInvalid, CcdLayers, CcdMass, CcdMaterial, CcdMaxSpeed, CcdRide,
+    CcdSensor, CircleResponse, Kicker, MovingCircle, OneSided, Pillar, StaticSegment,
 };
 use crate::shape::CcdShape;
 use crate::shape::{Part, ShapePlacement, build_shape};
@@ -177,4 +177,6 @@ pub(crate) struct CircleParts {
     pub(crate) gravity_scale: Option<&'static CcdGravityScale>,
     pub(crate) invalid: Has<CcdInvalid>,
     pub(crate) parented: Has<ChildOf>,
+    /// Written with the circle's end, where present.
+    pub(crate) ride: Option<&'static mut CcdRide>,
 }

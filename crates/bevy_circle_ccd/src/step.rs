@@ -112,7 +112,7 @@ pub(crate) fn step_circles(
         let parallel = pool.parallel();
         let skipped = gather_circles(&circles, &mut buffers.circles, parallel, &mut commands);
         let report = run_core(input, &mut kinematics, &mut buffers, &mut hits.0);
-        write_back(&mut circles, &buffers.circles, parallel);
+        write_back(&mut circles, &buffers.circles, &buffers.scratch, parallel);
         Stepped {
             report,
             circles: buffers.circles.balls.len() as u32,

@@ -66,3 +66,92 @@ fn a_ball_exactly_on_top_of_a_post_stays() {
     assert_eq!(position(&app, ball), Vec2::new(0.0, 10.0));
     assert_eq!(velocity(&app, ball), Vec2::ZERO);
 }
+
+/// Kinetic plus potential energy per unit mass under g = 10 down, in f64.
+fn energy(app: &App, ball: Entity) -> f64 {
+    let (p, v) = (position(app, ball), velocity(app, ball));
+    0.5 * v.as_dvec2().length_squared() + 10.0 * f64::from(p.y)
+}
+
+/// The time a frictionless ball of L = 10 takes to slide from rest 0.3 rad from the top of
+/// a post to where it leaves, arccos(⅔·cos 0.3): `∫ dθ / ω` with `ω² = 2·g·(cos θ₀ −
+/// cos θ)/L`, 1.764632 s (by Simpson's rule in `ccd_core`'s `ride_tally` test).
+const SLIDE_OFF_SECONDS: f64 = 1.764_632;
+
+#[test]
+fn ccd_ride_tells_a_ride_on_either_path_of_the_step() {
+    // Alone (the lone engine reads the query), and with a turning bar far away (the
+    // gathered step): the ride off the post lasts the closed form's time, frictionless it
+    // takes nothing, and a ball without `CcdRide` is stepped as before.
+    for gathered in [false, true] {
+        let (mut app, ball) = post_and_ball(0.3);
+        app.world_mut().entity_mut(ball).insert(CcdRide::default());
+        let plain = common::ball(
+            &mut app,
+            0.5,
+            Vec2::new(10.0f32 * 0.3f32.sin(), 10.0 * 0.3f32.cos()) + Vec2::X * 50.0,
+            Vec2::ZERO,
+        );
+        app.world_mut()
+            .spawn((Pillar::new(9.5), Transform::from_xyz(50.0, 0.0, 0.0)));
+        if gathered {
+            flipper(
+                &mut app,
+                Vec2::new(500.0, 500.0),
+                10.0,
+                0.0,
+                Kinematic::turning(1.0),
+            );
+        }
+        let mut rode = 0.0_f64;
+        for _ in 0..300 {
+            steps(&mut app, 1);
+            let ride = *app.world().get::<CcdRide>(ball).unwrap();
+            assert_eq!(ride.friction_loss, 0.0, "no friction, nothing taken");
+            rode += f64::from(ride.time);
+        }
+        assert!(
+            (rode - SLIDE_OFF_SECONDS).abs() < 2e-5,
+            "gathered {gathered}: rode {rode} s, the closed form {SLIDE_OFF_SECONDS} s"
+        );
+        assert!(app.world().get::<CcdRide>(plain).is_none());
+        let off = position(&app, plain) - Vec2::X * 50.0;
+        assert!(off.length() > 10.5, "the other ball slid off its post too: {off}");
+    }
+}
+
+#[test]
+fn what_friction_takes_on_a_ride_is_the_energy_it_loses() {
+    // μ = 0.2 on the ball and the post (tan 0.3 > 0.2: it slides off): each step, the
+    // energy the ball loses is what `CcdRide` says friction took, within g times two f32
+    // ulps of its height (the state's rounding at the step's ends).
+    let (mut app, ball) = post_and_ball(0.3);
+    let rough = CcdMaterial::new(1.0, 0.2);
+    app.world_mut()
+        .entity_mut(ball)
+        .insert((CcdRide::default(), rough));
+    let post = app
+        .world_mut()
+        .query_filtered::<Entity, With<Pillar>>()
+        .single(app.world())
+        .unwrap();
+    app.world_mut().entity_mut(post).insert(rough);
+    let mut taken = 0.0_f64;
+    for step in 0..300 {
+        if position(&app, ball).length() > 10.5 {
+            // Off the post (its flight's energy is the free-flight test's).
+            break;
+        }
+        let before = energy(&app, ball);
+        steps(&mut app, 1);
+        let ride = *app.world().get::<CcdRide>(ball).unwrap();
+        let lost = before - energy(&app, ball);
+        assert!(
+            (lost - f64::from(ride.friction_loss)).abs() < 2e-5,
+            "step {step}: lost {lost}, friction took {}",
+            ride.friction_loss
+        );
+        taken += f64::from(ride.friction_loss);
+    }
+    assert!(taken > 1.0, "friction took {taken} on the ride");
+}

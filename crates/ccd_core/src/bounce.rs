@@ -94,6 +94,22 @@ pub struct SweepOutcome {
     /// Seconds of the step lost to the cap: the circle waited at its last contact instead
     /// of moving on (0 unless `capped`).
     pub lost_time: f32,
+    /// What its rides of round parts did in the step.
+    pub ride: RideTally,
+}
+
+/// What a sweep's rides of round parts (pillars, caps, arcs; see `ride/`) did in its step:
+/// how long the circle rode, and what friction took on the way, so that a ride's energy
+/// can be checked from outside (kinetic plus potential energy, plus this, holds).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RideTally {
+    /// Seconds of the step the circle rode a round part, moving along it (not held still
+    /// on it, on a post's top or by friction).
+    pub time: f32,
+    /// The kinetic plus potential energy per unit mass friction took on those rides,
+    /// units²/s²: `∫ μ·(N/m)·|v| dt`, the ride's own f64 energy at its start less at its
+    /// end (0 without friction).
+    pub friction_loss: f32,
 }
 
 /// Move `circle` with `velocity` for `dt` seconds through `obstacles`.
@@ -210,6 +226,7 @@ pub(crate) fn sweep_legs<O: Obstacles + ?Sized>(
             bounces: 0,
             capped: false,
             lost_time: 0.0,
+            ride: RideTally::default(),
         },
         elapsed: 0.0,
         slide: None,

@@ -77,7 +77,7 @@ mod sweep;
 pub mod tolerance;
 
 pub use ball::Ball;
-pub use bounce::{BounceHit, SweepOutcome, SweepSettings, sweep_bounces};
+pub use bounce::{BounceHit, RideTally, SweepOutcome, SweepSettings, sweep_bounces};
 pub use broadphase::{DEFAULT_CELL_SIZE, Grid};
 pub use contact_with::ContactWith;
 pub use glam::Vec2;

@@ -93,6 +93,10 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
             );
         }
         watch_ride(&track, &ran, watch);
+        self.out.ride.time += ran.time as f32;
+        if track.friction > 0.0 {
+            self.out.ride.friction_loss += (track.energy(start) - track.energy(ran.state)) as f32;
+        }
         let velocity = if ran.end == RunEnd::Turns {
             // At a turning point it is at rest: the next run starts from it (friction may
             // hold it there).

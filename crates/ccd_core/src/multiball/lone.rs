@@ -19,7 +19,7 @@
 use super::context::StepContext;
 use super::report::Contact;
 use crate::ball::Ball;
-use crate::bounce::{BounceHit, SweepOutcome, SweepSettings, Watch, sweep_legs};
+use crate::bounce::{BounceHit, RideTally, SweepOutcome, SweepSettings, Watch, sweep_legs};
 use crate::contact_with::ContactWith;
 use crate::obstacle::Obstacles;
 use crate::parabola::{Parabola, PathLeg};
@@ -53,6 +53,14 @@ pub(super) struct Lone {
 }
 
 impl Lone {
+    /// Its ball's rides in the sweep: none if it was not stepped on its own.
+    pub(super) fn ride(&self) -> RideTally {
+        self.end
+            .filter(|_| !self.events)
+            .map(|e| e.ride)
+            .unwrap_or_default()
+    }
+
     /// Sweep the ball here (ball `k` of the step, for its contacts) on its own through the
     /// step of `ctx`, recording where it ends, its path's box and its solid contacts; its
     /// contacts go to `on_contact` in time order.
@@ -234,6 +242,7 @@ fn free_flight<O: Obstacles + ?Sized>(ball: &Ball, dt: f32, gravity: Vec2, obsta
         bounces: 0,
         capped: false,
         lost_time: 0.0,
+        ride: RideTally::default(),
     };
     let bounds = start
         .union(path)

@@ -21,6 +21,7 @@ use super::lone::Lone;
 use super::parallel::Parallel;
 use super::report::{Contact, MultiballReport};
 use crate::ball::Ball;
+use crate::bounce::RideTally;
 use crate::obstacle::Obstacles;
 use crate::tolerance::{LONE_BALLS_PER_TASK, MAX_LONE_RUNS, MIN_ITEMS_PER_THREAD};
 use glam::Vec2;
@@ -260,6 +261,18 @@ impl<Id: Copy + Send + Sync> LoneSweeps<Id> {
         self.places
             .iter()
             .map(|s| s.end.filter(|_| !s.events).map(|e| (e.center, e.velocity)))
+    }
+
+    /// Each place's rides of round parts in the last sweep ([`RideTally`]), in the store's
+    /// order: none for a place whose ball was not stepped on its own (the event machinery
+    /// follows chords of a round part, and tallies no ride).
+    pub fn rides(&self) -> impl ExactSizeIterator<Item = RideTally> + '_ {
+        self.places.iter().map(Lone::ride)
+    }
+
+    /// Place `k`'s rides of round parts in the last sweep (see [`LoneSweeps::rides`]).
+    pub(super) fn ride(&self, k: usize) -> RideTally {
+        self.places.get(k).map(Lone::ride).unwrap_or_default()
     }
 }
 

@@ -30,6 +30,7 @@ use super::report::{Contact, MultiballReport};
 use super::settings::MultiballSettings;
 use super::state::Carried;
 use crate::ball::Ball;
+use crate::bounce::RideTally;
 use crate::obstacle::Obstacles;
 use crate::shape::Aabb;
 use crate::tolerance::CROWDED_FRACTION;
@@ -217,6 +218,13 @@ impl MultiballScratch {
     #[must_use]
     pub fn steps_all_lone(&self, settings: &MultiballSettings, moving: &[MovingObstacle]) -> bool {
         !can_meet(moving, settings.ball_ball)
+    }
+
+    /// Ball `k`'s rides of round parts in the last [`step_balls`] (see
+    /// [`LoneSweeps::rides`]): none for a ball the event machinery moved, or no such ball.
+    #[must_use]
+    pub fn ride(&self, k: usize) -> RideTally {
+        self.lone.ride(k)
     }
 }
 

@@ -81,6 +81,13 @@ impl Track {
         self.tangent(state.angle) * (self.radius * state.rate)
     }
 
+    /// Kinetic plus potential energy per unit mass at `state`, `½·(L·ω)² − g·p`.
+    #[inline]
+    pub(crate) fn energy(&self, state: RideState) -> f64 {
+        let speed = self.radius * state.rate;
+        0.5 * speed * speed - self.gravity.dot(self.position(state.angle))
+    }
+
     /// The surface's press on the ball per unit mass, `N/m` (see the module docs):
     /// negative where the ball would have to be pulled to stay on.
     #[inline]
