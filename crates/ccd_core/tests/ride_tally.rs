@@ -1,7 +1,8 @@
 //! What a sweep tells of its rides (`SweepOutcome::ride`, `MultiballScratch::ride`): how
 //! long a ball rode a round part, against the closed form of the time it takes to slide
 //! off a post, and what friction took, against the heights an f64 integration of the same
-//! equations gives in a rough bowl. Run with `--nocapture` for the figures.
+//! equations gives in a rough bowl; and a ball that went by a moving part is swept on its
+//! own again, riding exactly. Run with `--nocapture` for the figures.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -9,8 +10,9 @@
 )]
 
 use ccd_core::{
-    Ball, Circle, CircleArc, Material, MultiballScratch, MultiballSettings, MultiballStep, Obstacle,
-    RideTally, SweepSettings, Vec2, step_balls, sweep_bounces,
+    Ball, Circle, CircleArc, Material, MovingObstacle, MultiballScratch, MultiballSettings, MultiballStep,
+    Obstacle, RideTally, Segment, SegmentMotion, SweepSettings, Vec2, step_balls, sweep_bounces,
+    tolerance::MIN_CROWDED_BALLS,
 };
 use std::f32::consts::PI;
 
@@ -248,4 +250,75 @@ fn the_step_tallies_a_lone_balls_rides_and_none_for_the_event_machinerys() {
     assert_eq!(rides[1], RideTally::default());
     assert_eq!(rides[2], RideTally::default());
     assert_eq!(balls[0].center, lone.center);
+}
+
+#[test]
+fn a_ball_that_passed_a_moving_part_rides_on_its_own_again() {
+    // One ball riding a frictionless bowl among `n` others falling far away, apart,
+    // ball–ball on, with a still bar in the first step only whose swept box (its lever
+    // about its pivot, some 1,400 long) meets every ball's: all go through the event
+    // machinery. With 64 balls (`MIN_CROWDED_BALLS`) the next step is crowded (every ball
+    // sent there at once); with no ball ahead of another, the step after is not. With
+    // 63 the next step is not crowded at all. Either way the rider is swept on its own
+    // again, lands, and rides whole steps on its exact circle.
+    let bowl = [Obstacle::arc(CircleArc::new(Vec2::ZERO, 10.0, PI, 2.0 * PI))];
+    let side = Vec2::new(9.5 * 0.8_f32.sin(), -9.5 * 0.8_f32.cos());
+    let far = Vec2::splat(1000.0);
+    let bar = MovingObstacle::new(
+        Obstacle::segment(Segment::new(far, far + Vec2::X)),
+        SegmentMotion {
+            pivot: Vec2::ZERO,
+            angle: 0.0,
+            pivot_motion: Vec2::ZERO,
+        },
+    );
+    let multiball = MultiballSettings {
+        gravity: Vec2::new(0.0, -G as f32),
+        ball_ball: true,
+        ..MultiballSettings::default()
+    };
+    let dt = 1.0 / 60.0;
+    for n in [MIN_CROWDED_BALLS - 1, MIN_CROWDED_BALLS] {
+        // A rider that does not bounce (e = 0): the machinery may leave it a hair above
+        // the bowl, and with e = 1 it would hop there for ever.
+        let mut balls = vec![Ball {
+            material: Material::new(0.0, 0.0),
+            ..Ball::new(side, Vec2::ZERO, 0.5)
+        }];
+        balls.extend((1..n).map(|i| Ball::new(Vec2::new(100.0 + 10.0 * i as f32, 0.0), Vec2::ZERO, 0.5)));
+        let mut scratch = MultiballScratch::default();
+        for step in 0..30 {
+            let mut moving = if step == 0 { vec![bar] } else { Vec::new() };
+            let report = step_balls(
+                MultiballStep::new(&mut balls, dt, &bowl).with_moving(&mut moving),
+                &multiball,
+                &mut scratch,
+                |_| {},
+            );
+            let all = n as u32;
+            match step {
+                0 => assert_eq!(report.event_balls, all, "{n} balls, step {step}: {report:?}"),
+                // Crowded with 64, not with 63.
+                1 if n == MIN_CROWDED_BALLS => {
+                    assert_eq!(report.event_balls, all, "{n} balls, step {step}: {report:?}");
+                    assert_eq!(report.crowding_balls, 0, "{n} balls, step {step}: {report:?}");
+                }
+                // It lands from the hair the machinery left it above the bowl.
+                1 | 2 => assert_eq!(report.lone_balls, all, "{n} balls, step {step}: {report:?}"),
+                _ => {
+                    assert_eq!(report.lone_balls, all, "{n} balls, step {step}: {report:?}");
+                    let ride = scratch.ride(0);
+                    assert!(
+                        (ride.time - dt).abs() <= 1e-6 * dt,
+                        "{n} balls, step {step}: {ride:?}"
+                    );
+                    assert!(
+                        (balls[0].center.length() - 9.5).abs() < 1e-6 * 9.5,
+                        "{n} balls, step {step}: {}",
+                        balls[0].center
+                    );
+                }
+            }
+        }
+    }
 }

@@ -99,6 +99,8 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
             }
         });
         self.find_pair_contacts(pool, first);
+        // The balls with a pair contact ahead: how crowded the step is.
+        self.report.crowding_balls = first.contact_starts.windows(2).filter(|w| w[1] > w[0]).count() as u32;
         let FirstBuffers {
             forecasts,
             contact_starts: starts,

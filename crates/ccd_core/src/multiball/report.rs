@@ -66,6 +66,12 @@ pub struct MultiballReport {
     /// Of the event balls, those that joined during the step (a leg of another may have
     /// reached their path).
     pub joined_balls: u32,
+    /// In a crowded step (every ball sent to the event machinery at once, see
+    /// [`CROWDED_FRACTION`](crate::CROWDED_FRACTION)), the balls whose first forecasts
+    /// found another ball ahead; 0 in other steps. With
+    /// [`CROWDED_STAYS_FRACTION`](crate::CROWDED_STAYS_FRACTION) of the balls or more, the
+    /// next step is crowded too.
+    pub crowding_balls: u32,
     /// The deepest ball–ball overlap found at the start of the step, in world units,
     /// before the position correction (see [`ALLOWED_OVERLAP_REL`](crate::ALLOWED_OVERLAP_REL)).
     pub max_overlap: f32,

@@ -33,7 +33,7 @@ use crate::ball::Ball;
 use crate::bounce::RideTally;
 use crate::obstacle::Obstacles;
 use crate::shape::Aabb;
-use crate::tolerance::CROWDED_FRACTION;
+use crate::tolerance::{CROWDED_FRACTION, CROWDED_STAYS_FRACTION, MIN_CROWDED_BALLS};
 
 /// Reusable state and buffers for [`step_balls`](crate::step_balls), so stepping
 /// allocates nothing once warm. Keep one per world and pass it to every step.
@@ -204,7 +204,15 @@ pub fn step_balls_parallel<P: Parallel, O: Obstacles + Sync + ?Sized>(
         .add_up(&s.marks.in_events, &mut report, &mut s.met, |_, c| on_contact(c));
     // 6. Report.
     report.joined_balls = report.event_balls - marked;
-    let crowded = report.event_balls as f32 >= CROWDED_FRACTION * balls.len() as f32;
+    // A crowded step sends every ball to the machinery: counted by those, it would stay
+    // crowded for ever (one ball by a flipper, then the lone balls' rides lost for good).
+    let n = balls.len() as f32;
+    let crowded = balls.len() >= MIN_CROWDED_BALLS
+        && if s.carried.crowded && meets {
+            report.crowding_balls as f32 >= CROWDED_STAYS_FRACTION * n
+        } else {
+            report.event_balls as f32 >= CROWDED_FRACTION * n
+        };
     s.carried.step(&mut s.met, crowded);
     s.events.report(&mut on_contact);
     report.hinge_limit_hits += finish_hinges(moving, &mut s.hinges);
