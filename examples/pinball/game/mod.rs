@@ -12,7 +12,7 @@
 //! - `highscores` (shared with Block it, in `examples/support/`): the top-5 file;
 //! - `stats.rs`: run statistics and the watch over the balls (escapes, NaN, faults,
 //!   the ball search);
-//! - `flight.rs`: the free-flight energy watch (a ball's energy between contacts);
+//! - `drift.rs`: the energy drift watch (a ball's energy over free flights and rides);
 //! - `autoplay.rs`: the autoplayer, with `aim.rs` (what it reads from the trajectory
 //!   prediction);
 //! - `input.rs` (window only): keys and mouse buttons;
@@ -25,7 +25,7 @@
 
 pub mod aim;
 pub mod autoplay;
-pub mod flight;
+pub mod drift;
 pub use crate::support::highscores;
 pub mod input;
 pub mod playfield;
@@ -39,7 +39,7 @@ pub mod trap_shot;
 pub mod tuning;
 
 use crate::game::autoplay::{Autoplay, autoplay};
-use crate::game::flight::{FlightWatch, read_after, read_before};
+use crate::game::drift::{DriftWatch, read_after, read_before};
 use crate::game::playfield::{ball_save_clock, kickback_plate, lane_change, on_playfield_hits};
 use crate::game::progress::Progress;
 use crate::game::rules::{Game, PartHit, Requests, on_hits, prepare_game, rules_requests, score_spinners};
@@ -82,7 +82,7 @@ impl Plugin for GamePlugin {
             .init_resource::<Game>()
             .init_resource::<crate::game::highscores::HighScores>()
             .init_resource::<RunStats>()
-            .init_resource::<FlightWatch>()
+            .init_resource::<DriftWatch>()
             .init_resource::<PlungerShown>()
             .add_systems(Startup, (spawn_table, prepare_game, audit_every_step))
             .add_systems(

@@ -65,8 +65,13 @@ pub struct RunStats {
     pub tilts: u32,
     /// Major shots made, by name (orbits, ramp, saucer).
     pub shots: Vec<(String, u32)>,
-    /// Free flight: the worst energy drift between two contacts (`flight.rs`).
-    pub flight: FlightFigures,
+    /// Free flight: the worst energy drift between two contacts (`drift.rs`).
+    pub flight: DriftFigures,
+    /// Rides of round parts: the worst energy drift over a ride, friction's take added
+    /// back (`drift.rs`).
+    pub ride: DriftFigures,
+    /// Ball-seconds the balls rode round parts ([`CcdRide::time`]).
+    pub ride_seconds: f64,
     /// Seconds each finished ball lasted (from its serve to its end, ball saves included).
     pub ball_times: Vec<f32>,
     /// Where balls drained: left outlane, centre, right outlane.
@@ -83,19 +88,20 @@ pub struct RunStats {
     pub fastest_now: f32,
 }
 
-/// The run's figures of free flight (`flight.rs`), for the summary.
+/// The run's figures of energy drift over free flights or rides (`drift.rs`), for the
+/// summary.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct FlightFigures {
-    /// Flights that lasted at least one step.
-    pub flights: u64,
-    /// The longest flight, steps.
+pub struct DriftFigures {
+    /// Flights (or rides) that lasted at least one step.
+    pub runs: u64,
+    /// The longest, steps.
     pub longest: u32,
-    /// The worst energy drift over a flight, as a height: `|ΔE| / |g|`, mm.
+    /// The worst energy drift over one, as a height: `|ΔE| / |g|`, mm.
     pub worst_height: f64,
-    /// The same drift over the flight's energy above the table's lowest point.
+    /// The same drift over its energy above the table's lowest point.
     pub worst_relative: f64,
-    /// Where the ball with the worst relative drift was then, and how many steps its
-    /// flight had lasted.
+    /// Where the ball with the worst relative drift was then, and how many steps its run
+    /// had lasted.
     pub worst_at: (Vec2, u32),
 }
 

@@ -5,7 +5,7 @@
 use crate::game::autoplay::Autoplay;
 use crate::game::progress::Progress;
 use crate::game::rules::Game;
-use crate::game::stats::RunStats;
+use crate::game::stats::{DriftFigures, RunStats};
 use bevy::prelude::*;
 
 /// The headless summary: the run, the CCD's work, the play, the score and the failures;
@@ -34,15 +34,12 @@ pub fn print(world: &World, hz: f64, steps: Option<u64>, started: std::time::Ins
     println!("  max ball speed:        {:.0} mm/s", stats.max_speed);
     println!("  CCD µs per step:       {:.2}", stats.mean_micros());
     println!("  ball searches:         {}", stats.ball_searches);
-    let flight = &stats.flight;
+    print_drift("free flight:          ", "flight", &stats.flight);
+    print_drift("rides:                ", "ride", &stats.ride);
     println!(
-        "  free flight:           worst energy drift {:.2e} mm of height ({:.2e} of the flight's energy, at {:.0} after {} steps) over {} flights, the longest {} steps",
-        flight.worst_height,
-        flight.worst_relative,
-        flight.worst_at.0,
-        flight.worst_at.1,
-        flight.flights,
-        flight.longest
+        "  ride time:             {:.1} s, {:.2} s per ball served",
+        stats.ride_seconds,
+        stats.ride_seconds / f64::from(stats.served.max(1))
     );
     print_play_summary(stats);
     print_aimed(world);
@@ -106,5 +103,18 @@ fn print_play_summary(stats: &RunStats) {
     println!(
         "  nudges:                {} (tilt warnings {}, tilts {})",
         stats.nudges, stats.tilt_warnings, stats.tilts
+    );
+}
+
+/// One line of energy drift over flights or rides (`game/drift.rs`).
+fn print_drift(label: &str, one: &str, drift: &DriftFigures) {
+    println!(
+        "  {label} worst energy drift {:.2e} mm of height ({:.2e} of the {one}'s energy, at {:.0} after {} steps) over {} {one}s, the longest {} steps",
+        drift.worst_height,
+        drift.worst_relative,
+        drift.worst_at.0,
+        drift.worst_at.1,
+        drift.runs,
+        drift.longest
     );
 }

@@ -324,3 +324,5 @@ pub(crate) mod parts_tests;
 mod physics_tests;
 #[cfg(test)]
 pub mod playfield_tests;
+#[cfg(test)]
+mod ride_tests;

@@ -125,8 +125,10 @@ pub fn spawn_ball(commands: &mut Commands, table: &Table, tune: &Tuning, at: Vec
             ball_material(tune),
             Transform::from_translation(at.extend(PLAYFIELD_BALL_Z)),
             ON_PLAYFIELD,
-            // The flight watch (`game/flight.rs`) reads when a ball's contacts start and end.
+            // The drift watch (`game/drift.rs`) reads when a ball's contacts start and end,
+            // and its rides.
             CcdContactEvents,
+            CcdRide::default(),
             Ball {
                 still_since: None,
                 still_at: at,
