@@ -144,3 +144,117 @@ fn a_ball_rides_the_top_arch_and_the_ramps_turn_exactly() {
         }
     }
 }
+
+/// Where a ball sliding off the top of a round part of centre-circle radius `l` leaves
+/// it, let go at rest `alpha0` from the top, with friction `mu` and gravity `g`: the angle
+/// from the top where the press `g·cos α − L·α'²` reaches zero, and the speed there, by an
+/// f64 Runge–Kutta integration of `L·α'' = g·sin α − μ·(g·cos α − L·α'²)` (steps of 1e-6
+/// s).
+fn reference_leave(l: f64, g: f64, mu: f64, alpha0: f64) -> (f64, f64) {
+    let accel = |a: f64, w: f64| (g * a.sin() - mu * (g * a.cos() - l * w * w)) / l;
+    let press = |a: f64, w: f64| g * a.cos() - l * w * w;
+    let (mut a, mut w) = (alpha0, 0.0_f64);
+    let h = 1e-6;
+    loop {
+        let f = |a: f64, w: f64| (w, accel(a, w));
+        let k1 = f(a, w);
+        let k2 = f(a + 0.5 * h * k1.0, w + 0.5 * h * k1.1);
+        let k3 = f(a + 0.5 * h * k2.0, w + 0.5 * h * k2.1);
+        let k4 = f(a + h * k3.0, w + h * k3.1);
+        let next = (
+            a + h / 6.0 * (k1.0 + 2.0 * k2.0 + 2.0 * k3.0 + k4.0),
+            w + h / 6.0 * (k1.1 + 2.0 * k2.1 + 2.0 * k3.1 + k4.1),
+        );
+        if press(next.0, next.1) <= 0.0 {
+            // The press crosses zero within this step: where, by linear interpolation.
+            let (p0, p1) = (press(a, w), press(next.0, next.1));
+            let f = p0 / (p0 - p1);
+            return (a + f * (next.0 - a), l * (w + f * (next.1 - w)));
+        }
+        (a, w) = next;
+    }
+}
+
+#[test]
+fn a_ball_let_go_or_dropped_off_centre_on_a_post_falls_off() {
+    // The top of the left inlane post, the end (52, 440) of its guide (a round end of
+    // radius 0: the ball's centre rides the circle of its radius, 13.5 mm), a ball let go
+    // at rest 0.3 rad off its top (away from the guide), at 480 Hz and 1 kHz. It slides
+    // off, with the table's friction (ball and wall μ = 0.1), where the f64 integration of
+    // a sliding disc's equations says: within 1e-4 rad (8.3e-5 at 480 Hz, 2.9e-5 at 1 kHz),
+    // at its speed within 2e-4 of it (8.9e-5 and 1.7e-5). The f32 state at the table's
+    // coordinates, about 450 mm, moves in steps of 3e-5 mm: 2.3e-6 of this 13.5 mm circle,
+    // 24 times coarser against it than in `ccd_core`'s test of the same closed form
+    // (within 1e-5 there). Dropped 1 mm onto it at the same place, it lands and falls off.
+    // (The leave is found from the step it happens in: the ball rode `CcdRide::time` of
+    // it, and flew the rest on its parabola, traced back to where it began.)
+    let def = table::parse(STARFALL).unwrap();
+    let post = Vec2::new(52.0, 440.0);
+    let l = def.ball_radius;
+    let alpha0 = 0.3_f32;
+    for hz in [480.0, 1000.0] {
+        let mut app = crate::harness::headless::headless_app(table::parse(STARFALL).unwrap(), false, hz);
+        app.update();
+        let table = app.world().resource::<Table>().clone();
+        let tune = app.world().resource::<Tune>().0.clone();
+        let g = Vec2::new(0.0, -table.def.rolling_gravity(&tune));
+        // The ball's and the wall's friction, the same (0.1), whatever the rule combining
+        // them.
+        assert_eq!(tune.ball_friction, tune.wall_friction);
+        let mu = tune.wall_friction;
+        let (want_angle, want_speed) = reference_leave(f64::from(l), f64::from(-g.y), f64::from(mu), 0.3);
+        let at = post + Vec2::new(alpha0.sin(), alpha0.cos()) * l;
+        let mut commands = app.world_mut().commands();
+        let ball = spawn_ball(&mut commands, &table, &tune, at, Vec2::ZERO);
+        app.world_mut().flush();
+        let dt = (1.0 / hz) as f32;
+        // The last step the ball rode in: where it left, from its end traced back along
+        // the flight of the rest of the step.
+        let (mut last_ride, mut left) = (None, None);
+        for _ in 0..hz as usize {
+            app.update();
+            let ride = *app.world().get::<CcdRide>(ball).unwrap();
+            let p = app.world().get::<Transform>(ball).unwrap().translation.truncate();
+            let v = app.world().get::<MovingCircle>(ball).unwrap().velocity;
+            if ride.time > 0.0 {
+                let tau = dt - ride.time;
+                last_ride = Some((p - v * tau + 0.5 * g * tau * tau - post, v - g * tau));
+            }
+            // Clearly off the post (each step begins a hair off it, and lands at once).
+            if p.distance(post) > l + 1e-2 {
+                left = last_ride;
+                break;
+            }
+        }
+        let (off, v) = left.unwrap_or_else(|| panic!("{hz} Hz: the ball never left the post"));
+        let angle = f64::from(off.x.atan2(off.y));
+        let speed = f64::from(v.length());
+        println!(
+            "off the inlane post at {hz} Hz: left at {angle:.6} rad (the reference {want_angle:.6}), at {speed:.4} mm/s ({want_speed:.4})"
+        );
+        assert!(
+            (angle - want_angle).abs() < 1e-4,
+            "{hz} Hz: left at {angle}, not {want_angle}"
+        );
+        assert!(
+            (speed / want_speed - 1.0).abs() < 2e-4,
+            "{hz} Hz: left at {speed} mm/s, not {want_speed}"
+        );
+        // Dropped 1 mm onto the post at the same place, it lands and falls off too: a
+        // second later it is below the post's top, clear of it.
+        let mut app = crate::harness::headless::headless_app(table::parse(STARFALL).unwrap(), false, hz);
+        app.update();
+        let mut commands = app.world_mut().commands();
+        let drop = post + Vec2::new(alpha0.sin(), alpha0.cos()) * (l + 1.0);
+        let ball = spawn_ball(&mut commands, &table, &tune, drop, Vec2::ZERO);
+        app.world_mut().flush();
+        for _ in 0..hz as usize {
+            app.update();
+        }
+        let p = app.world().get::<Transform>(ball).unwrap().translation.truncate();
+        assert!(
+            p.y < post.y && p.distance(post) > l + 1.0,
+            "{hz} Hz: dropped on the post, it is at {p} a second later"
+        );
+    }
+}
