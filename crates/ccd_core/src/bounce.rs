@@ -441,6 +441,7 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
                 });
             }
             Some(Rest::Held) => return false,
+            Some(Rest::Leaves) => self.leave_clear(hit),
             // (The lone rule settles no ball: `Settle` is the event machinery's.)
             Some(Rest::Settle) | None => {}
         }
@@ -449,6 +450,17 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
 }
 
 impl<O: Obstacles + ?Sized> Sweep<'_, O> {
+    /// Off the outside of a round part along its tangent (`Rest::Leaves`): its flight
+    /// starts clear of it, an f32 step out along the normal, its velocity not pointing
+    /// into it (from the touch it met it again at once, leg after leg of no length, to
+    /// the bounce cap). The part is not skipped: off a segment's end, the flight may come
+    /// down on its face.
+    fn leave_clear(&mut self, hit: Hit) {
+        self.out.center = step_out(hit.center, hit.normal);
+        self.out.velocity =
+            ride_place::nearest_not_against(self.out.velocity.as_dvec2(), hit.normal.as_dvec2());
+    }
+
     /// The slide along the segment that goes on flat from the end of `slide`'s face the
     /// ball's foot has just left ([`flat_beyond`]), if there is one, with the ball's
     /// velocity turned along it (its speed kept) and friction as that segment's material
@@ -672,3 +684,15 @@ pub(crate) use slide::foot_leaves_face;
 
 #[cfg(test)]
 mod tests;
+
+/// `center` moved out along `normal` by the f32 spacing of its coordinates (one ulp of the
+/// larger): the nearest place clear of a surface it touched there.
+fn step_out(center: Vec2, normal: Vec2) -> Vec2 {
+    let scale = center.abs().max_element().max(1.0);
+    let moved = center + normal * (scale * f32::EPSILON);
+    if moved == center {
+        center + normal * (2.0 * scale * f32::EPSILON)
+    } else {
+        moved
+    }
+}

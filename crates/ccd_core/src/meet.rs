@@ -45,7 +45,7 @@ use crate::response::{
     ResponseMode, Surface, TwoSurfaces, contact_restitution, limit_speed, respond, rested, slide_along,
     two_surfaces,
 };
-use crate::ride::{Ridden, grazes_inside, ridden, ride_chord, ride_radius, rides_at_most};
+use crate::ride::{Ridden, grazes_inside, heads_off_end, ridden, ride_chord, ride_radius, rides_at_most};
 use crate::shape::{Aabb, Segment};
 use crate::tolerance::{MAX_WEDGE_BOUNCES, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
 use glam::Vec2;
@@ -255,6 +255,9 @@ pub(crate) enum Rest {
         friction: f32,
         speed: f64,
     },
+    /// Off a round part's outside along its tangent, where the press would not hold it
+    /// (lone sweep): it flies on from just clear of it, curving less than the part.
+    Leaves,
 }
 
 /// What a ball does after meeting a surface.
@@ -416,7 +419,7 @@ impl<'a> Facts<'a> {
                 on_face,
                 sliding_on,
                 ran_off,
-            } if met.halt.is_none() && on_face => {
+            } if met.halt.is_none() && on_face && !self.heads_off_end(world, met) => {
                 let held_by = second.map(|s| s.surface.normal).or(sliding_on);
                 let rest = self.lone_rest(world, met, held_by);
                 if ran_off && matches!(rest, Some(Rest::Slide { .. })) {
@@ -428,6 +431,16 @@ impl<'a> Facts<'a> {
             RestRule::Event { in_flight: true } if !rode => self.event_rest(world, met, second.is_some()),
             _ => None,
         }
+    }
+
+    /// Whether the ball met a face at its end, heading past it (it slid off the end, and
+    /// its rounded centre's foot lies a hair inside the face): it rides the end's cap.
+    fn heads_off_end(&self, world: &impl Surroundings, met: &Met) -> bool {
+        let meeting = self.meeting;
+        world
+            .still_shape(meeting.with, meeting.hit.point)
+            .and_then(|shape| shape.core_segment())
+            .is_some_and(|core| heads_off_end(core, meeting.hit.center, met.velocity))
     }
 
     /// [`RestRule::Lone`]: on the face it met (`held_by` the normal of another face that
@@ -542,11 +555,15 @@ impl<'a> Facts<'a> {
         let side = if ridden.inside { 1.0 } else { -1.0 };
         let out = if ridden.inside { -n } else { n };
         let press = side * (met.velocity.length_squared() / ridden.radius as f32 + g.dot(out));
-        (press > 0.0).then_some(Rest::Ride {
-            ridden,
-            friction: combined.friction,
-            speed,
-        })
+        if press > 0.0 {
+            Some(Rest::Ride {
+                ridden,
+                friction: combined.friction,
+                speed,
+            })
+        } else {
+            (!ridden.inside).then_some(Rest::Leaves)
+        }
     }
 
     /// [`RestRule::Event`] for a ball in flight (`corner`: it touches a second surface).

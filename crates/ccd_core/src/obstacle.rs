@@ -82,6 +82,18 @@ impl ObstacleShape {
         })
     }
 
+    /// The segment a flat shape is made round: a segment's or an edge's own, a capsule's
+    /// core. `None` for a round shape.
+    #[inline]
+    pub(crate) fn core_segment(&self) -> Option<Segment> {
+        match self {
+            Self::Segment(s) => Some(*s),
+            Self::Edge(e) => Some(e.segment),
+            Self::Capsule(c) => Some(c.segment),
+            Self::Circle(_) | Self::Arc(_) => None,
+        }
+    }
+
     /// The flat face whose closest point to `p` lies strictly between its ends, moved out
     /// to the surface on `p`'s side: a segment's or an edge's own face, a capsule's face
     /// offset by its radius. `None` at an end cap or on a round shape.

@@ -11,7 +11,7 @@
 //! | response | [`DEGENERATE_LENGTH_REL`], [`SEPARATION_SPEED_REL`] | |
 //! | chains (polylines, polygons) | [`CHAIN_VERTEX_SLOP_REL`] | |
 //! | arcs | [`ARC_RIDE_SAG_REL`], [`FULL_TURN_SLACK_REL`], [`MAX_RIDE_HALF_ANGLE`] | [`MAX_ARC_ENTRIES`] |
-//! | rides (lasting contacts on circles) | [`RIDE_TOLERANCE`], [`MAX_RIDE_STEP_ANGLE`], [`RIDE_SEARCH_SAG_REL`] | [`MAX_RIDE_STEPS`], [`MAX_RIDE_EVENT_HALVINGS`] |
+//! | rides (lasting contacts on circles) | [`RIDE_TOLERANCE`], [`MAX_RIDE_STEP_ANGLE`], [`RIDE_SEARCH_SAG_REL`], [`END_FOOT_SLOP_REL`] | [`MAX_RIDE_STEPS`], [`MAX_RIDE_EVENT_HALVINGS`] |
 //! | curved sweeps (gravity) | [`ROOT_BRACKET_REL`], [`CHORD_WINDOW_MARGIN_REL`] | [`MAX_ROOT_ITERATIONS`] |
 //! | moving segment sweep | [`MOVING_SEGMENT_TOLERANCE_REL`], [`MOVING_SEGMENT_ACCEPT_BAND`] | [`MAX_MOVING_SEGMENT_ITERATIONS`], [`MAX_MOVING_SEGMENT_RESTARTS`] |
 //! | multi-bounce sweep | [`SIMULTANEOUS_TIME_REL`] | [`DEFAULT_MAX_BOUNCES`], [`MAX_WEDGE_BOUNCES`], [`MAX_SENSOR_HITS_PER_LEG`] |
@@ -76,6 +76,15 @@ pub const RIDE_TOLERANCE: f64 = 1e-12;
 /// point) comes and goes within one step unseen: a step's end is where events are looked
 /// for.
 pub const MAX_RIDE_STEP_ANGLE: f64 = 0.05;
+
+/// Dimensionless, relative to the coordinates' scale. A ball whose centre's foot on a
+/// segment lies within this of the segment's end, heading past it, is at the end: it
+/// rides the end's round cap. A slide that ran off a face's end leaves the centre there
+/// with its foot a hair inside the face, by the f32 rounding of the centre; taken for the
+/// face, it slid there again at once, leg after leg of no length, to the bounce cap, step
+/// after step (a ball sliding down Starfall's right outlane guide at 1 kHz). 8 ulps of
+/// the scale, as [`CHAIN_VERTEX_SLOP_REL`].
+pub const END_FOOT_SLOP_REL: f32 = 8.0 * f32::EPSILON;
 
 /// Cap. A run of a ride takes at most this many integration steps (accepted or not); a
 /// ride capped waits where it is for the rest of the sweep's step, counted as a capped

@@ -62,7 +62,7 @@ fn on_side(exact: DVec2, toward: DVec2) -> Vec2 {
 }
 
 /// Of the f32 vectors next to `exact`, the nearest that does not point against `toward`.
-fn nearest_not_against(exact: DVec2, toward: DVec2) -> Vec2 {
+pub(super) fn nearest_not_against(exact: DVec2, toward: DVec2) -> Vec2 {
     let mut best = exact.as_vec2();
     let mut least = f64::INFINITY;
     for candidate in neighbours(exact.as_vec2()) {

@@ -130,7 +130,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             // (The event machinery's rule holds no ball: `Held` is the lone sweep's.)
             // (A ride is the lone sweep's.)
             Some(Rest::Settle | Rest::Held | Rest::Ride { .. }) => clock.curved = false,
-            None => {}
+            // (Leaving a round part's outside is the lone sweep's.)
+            Some(Rest::Leaves) | None => {}
         }
     }
 }

@@ -23,6 +23,7 @@ pub(crate) use motion::{RideState, Run, RunEnd, RunLimits, Track, run};
 
 use crate::obstacle::ObstacleShape;
 use crate::shape::Segment;
+use crate::tolerance::END_FOOT_SLOP_REL;
 use glam::{DVec2, Vec2};
 use std::f64::consts::TAU;
 
@@ -88,10 +89,42 @@ fn ridden_any(shape: &ObstacleShape, center: Vec2, radius: f32) -> Option<Ridden
         ObstacleShape::Edge(e) => (e.segment, 0.0),
         ObstacleShape::Capsule(c) => (c.segment, c.radius),
     };
-    shape
-        .face_near(center)
-        .is_none()
-        .then(|| end_ridden(core, f64::from(rounding), p, r))
+    let on_face = shape.face_near(center).is_some() && end_near(core, p).is_none();
+    (!on_face).then(|| end_ridden(core, f64::from(rounding), p, r))
+}
+
+/// The end of `segment` the foot of `p` lies at, within [`END_FOOT_SLOP_REL`] of the
+/// coordinates' scale, if any; for a segment of no length, its point.
+fn end_near(segment: Segment, p: DVec2) -> Option<DVec2> {
+    let (a, b) = (segment.a.as_dvec2(), segment.b.as_dvec2());
+    let length = (b - a).length();
+    if !(length > 0.0) {
+        return Some(a);
+    }
+    let along = (p - a).dot(b - a) / length;
+    let scale = p
+        .abs()
+        .max_element()
+        .max(a.abs().max_element())
+        .max(b.abs().max_element());
+    let slop = f64::from(END_FOOT_SLOP_REL) * scale;
+    if along <= slop {
+        Some(a)
+    } else if along >= length - slop {
+        Some(b)
+    } else {
+        None
+    }
+}
+
+/// Whether a ball centred at `center`, moving at `velocity`, is at an end of `face` and
+/// heading past it (off the face, onto the end's round cap).
+pub(crate) fn heads_off_end(face: Segment, center: Vec2, velocity: Vec2) -> bool {
+    let p = center.as_dvec2();
+    end_near(face, p).is_some_and(|end| {
+        let other = if end == face.a.as_dvec2() { face.b } else { face.a };
+        velocity.as_dvec2().dot(end - other.as_dvec2()) > 0.0
+    })
 }
 
 /// The end of `segment` nearer `p`, rounded by `rounding`, as a ball of radius `r` rides
