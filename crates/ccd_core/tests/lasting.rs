@@ -15,8 +15,10 @@ use ccd_core::{
 };
 use std::f64::consts::PI;
 
+mod bowl;
+use bowl::{G, reference_turns};
+
 const RATES: [f32; 4] = [30.0, 60.0, 120.0, 1000.0];
-const G: f64 = 10.0;
 
 fn settings() -> SweepSettings {
     SweepSettings {
@@ -516,43 +518,6 @@ fn a_closed_scene_of_mixed_shapes_keeps_its_energy() {
         println!("a closed scene, {rate} Hz, {steps} steps: energy within {worst:.1e}");
         assert!(worst < bound, "{rate} Hz: energy off by {worst:.1e}");
     }
-}
-
-/// The turning points of a ball sliding from rest at `theta0` from the bottom of a bowl
-/// (L, g = 10) with friction `mu`, by an f64 Runge–Kutta integration of the same
-/// equations (steps of 1e-5 s): each turning point's angle, until friction holds it.
-fn reference_turns(l: f64, mu: f64, theta0: f64, count: usize) -> Vec<f64> {
-    let accel = |theta: f64, omega: f64, heading: f64| {
-        let press = l * omega * omega + G * theta.cos();
-        (-G * theta.sin() - mu * press * heading) / l
-    };
-    let (mut theta, mut omega) = (theta0, 0.0_f64);
-    let mut heading = -theta0.signum();
-    let mut turns = Vec::new();
-    let h = 1e-5;
-    while turns.len() < count {
-        let f = |t: f64, w: f64| (w, accel(t, w, heading));
-        let k1 = f(theta, omega);
-        let k2 = f(theta + 0.5 * h * k1.0, omega + 0.5 * h * k1.1);
-        let k3 = f(theta + 0.5 * h * k2.0, omega + 0.5 * h * k2.1);
-        let k4 = f(theta + h * k3.0, omega + h * k3.1);
-        let next = (
-            theta + h / 6.0 * (k1.0 + 2.0 * k2.0 + 2.0 * k3.0 + k4.0),
-            omega + h / 6.0 * (k1.1 + 2.0 * k2.1 + 2.0 * k3.1 + k4.1),
-        );
-        if next.1 * heading <= 0.0 {
-            // The rate crosses zero within this step: the turn, by linear interpolation.
-            let at = theta + (next.0 - theta) * omega / (omega - next.1);
-            turns.push(at);
-            if (G * at.sin()).abs() <= mu * G * at.cos() {
-                break;
-            }
-            (theta, omega, heading) = (at, 0.0, -heading);
-            continue;
-        }
-        (theta, omega) = next;
-    }
-    turns
 }
 
 /// A ball let go at rest `theta0` from the bottom of `bowl` (centre `c`, L = 9.5), with

@@ -16,8 +16,10 @@ use ccd_core::{
 };
 use std::f32::consts::PI;
 
+mod bowl;
+use bowl::{G, reference_turns};
+
 const RATES: [f32; 4] = [30.0, 60.0, 120.0, 1000.0];
-const G: f64 = 10.0;
 
 fn settings(material: Material) -> SweepSettings {
     SweepSettings {
@@ -123,8 +125,9 @@ fn what_friction_takes_on_a_ride_is_the_energy_it_loses() {
     let l = 9.5_f64;
     let rough = Material::new(1.0, 0.2);
     let bowl = [Obstacle::arc(CircleArc::new(c, 10.0, PI, 2.0 * PI)).with_material(rough)];
-    // The reference's resting angle, from its turning points (its last one holds).
-    let held = -l * reference_held_angle(l, 0.2, 1.2).cos() + f64::from(c.y);
+    // (Every turning point, to the one where friction holds it.)
+    let held_at = *reference_turns(l, 0.2, 1.2, usize::MAX).last().unwrap();
+    let held = -l * held_at.cos() + f64::from(c.y);
     let (mut worst_total, mut worst_step) = (0.0_f64, 0.0_f64);
     for rate in RATES {
         let dt = 1.0 / rate;
@@ -166,39 +169,6 @@ fn what_friction_takes_on_a_ride_is_the_energy_it_loses() {
     println!(
         "a bowl with μ 0.2 from 1.2 rad: friction's take within {worst_total:.1e} of g·L of the reference's, each step's within {worst_step:.1e} of the energy it lost"
     );
-}
-
-/// The angle from the bottom where friction holds a ball let go at rest at `theta0` in a
-/// bowl (L, g = 10, μ `mu`): an f64 Runge–Kutta integration (steps of 1e-5 s) from turn
-/// to turn, until one holds.
-fn reference_held_angle(l: f64, mu: f64, theta0: f64) -> f64 {
-    let accel = |theta: f64, omega: f64, heading: f64| {
-        let press = l * omega * omega + G * theta.cos();
-        (-G * theta.sin() - mu * press * heading) / l
-    };
-    let (mut theta, mut omega) = (theta0, 0.0_f64);
-    let mut heading = -theta0.signum();
-    let h = 1e-5;
-    loop {
-        let f = |t: f64, w: f64| (w, accel(t, w, heading));
-        let k1 = f(theta, omega);
-        let k2 = f(theta + 0.5 * h * k1.0, omega + 0.5 * h * k1.1);
-        let k3 = f(theta + 0.5 * h * k2.0, omega + 0.5 * h * k2.1);
-        let k4 = f(theta + h * k3.0, omega + h * k3.1);
-        let next = (
-            theta + h / 6.0 * (k1.0 + 2.0 * k2.0 + 2.0 * k3.0 + k4.0),
-            omega + h / 6.0 * (k1.1 + 2.0 * k2.1 + 2.0 * k3.1 + k4.1),
-        );
-        if next.1 * heading <= 0.0 {
-            let at = theta + (next.0 - theta) * omega / (omega - next.1);
-            if (G * at.sin()).abs() <= mu * G * at.cos() {
-                return at;
-            }
-            (theta, omega, heading) = (at, 0.0, -heading);
-            continue;
-        }
-        (theta, omega) = next;
-    }
 }
 
 #[test]
