@@ -331,28 +331,50 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
                 return true;
             }
             self.out.velocity = end_velocity;
-            // At a seam, a slide goes on along the next face, flat beyond it.
-            if let Some(slide) = self.slide
-                && duration < time_left
-                && let Some(next) = self.seam_ahead(slide)
-            {
-                self.slide = Some(next);
-                return true;
-            }
-            // A slide that reached its face's end flies on from there. Past a chain's
-            // joint, the edge it leaves has no part there (the joint is the next edge's):
-            // the next leg skips it, so its face's end, touched at once, is not taken for
-            // a new contact over and over.
-            self.ran_off |= self.slide.is_some();
-            if let Some(slide) = self.slide.take()
-                && duration < time_left
-                && joint_ahead(self.obstacles, slide, self.out.center)
-            {
-                self.left = Some(slide.obstacle);
-            }
-            return duration < time_left;
+            return self.after_free_leg(duration < time_left);
+        };
+        let solid = if solid.arc && solid.feature == Feature::Round {
+            self.onto_joint_face(solid)
+        } else {
+            solid
         };
         self.meet_solid(&solid, path, duration, watch)
+    }
+
+    /// After a leg that met nothing and ended `early` (before the step's end: a slide
+    /// that ran off its face), what follows: whether another leg does.
+    #[inline(always)]
+    fn after_free_leg(&mut self, early: bool) -> bool {
+        // At a seam, a slide goes on along the next face, flat beyond it; at a flat joint
+        // with an arc, it rides the arc.
+        if let Some(slide) = self.slide
+            && early
+        {
+            match self.beyond_face(slide) {
+                Some(Beyond::Slide(next)) => {
+                    self.slide = Some(next);
+                    return true;
+                }
+                Some(Beyond::Ride(ride)) => {
+                    self.slide = None;
+                    self.ride = Some(ride);
+                    return true;
+                }
+                None => {}
+            }
+        }
+        // A slide that reached its face's end flies on from there. Past a chain's joint,
+        // the edge it leaves has no part there (the joint is the next edge's): the next
+        // leg skips it, so its face's end, touched at once, is not taken for a new
+        // contact over and over.
+        self.ran_off |= self.slide.is_some();
+        if let Some(slide) = self.slide.take()
+            && early
+            && joint_ahead(self.obstacles, slide, self.out.center)
+        {
+            self.left = Some(slide.obstacle);
+        }
+        early
     }
 
     /// Meet the leg's solid contact ([`meet`]); whether another leg follows.
@@ -461,35 +483,51 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
             ride_place::nearest_not_against(self.out.velocity.as_dvec2(), hit.normal.as_dvec2());
     }
 
-    /// The slide along the segment that goes on flat from the end of `slide`'s face the
-    /// ball's foot has just left ([`flat_beyond`]), if there is one, with the ball's
-    /// velocity turned along it (its speed kept) and friction as that segment's material
-    /// gives it.
-    fn seam_ahead(&mut self, slide: Slide) -> Option<Slide> {
+    /// What goes on flat from the end of `slide`'s face that the ball's foot has just
+    /// left, if anything: the slide along a segment there ([`flat_beyond`]), with the
+    /// ball's velocity turned along it (its speed kept) and friction as that segment's
+    /// material gives it; or the ride of an arc there (`bounce/joint.rs`).
+    fn beyond_face(&mut self, slide: Slide) -> Option<Beyond> {
         let face = slide.segment;
-        let end = if (self.out.center - face.a).dot(face.b - face.a) <= 0.0 {
-            face.a
-        } else {
-            face.b
-        };
+        let end = end_left(face, self.out.center);
         let mut next = None;
+        let mut ride = None;
         self.obstacles.query(Aabb::new(end, end), |id, o| {
-            if let ObstacleShape::Segment(other) = o.shape
-                && id != slide.obstacle
-                && next.is_none()
-                && !o.sensor
-                && self.settings.layers.interacts(o.layers)
-                && let Some(far) = flat_beyond(face, end, other)
-            {
-                next = Some((id, o.material, Segment::new(end, far)));
+            if id == slide.obstacle || o.sensor || !self.settings.layers.interacts(o.layers) {
+                return;
+            }
+            match o.shape {
+                ObstacleShape::Segment(other) if next.is_none() => {
+                    next = flat_beyond(face, end, other).map(|far| (id, o.material, Segment::new(end, far)));
+                }
+                ObstacleShape::Arc(arc) if ride.is_none() => {
+                    ride = self.arc_beyond(id, o.material, arc, slide, end);
+                }
+                _ => {}
             }
         });
-        let (id, material, on) = next?;
+        let Some((id, material, on)) = next else {
+            return ride.map(Beyond::Ride);
+        };
         let along = on.direction().try_normalize()?;
         if !(self.out.velocity.dot(along) > 0.0) {
             return None;
         }
-        let normal = if along.perp().dot(slide.normal) > 0.0 {
+        Some(Beyond::Slide(self.slide_on_from(id, material, on, slide.normal)))
+    }
+
+    /// The slide along `on` (obstacle `id` of `material`), from its end `on.a`, where the
+    /// ball's foot stands, on its side `side`, with the ball's velocity turned along it
+    /// (its speed kept).
+    pub(super) fn slide_on_from(
+        &mut self,
+        id: ObstacleId,
+        material: Material,
+        on: Segment,
+        side: Vec2,
+    ) -> Slide {
+        let along = on.direction().normalize_or_zero();
+        let normal = if along.perp().dot(side) > 0.0 {
             along.perp()
         } else {
             -along.perp()
@@ -497,16 +535,24 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
         self.out.velocity = along * self.out.velocity.length();
         let press = -self.rules.gravity.dot(normal);
         let friction = self.settings.material.combine(material).friction * press;
-        // The foot stands at the seam, the face's very end: the face is taken from a touch
-        // slop behind it, so that the foot is on it (at its end it would leave at once).
+        // The foot stands at the face's very end: the face is taken from a touch slop
+        // behind it, so that the foot is on it (at its end it would leave at once).
         let behind = along * (TOUCH_SLOP_REL * self.radius);
-        Some(Slide {
+        Slide {
             obstacle: id,
             normal,
             segment: Segment::new(on.a - behind, on.b),
             friction: if friction > 0.0 { friction } else { 0.0 },
-        })
+        }
     }
+}
+
+/// What a slide goes on to at its face's end ([`Sweep::beyond_face`]).
+enum Beyond {
+    /// A slide along the next segment, across a seam.
+    Slide(Slide),
+    /// A ride of an arc, from a flat joint.
+    Ride(RideOn),
 }
 
 /// The walls around a lone ball, as [`meet`] asks after them: nothing moves, no hinged
@@ -558,6 +604,17 @@ pub(crate) fn still_wall<O: Obstacles + ?Sized>(
         }
     });
     shape
+}
+
+/// The end of `face` that a slide's foot, from the ball centred at `center`, has just
+/// left: the nearer (rounded to f32, the foot may lie a hair inside the face).
+pub(super) fn end_left(face: Segment, center: Vec2) -> Vec2 {
+    let d = face.b - face.a;
+    if (center - face.a).dot(d) <= 0.5 * d.length_squared() {
+        face.a
+    } else {
+        face.b
+    }
 }
 
 /// Whether the face of `slide`, which the ball centred at `center` has just slid off, is a
@@ -671,6 +728,7 @@ fn leg_hit(
     }
 }
 
+mod joint;
 mod leg;
 mod ride_leg;
 mod ride_place;

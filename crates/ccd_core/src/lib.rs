@@ -23,7 +23,7 @@
 //! | … under gravity, on a [`Parabola`] (`parabola.rs`)? | [`sweep_parabola_segment`], [`sweep_parabola_circle`] (`sweep/parabola_segment.rs`, `sweep/parabola_circle.rs`), each a polynomial's first root (`roots.rs`); [`sweep_parabola_moving_segment`] (`sweep/moving_segment.rs`) |
 //! | what does a ball do when it meets a surface (bounce, corner, kick, ride, speed limit, cap, rest)? | one decision for every path (`meet.rs`) |
 //! | what does a contact do to the velocity? | [`reflect`], [`slide`], [`respond`], [`Material`] (`response.rs`) |
-//! | … a contact that lasts on a round part (a post, a bowl, a loop): ride it, leave it where the press vanishes? | exactly, in f64 (`ride/`: the circle in `mod.rs`, the motion and its events in `motion.rs`; the lone sweep's run in `bounce/ride_leg.rs`, its f32 end in `bounce/ride_place.rs`); the event machinery still rides an arc's inside chord by chord (`ride/chord.rs`) |
+//! | … a contact that lasts on a round part (a post, a bowl, a loop): ride it, leave it where the press vanishes? | exactly, in f64 (`ride/`: the circle in `mod.rs`, the motion and its events in `motion.rs`; the lone sweep's run in `bounce/ride_leg.rs`, its f32 end in `bounce/ride_place.rs`; where a face goes on flat from an arc's end, `ride/joint.rs` and `bounce/joint.rs`); the event machinery still rides an arc's inside chord by chord (`ride/chord.rs`) |
 //! | … with several surfaces at once (a corner, a hinge on its stop, a squeeze)? | one contact with restitution (`instant.rs`) |
 //! | obstacles with materials, one-sidedness, sensors, layers | [`Obstacle`], [`Obstacles`] (`obstacle.rs`) |
 //! | what a contact was with: a wall, a moving obstacle or a ball | [`ContactWith`] (`contact_with.rs`) |

@@ -45,7 +45,9 @@ use crate::response::{
     ResponseMode, Surface, TwoSurfaces, contact_restitution, limit_speed, respond, rested, slide_along,
     two_surfaces,
 };
-use crate::ride::{Ridden, grazes_inside, heads_off_end, ridden, ride_chord, ride_radius, rides_at_most};
+use crate::ride::{
+    Ridden, flat_joint, grazes_inside, heads_off_end, ridden, ride_chord, ride_radius, rides_at_most,
+};
 use crate::shape::{Aabb, Segment};
 use crate::tolerance::{MAX_WEDGE_BOUNCES, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
 use glam::Vec2;
@@ -525,8 +527,12 @@ impl<'a> Facts<'a> {
         let shape = world.still_shape(meeting.with, meeting.hit.point)?;
         let ridden = ridden(&shape, meeting.hit.center, ball.radius)?;
         // Touching another surface too (a seam's next face, beside the end it met): the
-        // two hold it together, and it does not ride the one round part.
-        if touches_another(world, ball, meeting.with) {
+        // two hold it together, and it does not ride the one round part. A face going on
+        // from the arc's end is not one: the ride does not reach it before the end.
+        let r = f64::from(ball.radius);
+        if touches_another(world, ball, meeting.with, |o| {
+            flat_joint(&ridden, r, &o.shape).is_some()
+        }) {
             return None;
         }
         let lands = self.lands(met);
@@ -751,8 +757,14 @@ fn second_surface(
     best
 }
 
-/// Whether `ball` touches (within the touch slop) a solid surface other than `with`'s.
-fn touches_another(world: &impl Surroundings, ball: &Ball, with: ContactWith) -> bool {
+/// Whether `ball` touches (within the touch slop) a solid surface other than `with`'s,
+/// one that `joins` does not pass.
+fn touches_another(
+    world: &impl Surroundings,
+    ball: &Ball,
+    with: ContactWith,
+    joins: impl Fn(&Obstacle) -> bool,
+) -> bool {
     let reach = ball.radius * (1.0 + TOUCH_SLOP_REL);
     let near = Aabb::new(ball.center, ball.center).inflated(reach);
     let mut touches = false;
@@ -762,7 +774,8 @@ fn touches_another(world: &impl Surroundings, ball: &Ball, with: ContactWith) ->
         }
         touches |= obstacle
             .closest_to(ball.center)
-            .is_some_and(|(point, _)| (ball.center - point).length() <= reach);
+            .is_some_and(|(point, _)| (ball.center - point).length() <= reach)
+            && !joins(obstacle);
     });
     touches
 }

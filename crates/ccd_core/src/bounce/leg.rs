@@ -6,6 +6,7 @@ use crate::hit::{ContactOrder, Feature, Hit};
 use crate::material::Material;
 use crate::obstacle::{Layers, Obstacle, ObstacleId, ObstacleShape, Obstacles};
 use crate::parabola::{Parabola, PathLeg};
+use crate::ride::arc_joining;
 use crate::shape::{Aabb, Circle, Segment};
 use crate::sweep::met_again_from_behind;
 use crate::tolerance::{CHAIN_VERTEX_SLOP_REL, MAX_SENSOR_HITS_PER_LEG, SEAM_FLAT_SIN};
@@ -100,13 +101,15 @@ impl SearchedCourse for Curved {
     }
 }
 
-/// The earliest solid contact of a leg: the obstacle and its material, the contact, and
-/// the feature touched (a face or a round part).
+/// The earliest solid contact of a leg: the obstacle and its material, the contact, the
+/// feature touched (a face or a round part), and whether the obstacle is an arc (whose
+/// end may join a face: see `bounce/joint.rs`; known here without another lookup).
 pub(crate) struct Solid {
     pub(crate) id: ObstacleId,
     pub(crate) material: Material,
     pub(crate) hit: Hit,
     pub(crate) feature: Feature,
+    pub(crate) arc: bool,
 }
 
 /// The sensors one leg enters: the earliest [`MAX_SENSOR_HITS_PER_LEG`], in time order.
@@ -210,8 +213,9 @@ impl Counted {
 /// obstacles, with the sensors it enters put in `sensors` (the earliest
 /// [`MAX_SENSOR_HITS_PER_LEG`], in time order; the list is cleared first). `seam`, the
 /// face a lone ball slides on: the end of another segment flat with it, at a point of it,
-/// is a seam ([`is_seam_end`]), not a contact. Inlined into each loop of legs: the loop
-/// then keeps the leg in registers instead of copying it out.
+/// is a seam ([`is_seam_end`]), not a contact, and so is the end of an arc the face runs
+/// into flat ([`is_arc_joint`]). Inlined into each loop of legs: the loop then keeps the
+/// leg in registers instead of copying it out.
 #[inline(always)]
 pub(crate) fn earliest_on_path<O: Obstacles + ?Sized>(
     circle: Circle,
@@ -222,7 +226,9 @@ pub(crate) fn earliest_on_path<O: Obstacles + ?Sized>(
     sensors: &mut SensorHits,
 ) -> Option<Solid> {
     sensors.clear();
-    let at_seam = |o: &Obstacle, hit: &Hit| seam.is_some_and(|face| is_seam_end(o, hit, face));
+    let at_seam = |o: &Obstacle, hit: &Hit| {
+        seam.is_some_and(|face| is_seam_end(o, hit, face) || is_arc_joint(o, hit, face, circle.radius))
+    };
     solid_on(circle, path, obstacles, counted, at_seam, |id, hit| {
         sensors.push(id, hit);
     })
@@ -253,7 +259,7 @@ pub(crate) fn earliest_solid<O: Obstacles + ?Sized>(
 /// straight motion and once for a curve (with its box computed once for every obstacle).
 /// Inlined, as [`earliest_on_path`] is.
 #[inline(always)]
-fn solid_on<O: Obstacles + ?Sized>(
+pub(crate) fn solid_on<O: Obstacles + ?Sized>(
     circle: Circle,
     path: Course,
     obstacles: &O,
@@ -314,6 +320,7 @@ fn earliest_solid_on_path<O: Obstacles + ?Sized, C: SearchedCourse>(
                 material: obstacle.material,
                 hit,
                 feature: order.feature,
+                arc: matches!(obstacle.shape, ObstacleShape::Arc(_)),
             });
             best = order;
         }
@@ -347,6 +354,27 @@ pub(crate) fn is_seam_end(obstacle: &Obstacle, hit: &Hit, face: Segment) -> bool
         return false;
     };
     on_face && u.perp_dot(w).abs() < SEAM_FLAT_SIN
+}
+
+/// Whether `hit`, a contact with `obstacle` of a ball of `radius` sliding on `face`, is
+/// the end of an arc the face runs into flat ([`arc_joining`]), at that end of the face:
+/// the ball's f32 centre, a few ulps into the face, touches it a hair before the foot
+/// reaches the face's end. Not a contact: the slide goes on to the end, and the ball
+/// rides the arc from there.
+pub(crate) fn is_arc_joint(obstacle: &Obstacle, hit: &Hit, face: Segment, radius: f32) -> bool {
+    let ObstacleShape::Arc(arc) = obstacle.shape else {
+        return false;
+    };
+    // The ball's side of the face.
+    let across = face.direction().perp().as_dvec2();
+    let side = across * across.dot((hit.center - face.a).as_dvec2()).signum();
+    let at = |end: Vec2| {
+        (hit.point - end).abs().max_element() <= CHAIN_VERTEX_SLOP_REL * end.abs().max_element().max(1.0)
+    };
+    [face.a, face.b]
+        .into_iter()
+        .filter(|&end| at(end))
+        .any(|end| arc_joining(arc, face, end, side, f64::from(radius)).is_some())
 }
 
 /// `other`, as a face running on from `face`'s end `end`, when it shares that end and

@@ -8,14 +8,14 @@
 //! earlier. The run is then taken again to that angle, where the ball meets it (with a gap
 //! of at most twice that sagitta): early, never late.
 
-use super::leg::{Counted, Course, Solid, earliest_solid};
+use super::leg::{Counted, Course, Solid, solid_on};
 use super::ride_place::{in_f32, with_work};
 use super::{Sweep, SweepWatch, leg_hit, still_wall};
 use crate::contact_with::ContactWith;
 use crate::hit::Hit;
-use crate::obstacle::{ObstacleId, Obstacles};
+use crate::obstacle::{Obstacle, ObstacleId, Obstacles};
 use crate::parabola::{Parabola, PathLeg};
-use crate::ride::{Ridden, RideState, Run, RunEnd, RunLimits, Track, run, zero_at};
+use crate::ride::{Ridden, RideState, Run, RunEnd, RunLimits, Track, flat_joint, run, zero_at};
 use crate::shape::{Aabb, Circle};
 use crate::tolerance::{MAX_RIDE_STEP_ANGLE, RIDE_SEARCH_SAG_REL};
 use glam::{DVec2, Vec2};
@@ -223,11 +223,13 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
             let (from, to) = (at(k), at(k + 1.0));
             let time = self.elapsed + (ran.time * k / pieces) as f32;
             let chord = Circle::new(from, larger);
-            let found = earliest_solid(
+            let found = solid_on(
                 chord,
                 Course::Straight(to - from),
                 self.obstacles,
                 counted,
+                // A face going on from the arc's end is not met before the end.
+                |o: &Obstacle, _: &Hit| flat_joint(&on.ridden, f64::from(r), &o.shape).is_some(),
                 |id, hit| {
                     watch.hit(&leg_hit(id, hit, time, 0.0, Vec2::ZERO, true));
                 },

@@ -6,6 +6,7 @@
 //! |---|---|
 //! | which circle a contact rides, and over which angles ([`Ridden`], [`ridden`]) | `mod.rs` |
 //! | the motion on it, solved in f64, and the events that end it ([`run`]) | `motion.rs` |
+//! | a face going on flat from a ridden arc's end, and the arc a slide runs into ([`flat_joint`], [`arc_joining`]) | `joint.rs` |
 //! | the event machinery's ride of an arc's inside, chord by chord | `chord.rs` |
 //!
 //! The lone sweep (`bounce/ride_leg.rs`) rides exactly; the event machinery (ball–ball
@@ -16,9 +17,11 @@
 //! face, and friction is a deceleration `μ·N/m` along its path.
 
 mod chord;
+mod joint;
 mod motion;
 
 pub(crate) use chord::{grazes_inside, ride_chord, ride_radius, rides_at_most};
+pub(crate) use joint::{arc_joining, flat_joint};
 pub(crate) use motion::{RideState, Run, RunEnd, RunLimits, Track, run};
 
 use crate::obstacle::ObstacleShape;
@@ -154,15 +157,7 @@ fn arc_ridden(arc: crate::shape::CircleArc, p: DVec2, r: f64) -> Option<Ridden> 
     let (big, band) = (f64::from(arc.radius), f64::from(arc.thickness));
     let frame = arc.frame();
     if frame.holds(p - c) {
-        let inside = (p - c).length() < big;
-        let radius = if inside { big - band - r } else { big + band + r };
-        let span = (!arc.is_full_turn()).then_some([frame.start_dir, frame.end_dir]);
-        return (radius > 0.0).then_some(Ridden {
-            center: c,
-            radius,
-            inside,
-            span,
-        });
+        return arc_curve(arc, (p - c).length() < big, r);
     }
     let (start, end) = (c + frame.start_dir * big, c + frame.end_dir * big);
     // Away from the arc at each end: back along the curve's tangent there.
@@ -176,6 +171,20 @@ fn arc_ridden(arc: crate::shape::CircleArc, p: DVec2, r: f64) -> Option<Ridden> 
         radius: band + r,
         inside: false,
         span: half_turn_away(away),
+    })
+}
+
+/// The circle a ball of radius `r` rides on the curve of `arc`, from its inside or its
+/// outside; `None` for an inside too tight to hold the ball.
+pub(crate) fn arc_curve(arc: crate::shape::CircleArc, inside: bool, r: f64) -> Option<Ridden> {
+    let (big, band) = (f64::from(arc.radius), f64::from(arc.thickness));
+    let frame = arc.frame();
+    let radius = if inside { big - band - r } else { big + band + r };
+    (radius > 0.0).then_some(Ridden {
+        center: arc.center.as_dvec2(),
+        radius,
+        inside,
+        span: (!arc.is_full_turn()).then_some([frame.start_dir, frame.end_dir]),
     })
 }
 
