@@ -1,6 +1,6 @@
 //! Rides on Starfall's round parts, through the game at 480 Hz and 1 kHz: a ball running
-//! round the inside of the top arch (the orbits' way round) and along the ramp's half turn
-//! rides each exactly, its centre on the ridden circle, and keeps its energy once what
+//! round the inside of the top arch (the orbits' way round), along the ramp's half turn and
+//! up the right orbit's foot rides each exactly, its centre on the ridden circle, and keeps its energy once what
 //! friction took is added back (`cargo test --example pinball ride -- --nocapture`).
 
 #![allow(clippy::unwrap_used, reason = "tests")]
@@ -95,7 +95,7 @@ fn ride(hz: f64, curve: Curve, angle: f32, speed: f32) -> Rode {
 }
 
 #[test]
-fn a_ball_rides_the_top_arch_and_the_ramps_turn_exactly() {
+fn a_ball_rides_the_top_arch_the_ramps_turn_and_the_orbits_foot_exactly() {
     let def = table::parse(STARFALL).unwrap();
     let r = def.ball_radius;
     // The top arch: radius 255 about (255, 815), from 0° to 180°, entered at 0.5 rad at
@@ -124,9 +124,21 @@ fn a_ball_rides_the_top_arch_and_the_ramps_turn_exactly() {
         exact_until: 185_f32.to_radians(),
         layers: ON_RAMP,
     };
+    // The right orbit's foot: the inside of its arc, radius 40 about (394, 578) from
+    // −30° to 0°, where the lane's inner wall goes on straight up from the arc's end (a
+    // flat joint), entered at −26° going up the lane at 1.5 m/s: ridden exactly to the
+    // arc's end (the wall's end, within the touch slop from 0.3° before it, once stopped
+    // the ride there).
+    let foot = Curve {
+        center: Vec2::new(394.0, 578.0),
+        l: 40.0 - r,
+        exact_until: TAU,
+        layers: ON_PLAYFIELD,
+    };
     for (name, curve, from, speed) in [
         ("the top arch", arch, 0.5, 2500.0),
         ("the ramp's turn", turn, 0.3, 1500.0),
+        ("the right orbit's foot", foot, TAU - 26_f32.to_radians(), 1500.0),
     ] {
         for hz in [480.0, 1000.0] {
             let rode = ride(hz, curve, from, speed);
