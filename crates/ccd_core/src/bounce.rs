@@ -513,21 +513,7 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
         if !(self.out.velocity.dot(along) > 0.0) {
             return None;
         }
-        Some(Beyond::Slide(self.slide_on_from(id, material, on, slide.normal)))
-    }
-
-    /// The slide along `on` (obstacle `id` of `material`), from its end `on.a`, where the
-    /// ball's foot stands, on its side `side`, with the ball's velocity turned along it
-    /// (its speed kept).
-    pub(super) fn slide_on_from(
-        &mut self,
-        id: ObstacleId,
-        material: Material,
-        on: Segment,
-        side: Vec2,
-    ) -> Slide {
-        let along = on.direction().normalize_or_zero();
-        let normal = if along.perp().dot(side) > 0.0 {
+        let normal = if along.perp().dot(slide.normal) > 0.0 {
             along.perp()
         } else {
             -along.perp()
@@ -535,15 +521,15 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
         self.out.velocity = along * self.out.velocity.length();
         let press = -self.rules.gravity.dot(normal);
         let friction = self.settings.material.combine(material).friction * press;
-        // The foot stands at the face's very end: the face is taken from a touch slop
-        // behind it, so that the foot is on it (at its end it would leave at once).
+        // The foot stands at the seam, the face's very end: the face is taken from a touch
+        // slop behind it, so that the foot is on it (at its end it would leave at once).
         let behind = along * (TOUCH_SLOP_REL * self.radius);
-        Slide {
+        Some(Beyond::Slide(Slide {
             obstacle: id,
             normal,
             segment: Segment::new(on.a - behind, on.b),
             friction: if friction > 0.0 { friction } else { 0.0 },
-        }
+        }))
     }
 }
 
@@ -608,7 +594,7 @@ pub(crate) fn still_wall<O: Obstacles + ?Sized>(
 
 /// The end of `face` that a slide's foot, from the ball centred at `center`, has just
 /// left: the nearer (rounded to f32, the foot may lie a hair inside the face).
-pub(super) fn end_left(face: Segment, center: Vec2) -> Vec2 {
+fn end_left(face: Segment, center: Vec2) -> Vec2 {
     let d = face.b - face.a;
     if (center - face.a).dot(d) <= 0.5 * d.length_squared() {
         face.a
