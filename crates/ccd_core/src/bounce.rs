@@ -720,7 +720,7 @@ mod ride_leg;
 mod ride_place;
 mod slide;
 
-pub(crate) use leg::{Counted, Course, JustMet, Solid, earliest_solid, keep_earliest};
+pub(crate) use leg::{Counted, Course, JustMet, Solid, earliest_solid, is_seam_end, keep_earliest, solid_on};
 use leg::{SensorHits, earliest_on_path, flat_beyond};
 use ride_leg::{RideFrom, RideOn};
 use slide::Slide;

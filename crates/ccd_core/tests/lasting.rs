@@ -1,7 +1,8 @@
 //! Contacts that last on round parts, through the lone sweep (`sweep_bounces`) stepped at
 //! 30, 60, 120 and 1,000 Hz, against closed forms: a ball slides off a post where the
 //! press vanishes, swings in a bowl as a pendulum, goes round a loop or falls from it,
-//! rests only where it is held, and slides down a slope of many segments as down one; a
+//! rests only where it is held, and slides down a slope of many segments as down one (on
+//! this one also through the event machinery, `step_balls` with a second ball near); a
 //! closed scene of mixed shapes keeps its energy; at a face going on flat from an arc's
 //! end (Starfall's right orbit foot, a hump), a ball passes from one to the other both
 //! ways. Run with `--nocapture` for the figures.
@@ -12,8 +13,9 @@
 )]
 
 use ccd_core::{
-    Capsule, Circle, CircleArc, Material, Obstacle, ObstacleShape, PathLeg, Polyline, PredictSettings,
-    Segment, SweepSettings, Vec2, predict_path, sweep_bounces,
+    Ball, Capsule, Circle, CircleArc, ContactWith, Material, MultiballScratch, MultiballSettings,
+    MultiballStep, Obstacle, ObstacleShape, PathLeg, Polyline, PredictSettings, Segment, SweepSettings, Vec2,
+    predict_path, step_balls, sweep_bounces,
 };
 use glam::DVec2;
 use std::f64::consts::PI;
@@ -381,45 +383,101 @@ fn tilt_beyond_faces(walls: &[Obstacle], k: usize, normal: Vec2) -> f32 {
         .fold(own, f32::min)
 }
 
+/// Which of the crate's two engines steps a slide.
+#[derive(Clone, Copy, Debug)]
+enum Engine {
+    /// The lone sweep, `sweep_bounces`.
+    Lone,
+    /// The event machinery: `step_balls`, ball–ball on, with a second ball let go at
+    /// rest 0.01 further down the slope than touching. The two slide alike and never
+    /// meet, but each step's path reaches the other's, so both are event balls (the test
+    /// asserts it at every step).
+    Events,
+}
+
+/// The gravity of the slope's slides.
+const SLOPE_G: f32 = 1000.0;
+
 /// A ball of 10 let go at rest on a 20° slope under g = 1,000 at 120 Hz, its lowest point
-/// on the slope's top: how far it has slid after 1 s, how fast, and the most any
-/// contact's normal tilts beyond the normals of the faces it touches, radians
-/// ([`tilt_beyond_faces`]).
-fn slope_slide(walls: &[Obstacle], dir: Vec2, top: Vec2) -> (f64, f64, f32) {
+/// on the slope's top, stepped by `engine`: how far each ball has slid after 1 s, how
+/// fast, and the most any contact's normal tilts beyond the normals of the faces it
+/// touches, radians ([`tilt_beyond_faces`]).
+fn slope_slide(walls: &[Obstacle], dir: Vec2, top: Vec2, engine: Engine) -> (Vec<(f64, f64)>, f32) {
     let normal = dir.perp();
-    let start = top + normal * 10.0 + dir * 1.0;
-    let mut ball = (start, Vec2::ZERO);
-    let mut worst_tilt = 0.0_f32;
-    let sweep = SweepSettings {
-        gravity: Vec2::new(0.0, -1000.0),
-        ..SweepSettings::default()
+    let first = top + normal * 10.0 + dir * 1.0;
+    let starts = match engine {
+        Engine::Lone => vec![first],
+        Engine::Events => vec![first, first + dir * 20.01],
     };
+    let mut balls: Vec<Ball> = starts
+        .iter()
+        .map(|&p| Ball {
+            material: Material::new(1.0, 0.0),
+            ..Ball::new(p, Vec2::ZERO, 10.0)
+        })
+        .collect();
+    let mut worst_tilt = 0.0_f32;
+    let mut tilt = |obstacle: usize, normal: Vec2| {
+        worst_tilt = worst_tilt.max(tilt_beyond_faces(walls, obstacle, normal));
+    };
+    let gravity = Vec2::new(0.0, -SLOPE_G);
+    let dt = 1.0 / 120.0;
+    let multiball = MultiballSettings {
+        gravity,
+        ..MultiballSettings::default()
+    };
+    let mut scratch = MultiballScratch::default();
     for _ in 0..120 {
-        let mut tilt = 0.0_f32;
-        let out = sweep_bounces(
-            Circle::new(ball.0, 10.0),
-            ball.1,
-            1.0 / 120.0,
-            walls,
-            &sweep,
-            |hit| tilt = tilt.max(tilt_beyond_faces(walls, hit.obstacle.0 as usize, hit.hit.normal)),
-        )
-        .unwrap();
-        worst_tilt = worst_tilt.max(tilt);
-        assert!(!out.capped, "{out:?}");
-        ball = (out.center, out.velocity);
+        match engine {
+            Engine::Lone => {
+                let sweep = SweepSettings {
+                    gravity,
+                    ..SweepSettings::default()
+                };
+                let b = &mut balls[0];
+                let out = sweep_bounces(
+                    Circle::new(b.center, b.radius),
+                    b.velocity,
+                    dt,
+                    walls,
+                    &sweep,
+                    |hit| {
+                        tilt(hit.obstacle.0 as usize, hit.hit.normal);
+                    },
+                )
+                .unwrap();
+                assert!(!out.capped, "{out:?}");
+                (b.center, b.velocity) = (out.center, out.velocity);
+            }
+            Engine::Events => {
+                let report = step_balls(
+                    MultiballStep::new(&mut balls, dt, walls),
+                    &multiball,
+                    &mut scratch,
+                    |c| {
+                        if let ContactWith::Obstacle(id) = c.with {
+                            tilt(id.0 as usize, c.hit.normal);
+                        }
+                    },
+                );
+                assert_eq!(report.capped_balls, 0, "{report:?}");
+                assert_eq!(report.event_balls, 2, "both balls are the event machinery's");
+            }
+        }
     }
-    (
-        f64::from((ball.0 - start).length()),
-        f64::from(ball.1.length()),
-        worst_tilt,
-    )
+    let slid = balls
+        .iter()
+        .zip(starts)
+        .map(|(b, p)| (f64::from((b.center - p).length()), f64::from(b.velocity.length())))
+        .collect();
+    (slid, worst_tilt)
 }
 
 #[test]
 fn a_slope_of_many_segments_slides_as_one() {
     // 200 segments of 5 down a 20° slope, and a chain of the same points, against one
-    // segment of 1,000: the same distance and speed after 1 s, within 1e-5 of them.
+    // segment of 1,000: the same distance and speed after 1 s, within 1e-5 of them, on
+    // both engines.
     let (s, c) = (-20.0_f32).to_radians().sin_cos();
     let dir = Vec2::new(c, s);
     let top = Vec2::new(0.0, 0.0);
@@ -430,32 +488,38 @@ fn a_slope_of_many_segments_slides_as_one() {
         .map(|w| Obstacle::segment(Segment::new(w[0], w[1])))
         .collect();
     let chain: Vec<Obstacle> = Obstacle::polyline(&Polyline::open(points.clone())).collect();
-    let (d1, v1, tilt1) = slope_slide(&one, dir, top);
-    assert!(tilt1 < 1e-6, "{tilt1}");
     // Sliding from rest, frictionless: s = ½·g·sin 20°·t², v = g·sin 20°·t.
-    let g_along = 1000.0 * f64::from(20.0_f32.to_radians().sin());
-    assert!(
-        (d1 / (0.5 * g_along) - 1.0).abs() < 1e-5 && (v1 / g_along - 1.0).abs() < 1e-5,
-        "{d1} {v1}"
-    );
-    for (name, walls) in [("segments", &seams), ("chain", &chain)] {
-        let (d, v, tilt) = slope_slide(walls, dir, top);
-        println!(
-            "a slope of 200 {name}: {d:.3} at {v:.3} u/s after 1 s, {:.1e} and {:.1e} from one segment's; normals tilt up to {tilt:.1e} rad",
-            d / d1 - 1.0,
-            v / v1 - 1.0
-        );
-        // Every contact is with a face, its normal the face's: a chain's joints are met on
-        // its faces, and separate segments' seams are crossed with no contact (the end
-        // caps there, a hair before the seam, are not met: `is_seam_end`).
-        assert!(
-            tilt < 1e-6,
-            "{name}: a contact's normal tilts {tilt} rad beyond its faces'"
-        );
-        assert!(
-            (d / d1 - 1.0).abs() < 1e-5 && (v / v1 - 1.0).abs() < 1e-5,
-            "{name}: {d} at {v}, not {d1} at {v1}"
-        );
+    let g_along = f64::from(SLOPE_G) * f64::from(20.0_f32.to_radians().sin());
+    for engine in [Engine::Lone, Engine::Events] {
+        let (on_one, tilt1) = slope_slide(&one, dir, top, engine);
+        assert!(tilt1 < 1e-6, "{engine:?}: {tilt1}");
+        for &(d1, v1) in &on_one {
+            assert!(
+                (d1 / (0.5 * g_along) - 1.0).abs() < 1e-5 && (v1 / g_along - 1.0).abs() < 1e-5,
+                "{engine:?}: {d1} {v1}"
+            );
+        }
+        for (name, walls) in [("segments", &seams), ("chain", &chain)] {
+            let (slid, tilt) = slope_slide(walls, dir, top, engine);
+            for (&(d, v), &(d1, v1)) in slid.iter().zip(&on_one) {
+                println!(
+                    "{engine:?}: a slope of 200 {name}: {d:.3} at {v:.3} u/s after 1 s, {:.1e} and {:.1e} from one segment's; normals tilt up to {tilt:.1e} rad",
+                    d / d1 - 1.0,
+                    v / v1 - 1.0
+                );
+                assert!(
+                    (d / d1 - 1.0).abs() < 1e-5 && (v / v1 - 1.0).abs() < 1e-5,
+                    "{engine:?}, {name}: {d} at {v}, not {d1} at {v1}"
+                );
+            }
+            // Every contact is with a face, its normal the face's: a chain's joints are
+            // met on its faces, and separate segments' seams are crossed with no contact
+            // (the end caps there, a hair before the seam, are not met: `is_seam_end`).
+            assert!(
+                tilt < 1e-6,
+                "{engine:?}, {name}: a contact's normal tilts {tilt} rad beyond its faces'"
+            );
+        }
     }
 }
 

@@ -279,7 +279,7 @@ pub(crate) fn solid_on<O: Obstacles + ?Sized>(
 }
 
 /// [`earliest_solid`] on a path of either kind, with its obstacle and order; a contact
-/// that `passed` says is not one (a seam the lone slide passes) is left out.
+/// that `passed` says is not one (a seam a slide passes) is left out.
 #[inline]
 fn earliest_solid_on_path<O: Obstacles + ?Sized, C: SearchedCourse>(
     circle: Circle,

@@ -67,8 +67,9 @@
 //!    - `first_forecasts.rs`: every event ball's first forecast (`forecast.rs`), in
 //!      parallel, each pair of balls swept once (`pair_sweep.rs`; the pairs in bands of
 //!      the pair grid's rows, in parallel too).
-//!    - `next_event.rs`: a forecast is the earliest of the ball's walls (`earliest_solid`
-//!      in `bounce/leg.rs`, on a curve in flight), moving obstacles (`moving_sweep.rs`, on
+//!    - `next_event.rs`: a forecast is the earliest of the ball's walls (`solid_on` in
+//!      `bounce/leg.rs`, on a curve in flight; a sliding ball passes its face's seams),
+//!      moving obstacles (`moving_sweep.rs`, on
 //!      `sweep/`) and balls (`pair_sweep.rs`). Scheduling it makes the lone balls its leg
 //!      may reach join (`Sim::join`, `sim.rs`), then puts it in the queue (`queue.rs`).
 //!    - The loop (`events.rs`): a hinge limit due first is taken (`hinges.rs`); else the

@@ -11,11 +11,12 @@ use super::pair_sweep::earlier;
 use super::queue::{Event, EventKind, Key};
 use super::sim::Sim;
 use super::state::{Clock, SensorHit};
-use crate::bounce::{Counted, JustMet, Solid, earliest_solid, foot_leaves_face, keep_earliest};
+use crate::bounce::{Counted, JustMet, Solid, foot_leaves_face, is_seam_end, keep_earliest, solid_on};
 use crate::contact_with::ContactWith;
 use crate::hit::Hit;
 use crate::meet::LastContact;
-use crate::obstacle::Obstacles;
+use crate::obstacle::{Obstacle, Obstacles};
+use crate::shape::Segment;
 use crate::tolerance::{MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG, TOUCH_SLOP_REL};
 use glam::Vec2;
 
@@ -145,6 +146,17 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         })
     }
 
+    /// The face ball `i` slides on, if it is sliding (the state is read only then: it is
+    /// larger than the clock).
+    #[inline]
+    fn sliding_face(&self, i: usize) -> Option<Segment> {
+        if self.step.clock[i].sliding {
+            self.step.state[i].slide.map(|on| on.face)
+        } else {
+            None
+        }
+    }
+
     /// The faster of the two surfaces squeezing ball `i`, if it is squeezed (read only for
     /// such a ball: the state is larger than the clock).
     #[inline]
@@ -158,6 +170,42 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
 
     /// The first static obstacle on the leg, and the sensors crossed on the way.
     fn predict_walls(&self, i: usize, leg: Leg, next: &mut Next, sensors: &mut impl SensorSink) {
+        match self.sliding_face(i) {
+            Some(face) => self.predict_slide_walls(i, leg, face, next, sensors),
+            None => self.walls_passing(i, leg, next, sensors, |_: &Obstacle, _: &Hit| false),
+        }
+    }
+
+    /// [`Sim::predict_walls`] for a ball sliding on `face`: it passes the seams of its
+    /// face ([`is_seam_end`]), as a lone slide does. Out of line and cold, so that every
+    /// other leg's search stays about as lean as it was: with the test inlined, the ball
+    /// pit's event machinery, which slides over no seam, ran 0.7–1.4% more instructions;
+    /// as it is, 0.36%.
+    #[cold]
+    #[inline(never)]
+    fn predict_slide_walls(
+        &self,
+        i: usize,
+        leg: Leg,
+        face: Segment,
+        next: &mut Next,
+        sensors: &mut impl SensorSink,
+    ) {
+        let at_seam = |o: &Obstacle, hit: &Hit| is_seam_end(o, hit, face);
+        self.walls_passing(i, leg, next, sensors, at_seam);
+    }
+
+    /// The first static obstacle on the leg but those `passed` says are no contact, and
+    /// the sensors crossed on the way.
+    #[inline(always)]
+    fn walls_passing(
+        &self,
+        i: usize,
+        leg: Leg,
+        next: &mut Next,
+        sensors: &mut impl SensorSink,
+        passed: impl Fn(&Obstacle, &Hit) -> bool,
+    ) {
         let ball = self.balls[i];
         // A squeezed ball ignores the faster of the two surfaces squeezing it.
         let skip = match self.squeezed_by(i) {
@@ -189,8 +237,14 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         };
         if let Some(Solid {
             id, material, hit, ..
-        }) = earliest_solid(leg.circle, leg.course(), self.obstacles, counted, on_sensor)
-        {
+        }) = solid_on(
+            leg.circle,
+            leg.course(),
+            self.obstacles,
+            counted,
+            passed,
+            on_sensor,
+        ) {
             next.consider(
                 leg.start + hit.toi * leg.left,
                 EventKind::Obstacle { id, material, hit },
