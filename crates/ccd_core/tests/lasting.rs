@@ -196,18 +196,20 @@ fn bottom_passes(walls: &[Obstacle], c: Vec2, start: (Vec2, Vec2), rate: f32, pa
     times
 }
 
+/// The pendulum tests' bowl: the lower half of an arc of 10 centred at (7, −12). Its
+/// centre, and the arc as the one wall.
+fn bowl() -> (Vec2, [Obstacle; 1]) {
+    let c = Vec2::new(7.0, -12.0);
+    let arc = CircleArc::new(c, 10.0, std::f32::consts::PI, 2.0 * std::f32::consts::PI);
+    (c, [Obstacle::arc(arc)])
+}
+
 #[test]
 fn a_ball_let_go_in_a_bowl_swings_as_a_pendulum() {
-    // A bowl: the lower half of an arc of 10 centred at (7, −12), a ball of 0.5 (L = 9.5).
-    // From rest at θ₀ from the bottom it is a pendulum of period T = 4·K(sin(θ₀/2))·√(L/g):
-    // the n-th pass of the bottom is at (2n − 1)·T/4.
-    let c = Vec2::new(7.0, -12.0);
-    let bowl = [Obstacle::arc(CircleArc::new(
-        c,
-        10.0,
-        std::f32::consts::PI,
-        2.0 * std::f32::consts::PI,
-    ))];
+    // A bowl ([`bowl`]), a ball of 0.5 (L = 9.5). From rest at θ₀ from the bottom it is a
+    // pendulum of period T = 4·K(sin(θ₀/2))·√(L/g): the n-th pass of the bottom is at
+    // (2n − 1)·T/4.
+    let (c, bowl) = bowl();
     let l = 9.5_f64;
     let mut worst = [[0.0_f64; 2]; 2];
     for theta0 in [0.2_f64, 0.6, 1.2] {
@@ -215,14 +217,10 @@ fn a_ball_let_go_in_a_bowl_swings_as_a_pendulum() {
         let at = c + Vec2::new((l * theta0.sin()) as f32, (-l * theta0.cos()) as f32);
         for rate in RATES {
             let times = bottom_passes(&bowl, c, (at, Vec2::ZERO), rate, 100);
-            // The f32 state's rounding at each step's end (where the ball is along the
-            // circle, and its speed) adds up over the steps: over 324,000 of them at 1 kHz
-            // to 2.4e-3 of a period by the 100th pass (measured; printed below).
-            let bounds = if rate > 240.0 {
-                [2.5e-4, 3e-3]
-            } else {
-                [1e-4, 1e-4]
-            };
+            // The bounds: at the 10th pass 1e-4 of a period at every rate; at the
+            // 100th 1e-4 up to 240 Hz, and 2e-3 at 1 kHz (the f32 state's rounding at each
+            // step's end adds up over 324,000 steps).
+            let bounds = if rate > 240.0 { [1e-4, 2e-3] } else { [1e-4, 1e-4] };
             for (n, bound) in [10, 100].into_iter().zip(bounds) {
                 let t = times[n - 1];
                 let expected = (2.0 * n as f64 - 1.0) * period / 4.0;
@@ -239,6 +237,40 @@ fn a_ball_let_go_in_a_bowl_swings_as_a_pendulum() {
         "a bowl, θ₀ 0.2 to 1.2: the 10th pass within {:.1e} of a period at 30-240 Hz, {:.1e} at 1 kHz; the 100th within {:.1e} and {:.1e}",
         worst[0][0], worst[1][0], worst[0][1], worst[1][1]
     );
+}
+
+/// The bowl's pass times from starts a few µrad apart: how widely they scatter. Not yet
+/// within the bounds (1e-4 of a period at the 10th pass) for every start: let go
+/// a few ulps off the bowl (the f32 rounding of the start), the ball first drops onto it,
+/// and the fall's speed is turned along the bowl (design.md, "Not exact yet"). The
+/// envelopes asserted are today's, so that a change that widens them is seen. Run with
+/// `--ignored --nocapture` for the figures (seconds in release, a minute in debug).
+#[test]
+#[ignore = "a measurement of an open defect: run by hand"]
+fn a_bowls_pass_times_scatter_with_the_start() {
+    let (c, bowl) = bowl();
+    let l = 9.5_f64;
+    for (rate, envelope) in [(120.0_f32, [3e-4, 3e-4]), (1000.0, [3e-4, 1e-3])] {
+        let mut errors = [Vec::new(), Vec::new()];
+        for k in 0..24 {
+            let theta0 = 0.2 + f64::from(k) * 1e-6;
+            let period = 4.0 * elliptic_k((theta0 / 2.0).sin()) * (l / G).sqrt();
+            let at = c + Vec2::new((l * theta0.sin()) as f32, (-l * theta0.cos()) as f32);
+            let times = bottom_passes(&bowl, c, (at, Vec2::ZERO), rate, 100);
+            for (slot, n) in errors.iter_mut().zip([10, 100]) {
+                let expected = (2.0 * n as f64 - 1.0) * period / 4.0;
+                slot.push((times[n - 1] - expected) / period);
+            }
+        }
+        for ((e, n), bound) in errors.iter().zip([10, 100]).zip(envelope) {
+            let rms = (e.iter().map(|x| x * x).sum::<f64>() / e.len() as f64).sqrt();
+            let most = e.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
+            println!(
+                "a bowl from θ₀ = 0.2 + k·1e-6 rad, k < 24, at {rate} Hz: pass {n} off by up to {most:.1e} of a period (rms {rms:.1e})"
+            );
+            assert!(most < bound, "{rate} Hz, pass {n}: {most:.1e}");
+        }
+    }
 }
 
 #[test]

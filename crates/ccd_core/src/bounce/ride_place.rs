@@ -9,13 +9,18 @@
 //!   that it does not turn away from the part: the next step meets the part at once.
 //! - **The energy**: moving the centre by the rounding moves it in gravity's field.
 //!   Gravity's work over the move is put into the speed (the next ride takes back the
-//!   radial part as it puts the centre on the circle again), so that the energy is kept.
+//!   radial part as it puts the centre on the circle again), so that the energy is kept;
+//!   but the work of the move along the circle only where it changes the speed by little
+//!   ([`RIDE_ROUNDING_WORK_MAX_REL`]). Near a turning point a slow ball given an ulp's
+//!   work as speed runs ahead of its swing (a bowl's passes jumped by up to 1e-4 of a
+//!   period at a turn); there the energy changes by that ulp's work instead.
 //! - **A bias along the circle**: of the f32 points on the part's side, the nearest is
 //!   most often the one a step down the coordinate that points into the part, which near
 //!   a bowl's bottom lies a little down the slope too: a loss of 5e-7 of the energy a
 //!   step. The point taken is the one least moved along the circle.
 
 use crate::ride::{RideState, Track};
+use crate::tolerance::RIDE_ROUNDING_WORK_MAX_REL;
 use glam::{DVec2, Vec2};
 
 /// The ball's centre and velocity at `at` on `track` (its velocity `velocity`, exact), in
@@ -27,13 +32,17 @@ pub(super) fn in_f32(track: &Track, at: RideState, velocity: DVec2, stays: bool)
     let toward = if track.inside == stays { out } else { -out };
     let center = on_side(exact, toward);
     let off = center.as_dvec2() - exact;
-    // Gravity's work over the move; a ball too slow to pay for the part along the circle
-    // (at a turning point) pays for the radial part alone.
-    let whole = track.gravity.dot(off);
-    let work = if velocity.length_squared() + 2.0 * whole >= 0.0 {
-        whole
+    // Gravity's work over the move: across the circle always (the next ride takes it
+    // back); along it only where it changes the speed by little, and the ball can pay.
+    let across = track.gravity.dot(out) * off.dot(out);
+    let along = track.gravity.dot(off) - across;
+    let speed_sq = velocity.length_squared();
+    let work = if speed_sq + 2.0 * (across + along) >= 0.0
+        && (2.0 * along).abs() <= RIDE_ROUNDING_WORK_MAX_REL * speed_sq
+    {
+        across + along
     } else {
-        track.gravity.dot(out) * off.dot(out)
+        across
     };
     let velocity = with_work(velocity, work);
     if !stays {
