@@ -498,7 +498,7 @@ impl<'a> Facts<'a> {
         } = *self;
         let n = meeting.hit.normal;
         let pressing = -rules.gravity.dot(n);
-        let settling = (2.0 * pressing.max(0.0) * TOUCH_SLOP_REL * ball.radius).sqrt();
+        let settling = settling_speed(pressing, ball.radius);
         let approach = met.approach;
         let still = approach < rules.resting_speed.max(settling) || !(approach > 0.0);
         let hop_speed = 0.5 * pressing * SIMULTANEOUS_TIME_REL * rules.dt;
@@ -526,11 +526,13 @@ impl<'a> Facts<'a> {
         let (g, n) = (rules.gravity, meeting.hit.normal);
         let shape = world.still_shape(meeting.with, meeting.hit.point)?;
         let ridden = ridden(&shape, meeting.hit.center, ball.radius)?;
-        // Touching another surface too (a seam's next face, beside the end it met): the
-        // two hold it together, and it does not ride the one round part. A face going on
-        // from the arc's end is not one: the ride does not reach it before the end.
+        // Touching another surface that holds it too (a seam's next face, beside the end
+        // it met): the two hold it together, and it does not ride the one round part. A
+        // face going on from the arc's end is not one: the ride does not reach it before
+        // the end.
         let r = f64::from(ball.radius);
-        if touches_another(world, ball, meeting.with, |o| {
+        let settling = settling_speed(-g.dot(n), ball.radius);
+        if touches_another(world, ball, meeting.with, n, settling, |o| {
             flat_joint(&ridden, r, &o.shape).is_some()
         }) {
             return None;
@@ -589,7 +591,7 @@ impl<'a> Facts<'a> {
         if !(pressing > 0.0) {
             return None;
         }
-        let settling = (2.0 * pressing * TOUCH_SLOP_REL * ball.radius).sqrt();
+        let settling = settling_speed(pressing, ball.radius);
         if !(approach < rules.resting_speed.max(settling)) {
             return None;
         }
@@ -757,12 +759,29 @@ fn second_surface(
     best
 }
 
-/// Whether `ball` touches (within the touch slop) a solid surface other than `with`'s,
-/// one that `joins` does not pass.
+/// The speed of a fall from within the touch slop onto a surface that `pressing` (the
+/// part of gravity into it, units/s²) presses a ball of `radius` onto: a contact slower
+/// than this is a landing, not a hop.
+#[inline]
+pub(crate) fn settling_speed(pressing: f32, radius: f32) -> f32 {
+    (2.0 * pressing.max(0.0) * TOUCH_SLOP_REL * radius).sqrt()
+}
+
+/// Whether `ball` touches (within the touch slop) a solid surface other than `with`'s
+/// that holds it there with the contact of `normal`, one that `joins` does not pass. A
+/// surface holds it where it faces the contact (their normals more than 90° apart, as a
+/// corner's in [`second_surface`]) or where the ball does not move into it faster than
+/// `into_speed` (a chain's next face at a joint, the ball sliding along it). A surface
+/// turned from the part by less, that the ball moves into, does not: the ride meets it
+/// on its way. (Counted, a wall turned 5° into an arc's ride kept the ball from riding,
+/// and the arc caught it after flights shorter than an ulp of its centre, to the bounce
+/// cap.)
 fn touches_another(
     world: &impl Surroundings,
     ball: &Ball,
     with: ContactWith,
+    normal: Vec2,
+    into_speed: f32,
     joins: impl Fn(&Obstacle) -> bool,
 ) -> bool {
     let reach = ball.radius * (1.0 + TOUCH_SLOP_REL);
@@ -772,10 +791,10 @@ fn touches_another(
         if candidate == with || obstacle.sensor || !ball.layers.interacts(obstacle.layers) {
             return;
         }
-        touches |= obstacle
-            .closest_to(ball.center)
-            .is_some_and(|(point, _)| (ball.center - point).length() <= reach)
-            && !joins(obstacle);
+        touches |= obstacle.closest_to(ball.center).is_some_and(|(point, other)| {
+            (ball.center - point).length() <= reach
+                && (other.dot(normal) < 0.0 || !(-ball.velocity.dot(other) > into_speed))
+        }) && !joins(obstacle);
     });
     touches
 }

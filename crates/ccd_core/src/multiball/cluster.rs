@@ -42,7 +42,7 @@ use crate::hinge::HingeBody;
 use crate::hit::Hit;
 use crate::instant::{Cluster, Row};
 use crate::material::Material;
-use crate::meet::{LastContact, count_contact};
+use crate::meet::{LastContact, count_contact, settling_speed};
 use crate::obstacle::Obstacles;
 use crate::response::{Body, contact_restitution, limit_speed, pair_friction, rub_on_surface};
 use crate::shape::Aabb;
@@ -695,7 +695,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         count_contact(&mut self.step.state[k].bounces, this);
         let g = self.gravity_of(k);
         let pressing = -g.dot(s.normal);
-        let settling = (2.0 * pressing.max(0.0) * TOUCH_SLOP_REL * ball.radius).sqrt();
+        let settling = settling_speed(pressing, ball.radius);
         if self.step.clock[k].curved && pressing > 0.0 && approach < self.settings.resting_speed.max(settling)
         {
             self.settle(k);
