@@ -341,10 +341,10 @@ pub(crate) fn is_seam_end(obstacle: &Obstacle, hit: &Hit, face: Segment) -> bool
         return false;
     };
     // The cap's point, to f32 rounding, and where it lies along the face.
-    let at = |end: Vec2| {
-        (hit.point - end).abs().max_element() <= CHAIN_VERTEX_SLOP_REL * end.abs().max_element().max(1.0)
-    };
-    let Some(end) = [other.a, other.b].into_iter().find(|&end| at(end)) else {
+    let Some(end) = [other.a, other.b]
+        .into_iter()
+        .find(|&end| is_point(hit.point, end))
+    else {
         return false;
     };
     let d = face.direction();
@@ -368,13 +368,17 @@ pub(crate) fn is_arc_joint(obstacle: &Obstacle, hit: &Hit, face: Segment, radius
     // The ball's side of the face.
     let across = face.direction().perp().as_dvec2();
     let side = across * across.dot((hit.center - face.a).as_dvec2()).signum();
-    let at = |end: Vec2| {
-        (hit.point - end).abs().max_element() <= CHAIN_VERTEX_SLOP_REL * end.abs().max_element().max(1.0)
-    };
     [face.a, face.b]
         .into_iter()
-        .filter(|&end| at(end))
+        .filter(|&end| is_point(hit.point, end))
         .any(|end| arc_joining(arc, face, end, side, f64::from(radius)).is_some())
+}
+
+/// Whether a contact at `point` is at the end point `end`, to the f32 rounding of the
+/// coordinates ([`CHAIN_VERTEX_SLOP_REL`] of their scale).
+#[inline]
+fn is_point(point: Vec2, end: Vec2) -> bool {
+    (point - end).abs().max_element() <= CHAIN_VERTEX_SLOP_REL * end.abs().max_element().max(1.0)
 }
 
 /// `other`, as a face running on from `face`'s end `end`, when it shares that end and
