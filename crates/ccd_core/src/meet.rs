@@ -556,7 +556,16 @@ impl<'a> Facts<'a> {
         } else {
             0.0
         };
-        let speed = (ball.velocity.as_dvec2().length() - friction_loss).max(0.0);
+        // A landing takes the speed across the part (an inelastic touch: it was gained
+        // in a fall from within the touch slop, and given along the part it pushed a ball
+        // let go a few ulps off a bowl's side along its swing, 2e-4 of a period); a graze
+        // of a curve's inside turns it (the chord's approach is the curve's).
+        let came = if grazes {
+            ball.velocity.as_dvec2().length()
+        } else {
+            f64::from(ball.velocity.dot(tangent)).abs()
+        };
+        let speed = (came - friction_loss).max(0.0);
         met.velocity = if along == 0.0 {
             Vec2::ZERO
         } else {

@@ -162,15 +162,21 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
     /// The track of `on` from where its run starts (its angle 0 there), and the ball's
     /// state on it; `None` for a start on the round part's centre.
     ///
-    /// From a landing, the centre is put on the exact circle (it is off by the f32
-    /// rounding of where it landed), and the speed changed by what gravity's work over
-    /// that move would: the ride keeps the ball's energy, which a bare projection, step
-    /// after step, would not (7e-5 of it gained over 2,800 steps of a slide off a post at
-    /// 1 kHz).
+    /// The centre is put on the exact circle (it is off by the f32 rounding of where it
+    /// landed), and the speed changed by what gravity's work over that move would: the
+    /// ride keeps the ball's energy, which a bare projection, step after step, would not
+    /// (7e-5 of it gained over 2,800 steps of a slide off a post at 1 kHz). Not for a
+    /// landing from the free side: that move is the rest of a fall whose speed the
+    /// landing took.
     fn track(&self, on: RideOn) -> Option<(Track, RideState)> {
-        let (p, v, speed) = match on.from {
-            RideFrom::Landed { speed } => (self.out.center.as_dvec2(), self.out.velocity.as_dvec2(), speed),
-            RideFrom::Exact { position, velocity } => (position, velocity, velocity.length()),
+        let (p, v, speed, landed) = match on.from {
+            RideFrom::Landed { speed } => (
+                self.out.center.as_dvec2(),
+                self.out.velocity.as_dvec2(),
+                speed,
+                true,
+            ),
+            RideFrom::Exact { position, velocity } => (position, velocity, velocity.length(), false),
         };
         let zero = zero_at(&on.ridden, p)?;
         let track = Track {
@@ -182,7 +188,14 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
             zero,
         };
         let along = v.dot(zero.perp());
-        let speed = with_work(DVec2::X * speed, track.gravity.dot(track.position(0.0) - p)).x;
+        // A landing from the free side fell that far before it touched, and the landing
+        // took the fall's speed (`meet.rs`): its move on the circle gains nothing.
+        let free_side = (p - track.center).length() < track.radius;
+        let speed = if landed && free_side == track.inside {
+            speed
+        } else {
+            with_work(DVec2::X * speed, track.gravity.dot(track.position(0.0) - p)).x
+        };
         let rate = if along == 0.0 {
             0.0
         } else {

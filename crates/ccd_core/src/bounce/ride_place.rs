@@ -70,8 +70,13 @@ fn on_side(exact: DVec2, toward: DVec2) -> Vec2 {
     best
 }
 
-/// Of the f32 vectors next to `exact`, the nearest that does not point against `toward`.
+/// Of the f32 vectors next to `exact` with its part against `toward` taken out, the
+/// nearest that does not point against `toward`. (Taken as it is, a velocity a rounding
+/// turned a hair against `toward` had no such neighbour, and left the part: the next
+/// step flew 3e-7 s before it landed, in 15% of a slow bowl's steps.)
 pub(super) fn nearest_not_against(exact: DVec2, toward: DVec2) -> Vec2 {
+    let unit = toward.normalize_or_zero();
+    let exact = exact - unit * exact.dot(unit).min(0.0);
     let mut best = exact.as_vec2();
     let mut least = f64::INFINITY;
     for candidate in neighbours(exact.as_vec2()) {
