@@ -10,7 +10,7 @@ use crate::meet::{
 };
 use crate::obstacle::{Layers, Obstacle, ObstacleId, ObstacleShape, Obstacles};
 use crate::parabola::{Parabola, PathLeg};
-use crate::response::ResponseMode;
+use crate::response::{ResponseMode, rested};
 use crate::shape::{Aabb, Circle, Segment, ShapeError};
 use crate::tolerance::{DEFAULT_MAX_BOUNCES, TOUCH_SLOP_REL};
 use glam::Vec2;
@@ -473,14 +473,16 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
 
 impl<O: Obstacles + ?Sized> Sweep<'_, O> {
     /// Off the outside of a round part along its tangent (`Rest::Leaves`): its flight
-    /// starts clear of it, an f32 step out along the normal, its velocity not pointing
-    /// into it (from the touch it met it again at once, leg after leg of no length, to
-    /// the bounce cap). The part is not skipped: off a segment's end, the flight may come
-    /// down on its face.
+    /// starts clear of it, an f32 step out along the normal, its velocity leaving it at
+    /// the separation bias (from the touch it met it again at once, leg after leg of no
+    /// length, to the bounce cap; with the velocity only rounded not to point into it, the
+    /// step out turned the normal by an ulp, and the next leg met the part again at an
+    /// approach of 1e-7 of the speed, at a segment's end where the flight curves little
+    /// less than the cap). The part is not skipped: off a segment's end, the flight may
+    /// come down on its face.
     fn leave_clear(&mut self, hit: Hit) {
         self.out.center = step_out(hit.center, hit.normal);
-        self.out.velocity =
-            ride_place::nearest_not_against(self.out.velocity.as_dvec2(), hit.normal.as_dvec2());
+        self.out.velocity = rested(self.out.velocity, hit.normal);
     }
 
     /// What goes on flat from the end of `slide`'s face that the ball's foot has just
