@@ -427,11 +427,11 @@ enum Engine {
 /// The gravity of the slope's slides.
 const SLOPE_G: f32 = 1000.0;
 
-/// A ball of 10 let go at rest on a 20° slope under g = 1,000 at 120 Hz, its lowest point
-/// on the slope's top, stepped by `engine`: how far each ball has slid after 1 s, how
-/// fast, and the most any contact's normal tilts beyond the normals of the faces it
-/// touches, radians ([`tilt_beyond_faces`]).
-fn slope_slide(walls: &[Obstacle], dir: Vec2, top: Vec2, engine: Engine) -> (Vec<(f64, f64)>, f32) {
+/// A ball of 10 (of friction `mu`) let go at rest on a 20° slope under g = 1,000 at 120
+/// Hz, its lowest point on the slope's top, stepped by `engine`: how far each ball has
+/// slid after 1 s, how fast, and the most any contact's normal tilts beyond the normals of
+/// the faces it touches, radians ([`tilt_beyond_faces`]).
+fn slope_slide(walls: &[Obstacle], dir: Vec2, top: Vec2, engine: Engine, mu: f32) -> (Vec<(f64, f64)>, f32) {
     let normal = dir.perp();
     let first = top + normal * 10.0 + dir * 1.0;
     let starts = match engine {
@@ -441,7 +441,7 @@ fn slope_slide(walls: &[Obstacle], dir: Vec2, top: Vec2, engine: Engine) -> (Vec
     let mut balls: Vec<Ball> = starts
         .iter()
         .map(|&p| Ball {
-            material: Material::new(1.0, 0.0),
+            material: Material::new(1.0, mu),
             ..Ball::new(p, Vec2::ZERO, 10.0)
         })
         .collect();
@@ -461,6 +461,7 @@ fn slope_slide(walls: &[Obstacle], dir: Vec2, top: Vec2, engine: Engine) -> (Vec
             Engine::Lone => {
                 let sweep = SweepSettings {
                     gravity,
+                    material: Material::new(1.0, mu),
                     ..SweepSettings::default()
                 };
                 let b = &mut balls[0];
@@ -520,7 +521,7 @@ fn a_slope_of_many_segments_slides_as_one() {
     // Sliding from rest, frictionless: s = ½·g·sin 20°·t², v = g·sin 20°·t.
     let g_along = f64::from(SLOPE_G) * f64::from(20.0_f32.to_radians().sin());
     for engine in [Engine::Lone, Engine::Events] {
-        let (on_one, tilt1) = slope_slide(&one, dir, top, engine);
+        let (on_one, tilt1) = slope_slide(&one, dir, top, engine, 0.0);
         assert!(tilt1 < 1e-6, "{engine:?}: {tilt1}");
         for &(d1, v1) in &on_one {
             assert!(
@@ -529,7 +530,7 @@ fn a_slope_of_many_segments_slides_as_one() {
             );
         }
         for (name, walls) in [("segments", &seams), ("chain", &chain)] {
-            let (slid, tilt) = slope_slide(walls, dir, top, engine);
+            let (slid, tilt) = slope_slide(walls, dir, top, engine, 0.0);
             for (&(d, v), &(d1, v1)) in slid.iter().zip(&on_one) {
                 println!(
                     "{engine:?}: a slope of 200 {name}: {d:.3} at {v:.3} u/s after 1 s, {:.1e} and {:.1e} from one segment's; normals tilt up to {tilt:.1e} rad",
@@ -550,6 +551,44 @@ fn a_slope_of_many_segments_slides_as_one() {
             );
         }
     }
+}
+
+#[test]
+fn a_rough_slope_of_many_segments_slides_as_the_closed_form_says() {
+    // The slope of 200 segments of 5 at 20°, ball and faces of friction μ = 0.1 and
+    // restitution 1: kinetic friction is the steady deceleration μ·g·cos 20°, so
+    // s = ½·g·(sin 20° − μ·cos 20°)·t² and v = g·(sin 20° − μ·cos 20°)·t, within 1e-5,
+    // for the lone sweep. Each step starts with a landing (the ball a hair off the face):
+    // friction there takes μ times the approach, not the bounce's (1 + e) times it (6.9e-5
+    // of the distance lost). (The event machinery settles a ball that lands on a rough
+    // face within a step, and moves it straight: design.md, "Not exact yet".)
+    let mu = 0.1_f32;
+    let (s, c) = (-20.0_f32).to_radians().sin_cos();
+    let dir = Vec2::new(c, s);
+    let top = Vec2::ZERO;
+    let points: Vec<Vec2> = (0..=200).map(|i| top + dir * (5.0 * i as f32)).collect();
+    let seams: Vec<Obstacle> = points
+        .windows(2)
+        .map(|w| Obstacle {
+            material: Material::new(1.0, mu),
+            ..Obstacle::segment(Segment::new(w[0], w[1]))
+        })
+        .collect();
+    let angle = 20.0_f64.to_radians();
+    let a = f64::from(SLOPE_G) * (angle.sin() - f64::from(mu) * angle.cos());
+    let (slid, tilt) = slope_slide(&seams, dir, top, Engine::Lone, mu);
+    let (d, v) = slid[0];
+    println!(
+        "a rough slope of 200 segments (μ = {mu}, e = 1): {d:.3} at {v:.3} u/s after 1 s, {:.1e} and {:.1e} from the closed form; normals tilt up to {tilt:.1e} rad",
+        d / (0.5 * a) - 1.0,
+        v / a - 1.0
+    );
+    assert!(
+        (d / (0.5 * a) - 1.0).abs() < 1e-5 && (v / a - 1.0).abs() < 1e-5,
+        "{d} at {v}, not {} at {a}",
+        0.5 * a
+    );
+    assert!(tilt < 1e-6, "a normal tilts {tilt} rad");
 }
 
 #[test]
