@@ -596,7 +596,7 @@ pub(crate) fn still_wall<O: Obstacles + ?Sized>(
 
 /// The end of `face` that a slide's foot, from the ball centred at `center`, has just
 /// left: the nearer (rounded to f32, the foot may lie a hair inside the face).
-fn end_left(face: Segment, center: Vec2) -> Vec2 {
+pub(crate) fn end_left(face: Segment, center: Vec2) -> Vec2 {
     let d = face.b - face.a;
     if (center - face.a).dot(d) <= 0.5 * d.length_squared() {
         face.a
@@ -722,8 +722,10 @@ mod ride_leg;
 mod ride_place;
 mod slide;
 
-pub(crate) use leg::{Counted, Course, JustMet, Solid, earliest_solid, is_seam_end, keep_earliest, solid_on};
-use leg::{SensorHits, earliest_on_path, flat_beyond};
+pub(crate) use leg::{
+    Counted, Course, JustMet, Solid, earliest_solid, flat_beyond, is_seam_end, keep_earliest, solid_on,
+};
+use leg::{SensorHits, earliest_on_path};
 use ride_leg::{RideFrom, RideOn};
 use slide::Slide;
 pub(crate) use slide::foot_leaves_face;

@@ -197,6 +197,28 @@ pub(crate) fn slide_along(acceleration: Vec2, normal: Vec2) -> Vec2 {
     (along + n * (along.length() * f64::from(SEPARATION_SPEED_REL))).as_vec2()
 }
 
+/// Gravity `g` less kinetic friction's steady deceleration `friction` (`μ·N/m`, units/s²)
+/// against a slide along a wall of unit `normal` (towards the ball) at `velocity`: the
+/// pull of a slide that goes on for the `left` seconds of the step. `None` where friction
+/// brings the ball to rest within them, or where it is at rest: a steady pull cannot
+/// follow a stop or a start.
+pub(crate) fn rough_pull(g: Vec2, normal: Vec2, velocity: Vec2, friction: f32, left: f32) -> Option<Vec2> {
+    if !(friction > 0.0) {
+        return Some(g);
+    }
+    let (gd, n, v) = (g.as_dvec2(), normal.as_dvec2(), velocity.as_dvec2());
+    let along = gd - n * gd.dot(n);
+    let moving = v - n * v.dot(n);
+    let speed = moving.length();
+    // From rest, friction may hold it (or neighbours: it settles, and the resting
+    // contacts say).
+    let direction = (speed > 0.0).then(|| moving / speed)?;
+    // The rate at which the speed along `direction` grows.
+    let gain = along.dot(direction) - f64::from(friction);
+    let stops = gain < 0.0 && speed + gain * f64::from(left) <= 0.0;
+    (!stops).then(|| (gd - direction * f64::from(friction)).as_vec2())
+}
+
 /// A velocity that leaves a wall of unit `normal` (towards the ball) at no more than the
 /// separation bias (as [`leave_wall`] and [`rested`] leave it), with that part removed;
 /// any other velocity unchanged. The resting solve starts from it: the bias is no motion.
@@ -408,6 +430,19 @@ pub fn respond(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rough_pull_is_gravity_less_friction_against_the_slide_unless_it_stops() {
+        // A level floor, g = 10 down, moving at 3 along it, μ·N/m = 2: the pull is (−2, −10)
+        // while it slides; within 1 s it slows to 1, within 2 s it would stop (at 1.5 s).
+        let (g, up) = (Vec2::new(0.0, -10.0), Vec2::Y);
+        let v = Vec2::new(3.0, 0.0);
+        assert_eq!(rough_pull(g, up, v, 2.0, 1.0), Some(Vec2::new(-2.0, -10.0)));
+        assert_eq!(rough_pull(g, up, v, 2.0, 2.0), None);
+        // Without friction, gravity; at rest, none (friction may hold it).
+        assert_eq!(rough_pull(g, up, v, 0.0, 2.0), Some(g));
+        assert_eq!(rough_pull(g, up, Vec2::ZERO, 2.0, 1.0), None);
+    }
     use crate::Kick;
 
     #[test]

@@ -19,15 +19,16 @@
 //!   `s(t) = ½·g·sin θ·t²` says. At the step's start the resting solve's whole change along
 //!   the face, friction included, is spread evenly over the step (`slide_from_start`):
 //!   Coulomb friction under a steady press is a steady deceleration. During the step only
-//!   a frictionless face is slid on; a rough one, a moving one that turns or a hinged part
-//!   the ball pushes settle it straight.
+//!   a frictionless face is landed on to slide; a rough one, a moving one that turns or a
+//!   hinged part the ball pushes settle it straight. A slide that reaches a seam goes on
+//!   along the next face, at its friction (`Sim::leave_face`).
 //! - *Straight*, anywhere else (in a V, in a pile, on an end cap or a pillar): it takes the
 //!   rest of the step's gravity at once (`v += g·(dt − t)`) and moves on straight, and the
 //!   resting contacts take away what presses it in (`Sim::settle`).
 //!
-//! A sliding ball whose foot leaves its face (an event, `EventKind::SlideEnds`) flies on
-//! from there (`Sim::leave_face`); one that meets anything settles straight at that
-//! instant. A settled ball
+//! A sliding ball whose foot leaves its face (an event, `EventKind::SlideEnds`) slides on
+//! across a seam, or flies on from there (`Sim::leave_face`); one that meets anything
+//! settles straight at that instant. A settled ball
 //! carries the rest of the step's gravity in its velocity (or its slide), and an exchange
 //! with a ball in flight would hand that on to a ball that also gains it along its curve.
 //! Settling is one way within a step (flight, then sliding, then straight), so it cannot go
@@ -36,8 +37,11 @@
 use super::resting_contacts::{OnlyWall, Rest, RestingContacts};
 use super::sim::Sim;
 use super::state::SlideOn;
-use crate::obstacle::Obstacles;
-use crate::response::{rested, slide_along};
+use crate::bounce::{end_left, flat_beyond};
+use crate::obstacle::{ObstacleShape, Obstacles};
+use crate::response::{rested, rough_pull, slide_along};
+use crate::shape::{Aabb, Segment};
+use crate::tolerance::TOUCH_SLOP_REL;
 use glam::Vec2;
 
 /// What the step's start keeps, between steps: the velocities before the step's gravity
@@ -166,9 +170,26 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         self.moved(k);
     }
 
-    /// Sliding ball `k`'s foot leaves its face at `time`: from there it flies.
+    /// Sliding ball `k`'s foot leaves its face at `time`. At a seam, where a segment goes
+    /// on flat from that end ([`flat_beyond`]), it slides on along it, its velocity kept
+    /// (the faces turn by less than [`SEAM_FLAT_SIN`](crate::tolerance::SEAM_FLAT_SIN)),
+    /// at that face's friction ([`rough_pull`]), as a lone slide does. Anywhere else, or
+    /// where that friction would stop it within the step, it flies from there. (It flew
+    /// over every seam and landed on the next face: on a rough slope, moving straight for
+    /// the rest of the step, 5.5e-4 of its distance short after 200 seams.)
     pub(super) fn leave_face(&mut self, k: usize, time: f32) {
         self.advance(k, time);
+        if self.step.clock[k].sliding
+            && let Some(on) = self.step.state[k].slide
+            && let Some(next) = self.face_beyond(k, on.face, time)
+        {
+            self.step.state[k].slide = Some(next);
+            let clock = &mut self.step.clock[k];
+            clock.version = clock.version.wrapping_add(1);
+            self.moved(k);
+            self.repredict(k);
+            return;
+        }
         let clock = &mut self.step.clock[k];
         if clock.sliding {
             clock.sliding = false;
@@ -178,5 +199,41 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
         self.moved(k);
         self.repredict(k);
+    }
+
+    /// The slide of ball `k` as its foot leaves `face` at a seam at `time`, if a still
+    /// segment on its layers goes on flat from there and the ball moves along it: from a
+    /// touch slop behind the seam, so that its foot stands on it.
+    fn face_beyond(&self, k: usize, face: Segment, time: f32) -> Option<SlideOn> {
+        let ball = self.balls[k];
+        let end = end_left(face, ball.center);
+        let mut next = None;
+        self.obstacles.query(Aabb::new(end, end), |_, o| {
+            let ObstacleShape::Segment(other) = o.shape else {
+                return;
+            };
+            if o.sensor || !ball.layers.interacts(o.layers) {
+                return;
+            }
+            if next.is_none() {
+                next = flat_beyond(face, end, other).map(|far| (far, o.material));
+            }
+        });
+        let (far, material) = next?;
+        let along = (far - end).try_normalize()?;
+        if !(ball.velocity.dot(along) > 0.0) {
+            return None;
+        }
+        let face = Segment::new(end - along * (TOUCH_SLOP_REL * ball.radius), far);
+        let normal = if along.perp().dot(ball.center - end) > 0.0 {
+            along.perp()
+        } else {
+            -along.perp()
+        };
+        let g = self.gravity_of(k);
+        let friction = ball.material.combine(material).friction * -g.dot(normal);
+        let pull = rough_pull(g, normal, ball.velocity, friction, self.dt - time)?;
+        let acceleration = slide_along(pull, normal);
+        acceleration.is_finite().then_some(SlideOn { face, acceleration })
     }
 }
