@@ -133,10 +133,15 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// rest at the separation bias, which lifts it by 1e-5 of the distance it moves along
     /// the wall: over a long roll the lift would pass the touch slop, and the ball would
     /// fall back onto the wall in a hop.
+    ///
+    /// It moves along the normal only: put at `point + normal·r`, it took the f32 rounding
+    /// of the closest point along the wall (up to 1e-5 on a floor 200 long), a step's
+    /// slide off by that much.
     fn touch(&mut self, k: usize, wall: OnlyWall) {
         let ball = &mut self.balls[k];
-        let touching = wall.point + wall.normal * ball.radius;
-        if (ball.center - wall.point).dot(wall.normal) > ball.radius && touching.is_finite() {
+        let above = (ball.center - wall.point).dot(wall.normal) - ball.radius;
+        let touching = ball.center - wall.normal * above;
+        if above > 0.0 && touching.is_finite() {
             ball.center = touching;
             self.moved(k);
         }

@@ -416,9 +416,14 @@ fn pour_pile(steps: usize) -> Pile {
 fn pile_in_a_funnel_settles_without_gaining_energy() {
     // Kinetic energy must never exceed its start plus the work gravity has done
     // (Σ m·g·drop); at the end the pile is still, the balls do not sink into each other and
-    // none fell through the funnel. 4,800 steps are 20 s: a pile of frictional discs has
+    // none fell through the funnel. 7,200 steps are 30 s: a pile of frictional discs has
     // avalanches for several seconds after the pour, and the test is about where it ends.
-    let pile = pour_pile(4800);
+    // When the last one comes moves with the f32 roundings of its contacts: with the
+    // resting solve's normals on faces from the face (not the rounded closest point), a
+    // ball moved 0.6 in the 20th second, 1.4 in the 24th and 0.4 in the 26th, and less
+    // than 0.03 in the 28th, 30th, 32nd and 36th (before: 0.3 in the 20th, less than 0.1
+    // in the 24th and the 30th).
+    let pile = pour_pile(7200);
     assert!(!pile.budget_hit, "the event budget ran out");
     assert!(
         pile.worst_energy_excess <= 1e-6,
