@@ -73,7 +73,13 @@ impl ObstacleShape {
     #[inline]
     pub(crate) fn surface_near(&self, p: Vec2) -> Option<SurfacePoint> {
         let (core, rounding) = self.core_near(p);
-        let normal = (p - core).try_normalize()?;
+        let gap = p - core;
+        let round = gap.try_normalize()?;
+        // Within a flat face, the face's own normal (see `Segment::normal_toward`).
+        let normal = match self.core_segment() {
+            Some(s) if s.holds_foot_of(p) => s.normal_toward(gap).unwrap_or(round),
+            _ => round,
+        };
         Some(SurfacePoint {
             point: core + normal * rounding,
             normal,
@@ -105,9 +111,7 @@ impl ObstacleShape {
             Self::Capsule(c) => (c.segment, c.radius),
             Self::Circle(_) | Self::Arc(_) => return None,
         };
-        let d = core.direction();
-        let along = (p - core.a).dot(d);
-        if !(along > 0.0 && along < d.length_squared()) {
+        if !core.holds_foot_of(p) {
             return None;
         }
         let out = (p - core.closest_point(p)).try_normalize().unwrap_or(Vec2::ZERO) * rounding;
@@ -457,5 +461,30 @@ impl Obstacles for Vec<Obstacle> {
     #[inline]
     fn query(&self, bounds: Aabb, f: impl FnMut(ObstacleId, &Obstacle)) {
         self.as_slice().query(bounds, f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_normal_near_a_long_face_is_the_faces_own() {
+        // A face 211 long, far from the origin, and points 1 off it all along: the f32
+        // closest point is rounded at the face's scale (an ulp of 200 is 1.5e-5), and a
+        // normal taken from it tilts by up to that over the distance 1. The face's own is
+        // square to it to the f32 rounding of a unit vector.
+        let face = Segment::new(Vec2::new(3.0, -7.0), Vec2::new(203.0, 63.0));
+        let shape = ObstacleShape::Segment(face);
+        let along = face.direction().normalize();
+        let across = along.perp();
+        let mut worst = 0.0_f32;
+        for k in 1..1000 {
+            let p = face.a + face.direction() * (k as f32 / 1000.0) + across;
+            let near = shape.surface_near(p).unwrap();
+            worst = worst.max(near.normal.dot(along).abs());
+            assert!(near.normal.dot(across) > 0.0, "on the side of {p}");
+        }
+        assert!(worst <= 2.0 * f32::EPSILON, "tilted by {worst:.1e} rad");
     }
 }

@@ -238,6 +238,25 @@ impl Segment {
         self.direction().perp().try_normalize()
     }
 
+    /// Whether the foot of `p` on the segment's line lies strictly between its ends.
+    #[inline]
+    pub(crate) fn holds_foot_of(&self, p: Vec2) -> bool {
+        let d = self.direction();
+        let along = (p - self.a).dot(d);
+        along > 0.0 && along < d.length_squared()
+    }
+
+    /// The unit normal on the side `side` points to (the front one for a `side` along
+    /// the face), normalised in f64 from the ends: the f32 rounding of a point on a long
+    /// face would tilt a normal taken from it (by up to 3e-5 rad at 100 units). `None` for
+    /// a zero-length segment.
+    #[inline]
+    pub(crate) fn normal_toward(&self, side: Vec2) -> Option<Vec2> {
+        let n = self.direction().as_dvec2().try_normalize()?.perp();
+        let n = if n.dot(side.as_dvec2()) < 0.0 { -n } else { n };
+        Some(n.as_vec2())
+    }
+
     /// The point of the segment closest to `p`.
     #[inline]
     #[must_use]

@@ -37,14 +37,6 @@ fn rest_on(s: Segment, p: Vec2) -> (Vec2, Rest) {
     }
 }
 
-/// The unit normal of `face` on the side of `gap` (from the face to the ball), computed in
-/// f64 from its ends; `None` for a degenerate face.
-fn face_normal(face: Segment, gap: Vec2) -> Option<Vec2> {
-    let n = face.direction().as_dvec2().try_normalize()?.perp();
-    let n = if n.dot(gap.as_dvec2()) < 0.0 { -n } else { n };
-    Some(n.as_vec2())
-}
-
 /// Drop the end-cap contacts of `contacts` (one ball's) that sit, within `slop`, on the
 /// face of another segment the ball rests on: at a seam the face stands for both.
 fn drop_seam_caps(contacts: &mut Vec<WallContact>, start: usize, slop: f32) {
@@ -262,7 +254,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             // the face's scale, ~1e-5 at 100 units), the normal tilted by up to 3e-5 rad,
             // and the velocity the solve left along it went into the face by as much.
             let normal = match on {
-                Rest::Face(face) => face_normal(face, gap),
+                Rest::Face(face) => face.normal_toward(gap),
                 _ => gap.try_normalize(),
             };
             if let Some(normal) = normal

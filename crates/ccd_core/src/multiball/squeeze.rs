@@ -192,7 +192,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             _ => None,
         }) {
             Some(f) => {
-                let Some(face) = face_normal(f, squeeze.faster_normal) else {
+                let Some(face) = f.normal_toward(squeeze.faster_normal) else {
                     return;
                 };
                 ball.center + face * (r - (ball.center - f.a).dot(face)).max(0.0)
@@ -299,10 +299,4 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
         first.map_or(target, |hit| hit.center)
     }
-}
-
-/// The unit normal of `s` on the side `hint` points to.
-fn face_normal(s: Segment, hint: Vec2) -> Option<Vec2> {
-    let n = s.direction().perp().try_normalize()?;
-    Some(if n.dot(hint) >= 0.0 { n } else { -n })
 }
