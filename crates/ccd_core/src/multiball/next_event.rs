@@ -121,7 +121,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             motion: ball.velocity * left,
             curve: self.curve_of(i),
         };
-        if !(left > 0.0) || (leg.motion == Vec2::ZERO && leg.curve.is_none() && self.moving.is_empty()) {
+        // A ball at rest, with nothing moving but balls, meets nothing of its own; another
+        // ball may still meet it. It looks for them all the same: a ball that met it
+        // later than its last event left that contact to it (`predict_balls`).
+        let still = leg.motion == Vec2::ZERO && leg.curve.is_none() && self.moving.is_empty();
+        if !(left > 0.0) || (still && !balls) {
             return None;
         }
         let mut next = Next::NONE;
@@ -134,8 +138,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         {
             next.consider(start + (s * f64::from(left)) as f32, EventKind::SlideEnds);
         }
-        self.predict_walls(i, leg, &mut next, &mut sensors);
-        self.predict_moving(i, leg, &mut next, &mut sensors);
+        if !still {
+            self.predict_walls(i, leg, &mut next, &mut sensors);
+            self.predict_moving(i, leg, &mut next, &mut sensors);
+        }
         if balls {
             self.predict_balls(i, leg, &mut next);
         }
