@@ -26,12 +26,19 @@
 //! **What follows.** Each ball takes its new velocity (within its speed limit) and Coulomb
 //! friction at each of its rows that pushed; each row that pushed is reported as a contact
 //! and counted against its balls' bounce caps; a hinged body turns anew from the instant
-//! on. Under gravity a ball in flight that meets a settled ball settles first (the settled
-//! one carries the rest of the step's gravity), and one that comes to rest on a surface
-//! (slower than the resting speed, gravity pressing it on) settles there, as
+//! on. Under gravity an impact is solved on the balls' velocities at its instant and the
+//! rest of the step's gravity comes after it; a contact that is no impact settles its balls
+//! first (`cluster/gravity.rs`). A ball in flight that comes to rest on a surface (slower
+//! than the resting speed, gravity pressing it on) settles there, as
 //! [`RestRule::Event`](crate::meet::RestRule::Event) says.
 //!
+//! **Touching.** A ball that a resting contact or a contact's finish left on a surface
+//! leaves it at the separation bias: the solve takes that row as touching, not leaving
+//! ([`Sim::touching_velocity`]).
+//!
 //! [`meet`]: crate::meet::meet
+
+mod gravity;
 
 use super::hinge_clocks::turn_body;
 use super::report::Contact;
@@ -114,10 +121,39 @@ pub(super) struct ClusterBuffers {
     velocities: Vec<DVec2>,
     spins: Vec<f64>,
     impulses: Vec<f64>,
+    /// An impact's impulses, while the second solve holds the balls that rest after it.
+    struck: Vec<f64>,
+    /// Each ball's velocity before an impact, and the gravity it carries ahead of the
+    /// impact's instant (see [`Sim::carried_gravity`]), in `balls`' order.
+    carried: Vec<(Vec2, Vec2)>,
+    /// The last solve's bound on a touching surface's leaving speed (see
+    /// [`Sim::touching_velocity`]).
+    touching: f32,
     /// Balls found near one (a grid query's answer).
     found: Vec<usize>,
     /// Every ball the contact took in before it was solved (grown or not).
     touched: Vec<usize>,
+}
+
+/// Which solve of a contact a problem is (see [`Sim::solve_under_gravity`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Solve {
+    /// The contact itself, each row with its restitution, from the balls' velocities.
+    Contact,
+    /// After an impact, the rest of the step's gravity on the balls that rest: no row
+    /// bounces, the hinged bodies turn at the impact's speeds, and the rows' facts (the
+    /// approaches reported) stay the impact's.
+    Rest,
+}
+
+impl Solve {
+    /// The restitution a row of restitution `e` takes in this solve.
+    fn restitution(self, e: f32) -> f32 {
+        match self {
+            Self::Contact => e,
+            Self::Rest => 0.0,
+        }
+    }
 }
 
 /// A ball–ball row's facts, as the report and friction need them.
@@ -135,25 +171,24 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     pub(super) fn resolve_instant(&mut self, time: f32, seed: Seed<'_>, bufs: &mut ClusterBuffers) -> bool {
         self.start_cluster(time, seed, bufs);
         let seeded = bufs.balls.len();
-        if self.is_impact(seed) {
+        let impact = self.is_impact(seed);
+        if impact {
             self.grow_cluster(time, bufs);
         }
         bufs.touched.clear();
         bufs.touched.extend_from_slice(&bufs.balls);
-        self.settle_cluster(bufs);
         self.gather_surfaces(time, seed, bufs);
-        let mut solved = self.solve_cluster(time, bufs);
+        let mut solved = self.solve_under_gravity(time, impact, bufs);
         if !solved && bufs.balls.len() > seeded {
             // Too big to fit, or no solution with the balls it grew to: the seed alone.
             self.start_cluster(time, seed, bufs);
-            self.settle_cluster(bufs);
             self.gather_surfaces(time, seed, bufs);
-            solved = self.solve_cluster(time, bufs);
+            solved = self.solve_under_gravity(time, impact, bufs);
         }
         if !solved && matches!(seed, Seed::Pairs(_)) {
             bufs.surfaces.clear();
             bufs.bodies.clear();
-            solved = self.solve_cluster(time, bufs);
+            solved = self.solve_under_gravity(time, impact, bufs);
         }
         if solved {
             self.carry_cluster(time, bufs);
@@ -282,24 +317,6 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         offset.length() <= (a.radius + o.radius) * (1.0 + TOUCH_SLOP_REL) && leaving <= 0.0
     }
 
-    /// Before the solve: a sliding ball settles (an impulse may turn it off its face), and
-    /// a ball in flight meeting a settled (or waiting) one settles first (see `settle.rs`).
-    fn settle_cluster(&mut self, bufs: &ClusterBuffers) {
-        for &k in &bufs.balls {
-            if self.step.clock[k].sliding {
-                self.settle(k);
-            }
-        }
-        for l in &bufs.pairs {
-            let flies = |k: usize| self.step.clock[k].curved && !self.step.clock[k].waiting;
-            match (flies(l.a), flies(l.b)) {
-                (true, false) => self.settle(l.a),
-                (false, true) => self.settle(l.b),
-                _ => {}
-            }
-        }
-    }
-
     /// Every wall, moving obstacle and hinged part the contact's balls touch at `time`
     /// (the seed's surface first), and the hinged bodies they bring.
     fn gather_surfaces(&mut self, time: f32, seed: Seed<'_>, bufs: &mut ClusterBuffers) {
@@ -357,7 +374,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
 
     /// Build the contact's problem and solve it; `false` when it has no solution or does
     /// not fit.
-    fn solve_cluster(&mut self, time: f32, bufs: &mut ClusterBuffers) -> bool {
+    fn solve_cluster(&mut self, time: f32, solve: Solve, bufs: &mut ClusterBuffers) -> bool {
         let ClusterBuffers {
             balls,
             pairs,
@@ -370,38 +387,29 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             velocities,
             spins,
             impulses,
+            touching,
             ..
         } = &mut *bufs;
         problem.clear();
         rows.clear();
-        pair_facts.clear();
-        approaches.clear();
-        for &k in balls.iter() {
-            let inverse = if self.step.clock[k].waiting {
-                0.0
-            } else {
-                self.balls[k].inverse_mass
-            };
-            if problem
-                .ball(self.effective_velocity(k).as_dvec2(), f64::from(inverse))
-                .is_none()
-            {
-                return false;
-            }
+        let facts_kept = solve == Solve::Rest;
+        if !facts_kept {
+            pair_facts.clear();
+            approaches.clear();
         }
-        for b in bodies.iter() {
-            let spin = f64::from(self.moving[b.part].angular_velocity(self.dt));
-            if problem.hinge(spin, f64::from(b.body.inverse_inertia)).is_none() {
-                return false;
-            }
-        }
+        let Some(bound) = self.unknowns((balls, surfaces), (bodies, spins), solve, problem) else {
+            return false;
+        };
+        *touching = bound;
         let index = |k: usize| balls.iter().position(|&b| b == k);
         for (n, p) in pairs.iter().enumerate() {
             let (Some(a), Some(b)) = (index(p.a), index(p.b)) else {
                 return false;
             };
-            let (row, facts) = self.pair_row(*p, a, b);
-            pair_facts.push(facts);
+            let (row, facts) = self.pair_row(*p, [a, b], solve);
+            if !facts_kept {
+                pair_facts.push(facts);
+            }
             if !problem.push(row) {
                 return false;
             }
@@ -411,14 +419,16 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             let Some(a) = index(s.ball) else {
                 return false;
             };
-            let row = self.surface_row(s, a, time, bodies);
-            approaches.push(-(self.effective_velocity(s.ball) - s.velocity).dot(s.normal));
+            let (row, approach) = self.surface_row(s, a, time, (bodies, solve));
+            if !facts_kept {
+                approaches.push(approach);
+            }
             if !problem.push(row) {
                 return false;
             }
             rows.push(RowOf::Surface(n));
         }
-        if !self.stop_rows(time, bodies, problem, rows) {
+        if !self.stop_rows(time, (bodies, solve), problem, rows) {
             return false;
         }
         let Some(out) = problem.solve() else {
@@ -434,10 +444,71 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         true
     }
 
+    /// The problem's unknowns: each of `balls`' velocity (a waiting ball's, which nothing
+    /// can push, with no inverse mass), and each of `bodies`' spin (after an impact, the
+    /// impact's `spins`). Returns the bound on a touching surface's leaving speed
+    /// ([`Sim::touching_velocity`]); `None` when the problem is full.
+    fn unknowns(
+        &self,
+        (balls, surfaces): (&[usize], &[Touching]),
+        (bodies, spins): (&[TakingPart], &[f64]),
+        solve: Solve,
+        problem: &mut Cluster,
+    ) -> Option<f32> {
+        // (With no surface, no row is a surface's to be touching.)
+        let fastest = if surfaces.is_empty() {
+            0.0
+        } else {
+            balls
+                .iter()
+                .map(|&k| self.effective_velocity(k).length())
+                .fold(0.0, f32::max)
+        };
+        let touching = 2.0 * SEPARATION_SPEED_REL * fastest;
+        for &k in balls {
+            let inverse = if self.step.clock[k].waiting {
+                0.0
+            } else {
+                self.balls[k].inverse_mass
+            };
+            let velocity = self.touching_velocity(k, surfaces, touching);
+            problem.ball(velocity, f64::from(inverse))?;
+        }
+        for (h, b) in bodies.iter().enumerate() {
+            let spin = match solve {
+                Solve::Contact => f64::from(self.moving[b.part].angular_velocity(self.dt)),
+                Solve::Rest => spins[h],
+            };
+            problem.hinge(spin, f64::from(b.body.inverse_inertia))?;
+        }
+        Some(touching)
+    }
+
+    /// Ball `k`'s velocity for the solve, in f64: of each surface it touches and leaves
+    /// no faster than `touching` (the separation bias a resting contact or a contact's
+    /// finish left it at, [`SEPARATION_SPEED_REL`] of its speed then: twice that of the
+    /// contact's fastest ball), that speed is taken out, and the solve takes the row as
+    /// touching, as it is. Left leaving, the rounds struck the row only once the others
+    /// drove the ball in: a ball sliding on a face, struck through another, bounced off
+    /// the face as off a wall met an instant later. Left as the row's target, the impulse
+    /// that kept it made energy (4e-5 of a ball's dropped onto a sliding one). The
+    /// solve's finish gives the bias back.
+    fn touching_velocity(&self, k: usize, surfaces: &[Touching], touching: f32) -> DVec2 {
+        let mut v = self.effective_velocity(k).as_dvec2();
+        for s in surfaces.iter().filter(|s| s.ball == k) {
+            let normal = s.normal.as_dvec2();
+            let leaving = (v - s.velocity.as_dvec2()).dot(normal);
+            if leaving > 0.0 && leaving <= f64::from(touching) {
+                v -= normal * leaving;
+            }
+        }
+        v
+    }
+
     /// The row of ball–ball contact `p` (its balls `a` and `b` in the problem), and its
     /// facts: a slow (resting) contact does not bounce, and leaves at the separation bias
     /// (never faster than it came).
-    fn pair_row(&self, p: Pair, a: usize, b: usize) -> (Row, PairFacts) {
+    fn pair_row(&self, p: Pair, [a, b]: [usize; 2], solve: Solve) -> (Row, PairFacts) {
         let (ba, bb) = (self.balls[p.a], self.balls[p.b]);
         let (va, vb) = (self.effective_velocity(p.a), self.effective_velocity(p.b));
         // In f64, renormalised: an f32 unit vector is off by up to 1e-7 in length, and that
@@ -449,7 +520,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let material = ba.material.combine(bb.material);
         let approach = -(va - vb).as_dvec2().dot(normal) as f32;
         let e = row_restitution(material, approach, self.settings.resting_speed);
-        let resting = (0.0..self.settings.resting_speed).contains(&approach) || e == 0.0;
+        let resting = (0.0..self.settings.resting_speed).contains(&approach) || solve.restitution(e) == 0.0;
         let mut row = Row::pair(a, b, normal).with_restitution(if resting { 0.0 } else { e });
         if resting {
             let target = (SEPARATION_SPEED_REL * (va.length() + vb.length())).min(approach.max(0.0));
@@ -463,9 +534,15 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         (row, facts)
     }
 
-    /// The row of surface `s` (its ball `a` in the problem), a hinged part's when it is
-    /// one of `bodies`'.
-    fn surface_row(&self, s: &Touching, a: usize, time: f32, bodies: &[TakingPart]) -> Row {
+    /// The row of surface `s` (its ball `a` in the problem) at `time`, a hinged part's when
+    /// it is one of `bodies`', for `solve`; and its approach speed.
+    fn surface_row(
+        &self,
+        s: &Touching,
+        a: usize,
+        time: f32,
+        (bodies, solve): (&[TakingPart], Solve),
+    ) -> (Row, f32) {
         let ball = self.balls[s.ball];
         let combined = ball.material.combine(s.material);
         let approach = -(self.effective_velocity(s.ball) - s.velocity).dot(s.normal);
@@ -484,7 +561,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
             _ => Row::surface(a, normal, s.velocity.as_dvec2()),
         };
-        row.with_restitution(e)
+        (row.with_restitution(solve.restitution(e)), approach)
     }
 
     /// A row for each hinged body of `bodies` resting on a stop at `time`; `false` when the
@@ -492,7 +569,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     fn stop_rows(
         &self,
         time: f32,
-        bodies: &[TakingPart],
+        (bodies, solve): (&[TakingPart], Solve),
         problem: &mut Cluster,
         rows: &mut Vec<RowOf>,
     ) -> bool {
@@ -513,7 +590,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 (-1.0, angle >= limits.max - HINGE_LIMIT_SLOP),
             ] {
                 if on {
-                    if !problem.push(Row::stop(toward, h).with_restitution(e)) {
+                    if !problem.push(Row::stop(toward, h).with_restitution(solve.restitution(e))) {
                         return false;
                     }
                     rows.push(RowOf::Stop);

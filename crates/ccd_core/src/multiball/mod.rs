@@ -130,7 +130,7 @@
 //! | Hinged bodies: impulse exchange, new motion from the impact on, limits | `hinges.rs`, `hinge_clocks.rs` |
 //! | Squeezed balls and riders: ignoring the faster surface, pushed out at the step's end | `squeeze.rs`, the nearest free place in `free_place.rs` |
 //! | Ball–ball events of one instant, taken as one batch | `pairs.rs` |
-//! | The contact of one instant: who takes part, its rows, what follows | `cluster.rs`, solved by [`crate::instant`] |
+//! | The contact of one instant: who takes part, its rows, what follows | `cluster.rs`, solved by [`crate::instant`]; the rest of the step's gravity around it in `cluster/gravity.rs` |
 //! | The resting solve for slow contacts under gravity | `resting.rs`, `resting_contacts.rs` |
 //! | Gravity: which balls fly on parabolas, which are settled | `settle.rs` |
 //! | Overlap correction, by position only | `overlap.rs` |

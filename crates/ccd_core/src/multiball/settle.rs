@@ -11,8 +11,10 @@
 //! velocity back and flies. A ball in flight that comes to rest on a wall or a moving
 //! obstacle during the step (a contact slower than the resting speed, or than a fall from
 //! within the touch slop, with gravity pressing it in: the event machinery's rest rule in
-//! `meet.rs`) settles there; so does one that meets a settled ball (`pairs.rs`). A settled
-//! ball moves in one of two ways:
+//! `meet.rs`) settles there; so does one that meets a settled ball slower than the resting
+//! speed, or that a settled ball it struck does not leave faster than the rest of the
+//! step's gravity would bring it back (`cluster/gravity.rs`). A settled ball moves in one
+//! of two ways:
 //!
 //! - *Sliding*, on the face of one still wall and touching nothing else (a ball on a
 //!   slope): its leg is the parabola of gravity's part along the face, exactly as
@@ -28,11 +30,12 @@
 //!
 //! A sliding ball whose foot leaves its face (an event, `EventKind::SlideEnds`) slides on
 //! across a seam, or flies on from there (`Sim::leave_face`); one that meets anything
-//! settles straight at that instant. A settled ball
-//! carries the rest of the step's gravity in its velocity (or its slide), and an exchange
-//! with a ball in flight would hand that on to a ball that also gains it along its curve.
-//! Settling is one way within a step (flight, then sliding, then straight), so it cannot go
-//! back and forth.
+//! settles straight at that instant, unless it is struck sliding on a frictionless face
+//! and slides on (`cluster/gravity.rs`). A settled ball carries the rest of the step's
+//! gravity in its velocity: an impact takes it out and is solved on the velocities of its
+//! instant, and the balls that rest after it take the rest of the step's gravity then
+//! (`cluster/gravity.rs`). Settling is one way within a step (flight, then sliding, then
+//! straight), so it cannot go back and forth.
 
 use super::resting_contacts::{OnlyWall, Rest, RestingContacts};
 use super::sim::Sim;
