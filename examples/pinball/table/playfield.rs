@@ -44,13 +44,23 @@ pub struct ShotDef {
 /// normal is moved onto the ramp's layer, where only the ramp's `walls` (and balls on it)
 /// touch it; crossing `entry` back, or `exit` along its left normal, returns it to the
 /// playfield's layer. `exit` must lie over open playfield (it feeds an inlane).
+///
+/// `entrance` (mm, default 0) is how far up each wire's first stretch stands on the
+/// playfield's layer too: the ramp's entrance, at the playfield's height. A ball that
+/// crosses `entry` moves onto the ramp's layer only after its step; one coming in beside a
+/// wire would otherwise pass into it in that step (33 mm at 4 m/s and 120 Hz).
 #[derive(Deserialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct RampDef {
     pub entry: (P, P),
     pub walls: Vec<Piece>,
     pub exit: (P, P),
+    #[serde(default)]
+    pub entrance: f32,
 }
+
+/// The most a ramp's `entrance` may be, mm: a short stretch at the mouth, not the wires.
+pub const MAX_RAMP_ENTRANCE_MM: f32 = 100.0;
 
 /// A saucer: a cup that catches a ball whose centre comes within `catch_radius` of
 /// `center`, holds it for `hold_seconds`, then kicks it out at `eject_speed` (mm/s) along
@@ -196,6 +206,7 @@ impl Playfield {
             for (k, piece) in r.walls.iter().enumerate() {
                 piece.validate(&format!("ramp.walls[{k}]"))?;
             }
+            in_range("ramp.entrance", r.entrance, 0.0, MAX_RAMP_ENTRANCE_MM)?;
         }
         if let Some(s) = &self.saucer {
             finite_point("saucer.center", s.center)?;

@@ -96,6 +96,9 @@ fn the_new_table_is_valid_and_closed() {
     let bad = STARFALL.replace("eject_speed: 900.0", "eject_speed: -900.0");
     let e = table::parse(&bad).unwrap_err().to_string();
     assert!(e.contains("saucer.eject_speed"), "{e}");
+    let bad = STARFALL.replace("entrance: 14.0", "entrance: -1.0");
+    let e = table::parse(&bad).unwrap_err().to_string();
+    assert!(e.contains("ramp.entrance") && e.contains("-1"), "{e}");
     let bad = STARFALL.replace("ball_save_seconds: 8.0", "ball_save_seconds: NaN");
     let e = table::parse(&bad).unwrap_err().to_string();
     assert!(e.contains("rules.ball_save_seconds"), "{e}");
@@ -306,4 +309,24 @@ fn a_ball_squeezed_between_both_rising_tips_is_pushed_out_never_through_a_bat() 
     // It was squeezed: the tip circles' centres move at up to 83.1 rad/s · 69.5 mm = 5.8 m/s,
     // and it left far faster than it fell.
     assert!(fastest > 1000.0, "{fastest}");
+}
+
+#[test]
+fn a_ball_coming_into_the_ramps_mouth_beside_a_wire_meets_the_wire() {
+    // From an autoplay run at 120 Hz (930.7 s): a ball at 4.1 m/s grazes the post right
+    // of the ramp's mouth and comes in with its centre 13.6 mm left of the right wire, less
+    // than its radius. The mouth moves it onto the ramp's layer only after its step, 33 mm
+    // on, where it sat 5.7 mm into the wire (the audit's fault). The wires' first stretch
+    // stands on the playfield's layer too (`ramp.entrance`): the ball meets the wire there
+    // in that step, and no trouble follows.
+    let table = table::parse(STARFALL).unwrap();
+    let mut app = crate::harness::headless::headless_app(table, false, 120.0);
+    app.update();
+    let b = ball(&mut app, Vec2::new(372.46, 605.03), Vec2::new(1283.89, 3926.2));
+    let mut met = false;
+    for _ in 0..60 {
+        met |= step_hits(&mut app, b).contains(&(Part::RampWall, false));
+    }
+    assert!(met, "it never met the wire");
+    assert_no_trouble(&app);
 }

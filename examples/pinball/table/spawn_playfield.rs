@@ -5,7 +5,7 @@
 
 use crate::table::parts::{Part, part_material};
 use crate::table::playfield::Playfield;
-use crate::table::ramp::{ON_BOTH, ON_RAMP};
+use crate::table::ramp::{ON_BOTH, ON_PLAYFIELD, ON_RAMP};
 use crate::table::{Tuning, v};
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
@@ -41,6 +41,13 @@ pub fn spawn_playfield(commands: &mut Commands, p: &Playfield, ball_radius: f32,
         let wire = material(Part::RampWall, tune);
         for piece in &r.walls {
             commands.spawn((piece.shape(), Transform::IDENTITY, wire, ON_RAMP, Part::RampWall));
+            // The entrance: the wire's first stretch, on the playfield's layer too.
+            if let [a, b, ..] = piece.points()[..]
+                && r.entrance > 0.0
+            {
+                let end = a + (b - a).clamp_length_max(r.entrance);
+                commands.spawn((line(a, end), wire, ON_PLAYFIELD, Part::RampWall));
+            }
         }
     }
     if let Some(s) = &p.saucer {
