@@ -47,6 +47,7 @@ use crate::response::{
 };
 use crate::ride::{
     Ridden, flat_joint, grazes_inside, heads_off_end, ridden, ride_chord, ride_radius, rides_at_most,
+    rides_same,
 };
 use crate::shape::{Aabb, Segment};
 use crate::tolerance::{MAX_WEDGE_BOUNCES, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
@@ -552,6 +553,7 @@ impl<'a> Facts<'a> {
         let settling = settling_speed(-g.dot(n), ball.radius);
         if touches_another(world, ball, meeting.with, n, settling, |o| {
             flat_joint(&ridden, r, &o.shape).is_some()
+                || rides_same(&ridden, &o.shape, meeting.hit.center, ball.radius)
         }) {
             return None;
         }

@@ -15,7 +15,7 @@ use crate::contact_with::ContactWith;
 use crate::hit::Hit;
 use crate::obstacle::{Obstacle, ObstacleId, Obstacles};
 use crate::parabola::{Parabola, PathLeg};
-use crate::ride::{Ridden, RideState, Run, RunEnd, RunLimits, Track, flat_joint, run, zero_at};
+use crate::ride::{Ridden, RideState, Run, RunEnd, RunLimits, Track, flat_joint, rides_same, run, zero_at};
 use crate::shape::{Aabb, Circle};
 use crate::tolerance::{MAX_RIDE_STEP_ANGLE, RIDE_SEARCH_SAG_REL};
 use glam::{DVec2, Vec2};
@@ -241,8 +241,12 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
                 Course::Straight(to - from),
                 self.obstacles,
                 counted,
-                // A face going on from the arc's end is not met before the end.
-                |o: &Obstacle, _: &Hit| flat_joint(&on.ridden, f64::from(r), &o.shape).is_some(),
+                // A face going on from the arc's end is not met before the end; another
+                // obstacle's end at the same point is the same round part.
+                |o: &Obstacle, hit: &Hit| {
+                    flat_joint(&on.ridden, f64::from(r), &o.shape).is_some()
+                        || rides_same(&on.ridden, &o.shape, hit.center, r)
+                },
                 |id, hit| {
                     watch.hit(&leg_hit(id, hit, time, 0.0, Vec2::ZERO, true));
                 },

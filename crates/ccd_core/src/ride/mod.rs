@@ -26,7 +26,7 @@ pub(crate) use motion::{RideState, Run, RunEnd, RunLimits, Track, run};
 
 use crate::obstacle::ObstacleShape;
 use crate::shape::Segment;
-use crate::tolerance::END_FOOT_SLOP_REL;
+use crate::tolerance::{END_FOOT_SLOP_REL, TOUCH_SLOP_REL};
 use glam::{DVec2, Vec2};
 use std::f64::consts::TAU;
 
@@ -72,6 +72,23 @@ impl Ridden {
 pub(crate) fn ridden(shape: &ObstacleShape, center: Vec2, radius: f32) -> Option<Ridden> {
     // A point on a point (a ball of no radius at a segment's end) rides no circle.
     ridden_any(shape, center, radius).filter(|r| r.radius > 0.0 && r.radius.is_finite())
+}
+
+/// Whether the round part of `shape` that a ball of `radius` centred at `center` touches
+/// is the circle `ridden`, from the same side, its centre and radius within the touch slop
+/// of the ball's: two segments' or capsules' ends at one point (a polygon's separate
+/// edges at a vertex, a slingshot's rubber beside its kicking face) are one round part,
+/// and riding one the ball touches the other without meeting it. (Taken as another
+/// surface, the other held the ball with the first, so that it did not ride, and the ride
+/// met it at once: a ball let go just off such a point hopped on it to the bounce cap,
+/// step after step, and never fell.)
+pub(crate) fn rides_same(ridden: &Ridden, shape: &ObstacleShape, center: Vec2, radius: f32) -> bool {
+    let slop = f64::from(TOUCH_SLOP_REL * radius);
+    ridden_any(shape, center, radius).is_some_and(|other| {
+        other.inside == ridden.inside
+            && other.center.distance(ridden.center) <= slop
+            && (other.radius - ridden.radius).abs() <= slop
+    })
 }
 
 /// [`ridden`], before its circle is checked.
