@@ -199,9 +199,10 @@ pub(crate) fn slide_along(acceleration: Vec2, normal: Vec2) -> Vec2 {
 
 /// Gravity `g` less kinetic friction's steady deceleration `friction` (`μ·N/m`, units/s²)
 /// against a slide along a wall of unit `normal` (towards the ball) at `velocity`: the
-/// pull of a slide that goes on for the `left` seconds of the step. `None` where friction
-/// brings the ball to rest within them, or where it is at rest: a steady pull cannot
-/// follow a stop or a start.
+/// pull of a slide that goes on for the `left` seconds of the step. From rest, it slides
+/// down the wall where gravity's part along it beats friction. `None` where friction
+/// brings the ball to rest within them, or holds it at rest: a steady pull cannot follow
+/// a stop.
 pub(crate) fn rough_pull(g: Vec2, normal: Vec2, velocity: Vec2, friction: f32, left: f32) -> Option<Vec2> {
     if !(friction > 0.0) {
         return Some(g);
@@ -210,9 +211,13 @@ pub(crate) fn rough_pull(g: Vec2, normal: Vec2, velocity: Vec2, friction: f32, l
     let along = gd - n * gd.dot(n);
     let moving = v - n * v.dot(n);
     let speed = moving.length();
-    // From rest, friction may hold it (or neighbours: it settles, and the resting
-    // contacts say).
-    let direction = (speed > 0.0).then(|| moving / speed)?;
+    // From rest it starts down the wall, if friction does not hold it.
+    let direction = if speed > 0.0 {
+        moving / speed
+    } else {
+        let pull = along.length();
+        (pull > f64::from(friction)).then(|| along / pull)?
+    };
     // The rate at which the speed along `direction` grows.
     let gain = along.dot(direction) - f64::from(friction);
     let stops = gain < 0.0 && speed + gain * f64::from(left) <= 0.0;
@@ -439,9 +444,20 @@ mod tests {
         let v = Vec2::new(3.0, 0.0);
         assert_eq!(rough_pull(g, up, v, 2.0, 1.0), Some(Vec2::new(-2.0, -10.0)));
         assert_eq!(rough_pull(g, up, v, 2.0, 2.0), None);
-        // Without friction, gravity; at rest, none (friction may hold it).
+        // Without friction, gravity; at rest on the floor, none: friction holds it.
         assert_eq!(rough_pull(g, up, v, 0.0, 2.0), Some(g));
         assert_eq!(rough_pull(g, up, Vec2::ZERO, 2.0, 1.0), None);
+        // At rest on a slope of 3 in 4 (sin 0.6, cos 0.8): gravity's part down it is 6 and
+        // presses with 8. With μ·N/m = 2 it starts down the slope, the pull along it
+        // 6 − 2 = 4; with μ·N/m = 7 (μ = 0.875, past tan = 0.75), friction holds it.
+        let slope = Vec2::new(-0.6, 0.8);
+        let down = Vec2::new(-0.8, -0.6);
+        let pull = rough_pull(g, slope, Vec2::ZERO, 2.0, 1.0).unwrap();
+        assert!(
+            (pull.dot(down) - 4.0).abs() < 1e-6 && (pull.dot(slope) + 8.0).abs() < 1e-6,
+            "{pull}"
+        );
+        assert_eq!(rough_pull(g, slope, Vec2::ZERO, 7.0, 1.0), None);
     }
     use crate::Kick;
 

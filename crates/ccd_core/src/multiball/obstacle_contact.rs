@@ -118,7 +118,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
         }
         match met.rest {
-            // (No ball in the event machinery slides alone with friction: `event_rest`.)
+            // (The event machinery's slide has friction in its acceleration: `event_slide`.)
             Some(Rest::Slide {
                 face, acceleration, ..
             }) => {

@@ -20,10 +20,13 @@
 //!   slope): its leg is the parabola of gravity's part along the face, exactly as
 //!   `s(t) = ½·g·sin θ·t²` says. At the step's start the resting solve's whole change along
 //!   the face, friction included, is spread evenly over the step (`slide_from_start`):
-//!   Coulomb friction under a steady press is a steady deceleration. During the step only
-//!   a frictionless face is landed on to slide; a rough one, a moving one that turns or a
-//!   hinged part the ball pushes settle it straight. A slide that reaches a seam goes on
-//!   along the next face, at its friction (`Sim::leave_face`).
+//!   Coulomb friction under a steady press is a steady deceleration. A ball that lands on
+//!   a still face during the step slides on, at gravity's part along it less friction
+//!   ([`rough_pull`]); where friction would stop or hold it within the step, it takes the
+//!   rest of the step's gravity and friction at once along the face (`meet.rs`,
+//!   `event_slide`). A moving face, a hinged part the ball pushes or a corner settle it
+//!   straight. A slide that reaches a seam goes on along the next face, at its friction
+//!   (`Sim::leave_face`).
 //! - *Straight*, anywhere else (in a V, in a pile, on an end cap or a pillar): it takes the
 //!   rest of the step's gravity at once (`v += g·(dt − t)`) and moves on straight, and the
 //!   resting contacts take away what presses it in (`Sim::settle`).
