@@ -130,7 +130,7 @@ pub(crate) enum RestRule {
     /// A ball of the event machinery. In flight, it comes to rest where gravity presses it
     /// on and it came slower than the resting speed or than a fall from within the touch
     /// slop gives: it slides on the face of one still surface, no corner and no hinged
-    /// body, where friction does not stop it within the step; anywhere else it settles.
+    /// body, unless friction holds it there; anywhere else it settles.
     Event {
         /// It was in flight (on its parabola), not settled or sliding.
         in_flight: bool,
@@ -235,10 +235,10 @@ pub(crate) enum Halt {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Rest {
     /// On this face: it slides along it until its foot leaves it, at `acceleration`
-    /// (gravity's part along the face; the event machinery's is its slide's whole pull,
-    /// friction in it, and keeps the separation bias), less `friction`, kinetic friction's
-    /// steady deceleration `μ·N/m` against its motion, units/s² (the lone sweep's; 0 in
-    /// the event machinery's).
+    /// (gravity's part along the face) less `friction`, kinetic friction's steady
+    /// deceleration `μ·N/m` against its motion, units/s². (The event machinery's
+    /// `acceleration` is its slide's whole pull, friction in it, and keeps the separation
+    /// bias; its `friction` says where the slide stops.)
     Slide {
         face: Segment,
         acceleration: Vec2,
@@ -640,14 +640,13 @@ impl<'a> Facts<'a> {
     }
 
     /// [`RestRule::Event`] on `face`, the face of one still wall the ball lands on alone,
-    /// which `friction` (`μ·N/m`, units/s²) rubs: it slides on along it for the rest of the
-    /// step, at gravity's part along it less friction against its motion ([`rough_pull`]:
-    /// Coulomb friction under a steady press is a steady deceleration). Where friction
-    /// stops or holds it within the step, it takes the rest of the step's gravity and
-    /// friction at once and moves on straight along the face (taken whole into it, it met
-    /// the face again at once, approaching at `g·cos θ·(dt − t)`, and bounced at its
-    /// restitution: at no resting speed, a ball on a rough 20° slope hopped down it, 7.2e-4
-    /// fast after 1 s). `None` where a number is not finite.
+    /// which `friction` (`μ·N/m`, units/s²) rubs: it slides on along it, at gravity's part
+    /// along it less friction against its motion ([`rough_pull`]: Coulomb friction under a
+    /// steady press is a steady deceleration), until it stops (`EventKind::SlideStops`).
+    /// Where friction holds it at rest, it stays. (Settled with the rest of the step's
+    /// gravity, it met the face again at once, approaching at `g·cos θ·(dt − t)`, and
+    /// bounced at its restitution: at no resting speed, a ball on a rough 20° slope hopped
+    /// down it, 7.2e-4 fast after 1 s.) `None` where a number is not finite.
     fn event_slide(&self, face: Segment, met: &mut Met, friction: f32) -> Option<Rest> {
         let Facts {
             ball,
@@ -657,7 +656,6 @@ impl<'a> Facts<'a> {
             ..
         } = *self;
         let (g, n) = (rules.gravity, meeting.hit.normal);
-        let left = rules.dt - meeting.time;
         // A landing takes the approach and leaves at the separation bias, and friction
         // takes μ times that change from the speed along the face (not the bounce's). (The
         // bias it left its last landing with is what gravity took over the flight since,
@@ -669,24 +667,18 @@ impl<'a> Facts<'a> {
         } else {
             rested(met.velocity, n)
         };
-        let slide = rough_pull(g, n, landed, friction, left).map(|pull| slide_along(pull, n));
-        let (velocity, rest) = match slide {
-            Some(acceleration) => (
-                landed,
-                Rest::Slide {
-                    face,
-                    acceleration,
-                    friction: 0.0,
-                },
-            ),
-            None => (
-                rested(rub_on_surface(landed + g * left, n, friction * left), n),
-                Rest::Settle,
-            ),
+        let slide = rough_pull(g, n, landed, friction).map(|pull| slide_along(pull, n));
+        let rest = match slide {
+            Some(acceleration) => Rest::Slide {
+                face,
+                acceleration,
+                friction,
+            },
+            None => Rest::Settle,
         };
-        let finite = velocity.is_finite() && slide.is_none_or(|a| a.is_finite());
+        let finite = landed.is_finite() && slide.is_none_or(|a| a.is_finite());
         finite.then(|| {
-            met.velocity = velocity;
+            met.velocity = landed;
             rest
         })
     }

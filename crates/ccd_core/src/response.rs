@@ -199,11 +199,9 @@ pub(crate) fn slide_along(acceleration: Vec2, normal: Vec2) -> Vec2 {
 
 /// Gravity `g` less kinetic friction's steady deceleration `friction` (`μ·N/m`, units/s²)
 /// against a slide along a wall of unit `normal` (towards the ball) at `velocity`: the
-/// pull of a slide that goes on for the `left` seconds of the step. From rest, it slides
-/// down the wall where gravity's part along it beats friction. `None` where friction
-/// brings the ball to rest within them, or holds it at rest: a steady pull cannot follow
-/// a stop.
-pub(crate) fn rough_pull(g: Vec2, normal: Vec2, velocity: Vec2, friction: f32, left: f32) -> Option<Vec2> {
+/// pull of the slide until it stops ([`slide_stops`]). From rest, it slides down the wall
+/// where gravity's part along it beats friction; `None` where friction holds it there.
+pub(crate) fn rough_pull(g: Vec2, normal: Vec2, velocity: Vec2, friction: f32) -> Option<Vec2> {
     if !(friction > 0.0) {
         return Some(g);
     }
@@ -218,10 +216,16 @@ pub(crate) fn rough_pull(g: Vec2, normal: Vec2, velocity: Vec2, friction: f32, l
         let pull = along.length();
         (pull > f64::from(friction)).then(|| along / pull)?
     };
-    // The rate at which the speed along `direction` grows.
-    let gain = along.dot(direction) - f64::from(friction);
-    let stops = gain < 0.0 && speed + gain * f64::from(left) <= 0.0;
-    (!stops).then(|| (gd - direction * f64::from(friction)).as_vec2())
+    Some((gd - direction * f64::from(friction)).as_vec2())
+}
+
+/// When a slide along a wall of unit `normal` at `velocity`, pulled by `acceleration`,
+/// comes to rest, seconds from now: where the pull along the wall is against the motion
+/// along it. `None` where it does not slow (or does not move).
+pub(crate) fn slide_stops(velocity: Vec2, normal: Vec2, acceleration: Vec2) -> Option<f64> {
+    let along = normal.as_dvec2().perp();
+    let (v, a) = (velocity.as_dvec2().dot(along), acceleration.as_dvec2().dot(along));
+    (v * a < 0.0).then(|| -v / a)
 }
 
 /// A velocity that leaves a wall of unit `normal` (towards the ball) at no more than the
@@ -437,27 +441,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rough_pull_is_gravity_less_friction_against_the_slide_unless_it_stops() {
+    fn rough_pull_is_gravity_less_friction_against_the_slide_until_it_stops() {
         // A level floor, g = 10 down, moving at 3 along it, μ·N/m = 2: the pull is (−2, −10)
-        // while it slides; within 1 s it slows to 1, within 2 s it would stop (at 1.5 s).
+        // while it slides, and it stops after 3 / 2 = 1.5 s.
         let (g, up) = (Vec2::new(0.0, -10.0), Vec2::Y);
         let v = Vec2::new(3.0, 0.0);
-        assert_eq!(rough_pull(g, up, v, 2.0, 1.0), Some(Vec2::new(-2.0, -10.0)));
-        assert_eq!(rough_pull(g, up, v, 2.0, 2.0), None);
+        let pull = rough_pull(g, up, v, 2.0).unwrap();
+        assert_eq!(pull, Vec2::new(-2.0, -10.0));
+        assert_eq!(slide_stops(v, up, pull), Some(1.5));
+        assert_eq!(slide_stops(-v, up, pull), None);
         // Without friction, gravity; at rest on the floor, none: friction holds it.
-        assert_eq!(rough_pull(g, up, v, 0.0, 2.0), Some(g));
-        assert_eq!(rough_pull(g, up, Vec2::ZERO, 2.0, 1.0), None);
+        assert_eq!(rough_pull(g, up, v, 0.0), Some(g));
+        assert_eq!(rough_pull(g, up, Vec2::ZERO, 2.0), None);
         // At rest on a slope of 3 in 4 (sin 0.6, cos 0.8): gravity's part down it is 6 and
         // presses with 8. With μ·N/m = 2 it starts down the slope, the pull along it
         // 6 − 2 = 4; with μ·N/m = 7 (μ = 0.875, past tan = 0.75), friction holds it.
         let slope = Vec2::new(-0.6, 0.8);
         let down = Vec2::new(-0.8, -0.6);
-        let pull = rough_pull(g, slope, Vec2::ZERO, 2.0, 1.0).unwrap();
+        let pull = rough_pull(g, slope, Vec2::ZERO, 2.0).unwrap();
         assert!(
             (pull.dot(down) - 4.0).abs() < 1e-6 && (pull.dot(slope) + 8.0).abs() < 1e-6,
             "{pull}"
         );
-        assert_eq!(rough_pull(g, slope, Vec2::ZERO, 7.0, 1.0), None);
+        assert_eq!(rough_pull(g, slope, Vec2::ZERO, 7.0), None);
     }
     use crate::Kick;
 

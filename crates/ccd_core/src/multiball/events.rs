@@ -201,6 +201,7 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
                 self.resolve_obstacle(i, time, contact, &mut pairs.cluster);
             }
             EventKind::SlideEnds => self.leave_face(i, time),
+            EventKind::SlideStops => self.stop_slide(i, time),
         }
     }
 

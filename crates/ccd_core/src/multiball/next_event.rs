@@ -16,6 +16,7 @@ use crate::contact_with::ContactWith;
 use crate::hit::Hit;
 use crate::meet::LastContact;
 use crate::obstacle::{Obstacle, Obstacles};
+use crate::response::slide_stops;
 use crate::shape::Segment;
 use crate::tolerance::{MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG, TOUCH_SLOP_REL};
 use glam::Vec2;
@@ -130,13 +131,21 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
         let mut next = Next::NONE;
         let mut sensors = 0_usize;
-        // A sliding ball's foot leaving its face (read only for a sliding ball: the state
-        // is larger than the clock).
-        if sliding
-            && let (Some(on), Some(curve)) = (self.step.state[i].slide, leg.curve)
-            && let Some(s) = foot_leaves_face(on.face, ball.center, curve)
-        {
-            next.consider(start + (s * f64::from(left)) as f32, EventKind::SlideEnds);
+        // A sliding ball's foot leaving its face, and friction bringing it to rest on it
+        // (read only for a sliding ball: the state is larger than the clock).
+        if sliding && let Some(on) = self.step.state[i].slide {
+            if let Some(curve) = leg.curve
+                && let Some(s) = foot_leaves_face(on.face, ball.center, curve)
+            {
+                next.consider(start + (s * f64::from(left)) as f32, EventKind::SlideEnds);
+            }
+            if on.friction > 0.0
+                && let Some(normal) = on.face.normal_toward(ball.center - on.face.a)
+                && let Some(stop) = slide_stops(ball.velocity, normal, on.acceleration)
+                && stop < f64::from(left)
+            {
+                next.consider(start + stop as f32, EventKind::SlideStops);
+            }
         }
         if !still {
             self.predict_walls(i, leg, &mut next, &mut sensors);

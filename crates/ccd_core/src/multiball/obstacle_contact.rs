@@ -120,12 +120,19 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         match met.rest {
             // (The event machinery's slide has friction in its acceleration: `event_slide`.)
             Some(Rest::Slide {
-                face, acceleration, ..
+                face,
+                acceleration,
+                friction,
             }) => {
                 clock.curved = false;
-                // On a level face gravity has no part along it: the leg is straight.
+                // On a level frictionless face gravity has no part along it: the leg is
+                // straight.
                 clock.sliding = acceleration != Vec2::ZERO;
-                state.slide = Some(SlideOn { face, acceleration });
+                state.slide = Some(SlideOn {
+                    face,
+                    acceleration,
+                    friction,
+                });
             }
             // (The event machinery's rule holds no ball: `Held` is the lone sweep's.)
             // (A ride is the lone sweep's.)

@@ -37,6 +37,9 @@ pub(super) enum EventKind {
     },
     /// A sliding ball's foot leaves its face: it flies from there (`settle.rs`).
     SlideEnds,
+    /// Friction brings a sliding ball to rest on its face: it stays, or slides back
+    /// (`settle.rs`).
+    SlideStops,
 }
 
 /// A ball's next event: when, and with what.

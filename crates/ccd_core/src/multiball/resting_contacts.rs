@@ -61,8 +61,8 @@ pub(super) struct OnlyWall {
     pub(super) point: Vec2,
     /// From the wall towards the ball.
     pub(super) normal: Vec2,
-    /// Friction took some tangential impulse in the solve.
-    pub(super) gripped: bool,
+    /// Both materials' friction, combined.
+    pub(super) friction: f32,
 }
 
 /// Two touching balls at the start of the step.

@@ -18,14 +18,15 @@
 //!
 //! - *Sliding*, on the face of one still wall and touching nothing else (a ball on a
 //!   slope): its leg is the parabola of gravity's part along the face, exactly as
-//!   `s(t) = ½·g·sin θ·t²` says. At the step's start the resting solve's whole change along
-//!   the face, friction included, is spread evenly over the step (`slide_from_start`):
-//!   Coulomb friction under a steady press is a steady deceleration. A ball that lands on
-//!   a still face during the step slides on, at gravity's part along it less friction
-//!   ([`rough_pull`]); where friction would stop or hold it within the step, it takes the
-//!   rest of the step's gravity and friction at once along the face (`meet.rs`,
-//!   `event_slide`). A moving face, a hinged part the ball pushes or a corner settle it
-//!   straight. A slide that reaches a seam goes on along the next face, at its friction
+//!   `s(t) = ½·g·sin θ·t²` says. At the step's start (`slide_from_start`), on a
+//!   frictionless face the resting solve's change along it is spread evenly over the step;
+//!   on a rough face the ball slides from its velocity at the start, at gravity's part
+//!   along the face less friction against its motion ([`rough_pull`]: Coulomb friction
+//!   under a steady press is a steady deceleration), as does a ball that lands on a still
+//!   face during the step (`meet.rs`, `event_slide`). Where friction brings it to rest
+//!   (`EventKind::SlideStops`), friction holds it, or it slides back from rest
+//!   (`Sim::stop_slide`). A moving face, a hinged part the ball pushes or a corner settle
+//!   it straight. A slide that reaches a seam goes on along the next face, at its friction
 //!   (`Sim::leave_face`).
 //! - *Straight*, anywhere else (in a V, in a pile, on an end cap or a pillar): it takes the
 //!   rest of the step's gravity at once (`v += g·(dt − t)`) and moves on straight, and the
@@ -113,7 +114,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                     face,
                     point: c.point,
                     normal: c.normal,
-                    gripped: c.taken.tangent != 0.0,
+                    friction: c.friction,
                 };
                 self.touch(c.ball, wall);
                 self.slide_from_start(c.ball, wall, flight[c.ball]);
@@ -153,18 +154,26 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
     }
 
-    /// Ball `k`, pressed on the one wall `wall` by the resting solve, slides along it over
-    /// the whole step: it keeps the velocity the solve gave it at the step's end, and gets
-    /// there along the curve. Without friction the curve is gravity's part along the wall;
-    /// with friction, the solve's whole change along the wall spread evenly over the step
-    /// (Coulomb friction under a steady push is a steady deceleration). A ball whose
-    /// velocity along the wall the solve left unchanged (at rest on a level floor) moves
-    /// straight, as before.
+    /// Ball `k`, pressed on the one wall `wall` by the resting solve, slides along it from
+    /// the step's start. Without friction it keeps the velocity the solve gave it at the
+    /// step's end, and gets there along the parabola of gravity's part along the wall. With
+    /// friction it slides from its velocity at the start, at gravity's part along the wall
+    /// less friction against its motion ([`rough_pull`]: Coulomb friction under a steady
+    /// press is a steady deceleration), until friction stops it (`Sim::stop_slide`). (The
+    /// solve's whole change spread evenly over the step went past the instant it stopped:
+    /// a ball pushed up a rough slope that stops and slides back was 6e-2 of its travel off
+    /// at 30 Hz.) A ball that friction holds, or whose velocity along a level wall the solve
+    /// left unchanged, keeps the solve's velocity and moves straight, as before.
     fn slide_from_start(&mut self, k: usize, wall: OnlyWall, flight_velocity: Vec2) {
-        let pull = if wall.gripped {
-            (self.balls[k].velocity - flight_velocity) / self.dt
+        let g = self.gravity_of(k);
+        let friction = wall.friction * -g.dot(wall.normal);
+        let rough = friction > 0.0;
+        let Some(pull) = (if rough {
+            rough_pull(g, wall.normal, flight_velocity, friction)
         } else {
-            self.gravity_of(k)
+            Some(g)
+        }) else {
+            return;
         };
         let slide = slide_along(pull, wall.normal);
         if slide == Vec2::ZERO || !slide.is_finite() {
@@ -172,11 +181,17 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
         // What the solve left of the approach is the separation bias, now of the start's
         // speed along the wall.
-        self.balls[k].velocity = rested(self.balls[k].velocity - slide * self.dt, wall.normal);
+        let start = if rough {
+            flight_velocity
+        } else {
+            self.balls[k].velocity - slide * self.dt
+        };
+        self.balls[k].velocity = rested(start, wall.normal);
         self.step.clock[k].sliding = true;
         self.step.state[k].slide = Some(SlideOn {
             face: wall.face,
             acceleration: slide,
+            friction: friction.max(0.0),
         });
         self.moved(k);
     }
@@ -184,15 +199,15 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Sliding ball `k`'s foot leaves its face at `time`. At a seam, where a segment goes
     /// on flat from that end ([`flat_beyond`]), it slides on along it, its velocity kept
     /// (the faces turn by less than [`SEAM_FLAT_SIN`](crate::tolerance::SEAM_FLAT_SIN)),
-    /// at that face's friction ([`rough_pull`]), as a lone slide does. Anywhere else, or
-    /// where that friction would stop it within the step, it flies from there. (It flew
+    /// at that face's friction ([`rough_pull`], until it stops), as a lone slide does.
+    /// Anywhere else it flies from there. (It flew
     /// over every seam and landed on the next face: on a rough slope, moving straight for
     /// the rest of the step, 5.5e-4 of its distance short after 200 seams.)
     pub(super) fn leave_face(&mut self, k: usize, time: f32) {
         self.advance(k, time);
         if self.step.clock[k].sliding
             && let Some(on) = self.step.state[k].slide
-            && let Some(next) = self.face_beyond(k, on.face, time)
+            && let Some(next) = self.face_beyond(k, on.face)
         {
             self.step.state[k].slide = Some(next);
             let clock = &mut self.step.clock[k];
@@ -212,10 +227,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         self.repredict(k);
     }
 
-    /// The slide of ball `k` as its foot leaves `face` at a seam at `time`, if a still
-    /// segment on its layers goes on flat from there and the ball moves along it: from a
-    /// touch slop behind the seam, so that its foot stands on it.
-    fn face_beyond(&self, k: usize, face: Segment, time: f32) -> Option<SlideOn> {
+    /// The slide of ball `k` as its foot leaves `face` at a seam, if a still segment on its
+    /// layers goes on flat from there and the ball moves along it: from a touch slop behind
+    /// the seam, so that its foot stands on it.
+    fn face_beyond(&self, k: usize, face: Segment) -> Option<SlideOn> {
         let ball = self.balls[k];
         let end = end_left(face, ball.center);
         let mut next = None;
@@ -243,8 +258,38 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         };
         let g = self.gravity_of(k);
         let friction = ball.material.combine(material).friction * -g.dot(normal);
-        let pull = rough_pull(g, normal, ball.velocity, friction, self.dt - time)?;
+        let pull = rough_pull(g, normal, ball.velocity, friction)?;
         let acceleration = slide_along(pull, normal);
-        acceleration.is_finite().then_some(SlideOn { face, acceleration })
+        acceleration.is_finite().then_some(SlideOn {
+            face,
+            acceleration,
+            friction: friction.max(0.0),
+        })
+    }
+
+    /// Sliding ball `k`'s friction brings it to rest on its face at `time`: friction holds
+    /// it there for the rest of the step, or it slides back down the face from rest, at a
+    /// pull of its own ([`rough_pull`]).
+    pub(super) fn stop_slide(&mut self, k: usize, time: f32) {
+        self.advance(k, time);
+        let g = self.gravity_of(k);
+        let center = self.balls[k].center;
+        let on_face = self.step.state[k]
+            .slide
+            .and_then(|on| Some((on, on.face.normal_toward(center - on.face.a)?)));
+        let back = on_face.and_then(|(on, normal)| {
+            let pull = rough_pull(g, normal, Vec2::ZERO, on.friction)?;
+            let acceleration = slide_along(pull, normal);
+            (acceleration.is_finite() && acceleration != Vec2::ZERO).then_some(SlideOn { acceleration, ..on })
+        });
+        if let Some((_, normal)) = on_face {
+            self.balls[k].velocity = rested(Vec2::ZERO, normal);
+        }
+        self.step.state[k].slide = back;
+        let clock = &mut self.step.clock[k];
+        clock.sliding = back.is_some();
+        clock.version = clock.version.wrapping_add(1);
+        self.moved(k);
+        self.repredict(k);
     }
 }

@@ -160,12 +160,14 @@ pub(super) struct Clock {
     pub(super) sensors: u8,
 }
 
-/// The face a sliding ball slides on, and its acceleration along it (gravity's part along
-/// it, or with friction the resting solve's whole change spread over the step), units/s².
+/// The face a sliding ball slides on, its acceleration along it (gravity's part along it,
+/// less friction against its motion), units/s², and friction's deceleration `μ·N/m`: where
+/// friction brings the ball to rest, its slide stops (`EventKind::SlideStops`).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct SlideOn {
     pub(super) face: Segment,
     pub(super) acceleration: Vec2,
+    pub(super) friction: f32,
 }
 
 /// The rest of a ball's state over the step.
