@@ -703,7 +703,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
             match *row {
                 RowOf::Pair(n) => self.report_pair(bufs.pairs[n], bufs.pair_facts[n], time),
-                RowOf::Surface(n) => self.report_surface(&bufs.surfaces[n], bufs.approaches[n], time),
+                RowOf::Surface(n) => {
+                    let s = &bufs.surfaces[n];
+                    let alone = bufs.surfaces.iter().filter(|o| o.ball == s.ball).count() == 1;
+                    self.report_surface(s, bufs.approaches[n], time, alone);
+                }
                 RowOf::Stop => {}
             }
         }
@@ -740,9 +744,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     }
 
     /// Report the contact of a ball with surface `s`, count it (a corner raises the cap,
-    /// as [`meet`](crate::meet::meet) counts it), and settle a ball in flight that came to
-    /// rest there under gravity.
-    fn report_surface(&mut self, s: &Touching, approach: f32, time: f32) {
+    /// as [`meet`](crate::meet::meet) counts it), and bring a ball in flight that came to
+    /// rest there under gravity to rest (`alone`: it touches no other surface;
+    /// [`Sim::come_to_rest`]).
+    fn report_surface(&mut self, s: &Touching, approach: f32, time: f32, alone: bool) {
         let k = s.ball;
         let ball = self.balls[k];
         self.contacts.push(Contact {
@@ -775,7 +780,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let settling = settling_speed(pressing, ball.radius);
         if self.step.clock[k].curved && pressing > 0.0 && approach < self.settings.resting_speed.max(settling)
         {
-            self.settle(k);
+            self.come_to_rest(k, s, alone);
         }
     }
 }

@@ -16,14 +16,15 @@
 //! step's gravity would bring it back (`cluster/gravity.rs`). A settled ball moves in one
 //! of two ways:
 //!
-//! - *Sliding*, on the face of one still wall and touching nothing else (a ball on a
+//! - *Sliding*, on the face of one still wall and touching no other surface (a ball on a
 //!   slope): its leg is the parabola of gravity's part along the face, exactly as
 //!   `s(t) = ½·g·sin θ·t²` says. At the step's start (`slide_from_start`), on a
 //!   frictionless face the resting solve's change along it is spread evenly over the step;
 //!   on a rough face the ball slides from its velocity at the start, at gravity's part
 //!   along the face less friction against its motion ([`rough_pull`]: Coulomb friction
 //!   under a steady press is a steady deceleration), as does a ball that lands on a still
-//!   face during the step (`meet.rs`, `event_slide`). Where friction brings it to rest
+//!   face during the step (`meet.rs`, `event_slide`) or comes to rest on one in a contact
+//!   of one instant (`Sim::come_to_rest`). Where friction brings it to rest
 //!   (`EventKind::SlideStops`), friction holds it, or it slides back from rest
 //!   (`Sim::stop_slide`). A moving face, a hinged part the ball pushes or a corner settle
 //!   it straight. A slide that reaches a seam goes on along the next face, at its friction
@@ -41,10 +42,11 @@
 //! (`cluster/gravity.rs`). Settling is one way within a step (flight, then sliding, then
 //! straight), so it cannot go back and forth.
 
+use super::cluster::Touching;
 use super::resting_contacts::{OnlyWall, Rest, RestingContacts};
 use super::sim::Sim;
 use super::state::SlideOn;
-use crate::bounce::{end_left, flat_beyond};
+use crate::bounce::{end_left, flat_beyond, still_wall};
 use crate::obstacle::{ObstacleShape, Obstacles};
 use crate::response::{rested, rough_pull, slide_along};
 use crate::shape::{Aabb, Segment};
@@ -133,6 +135,41 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             let left = self.dt - s.time;
             self.balls[k].velocity += self.gravity_of(k) * left;
         }
+    }
+
+    /// Ball `k`, in flight, comes to rest at its clock on surface `s` of a contact of one
+    /// instant (`cluster.rs`); `alone` when it touches no other surface there. On the face
+    /// of a still wall, where gravity or its motion moves it along the face, it slides on,
+    /// friction against its motion ([`rough_pull`]), as a ball that lands there alone does
+    /// (`meet.rs`, `event_slide`). Anywhere else, and where it is still (on a level floor,
+    /// or held by friction), it settles. (Settled on a slope, it took the rest of the
+    /// step's gravity into it, met it again at once, and at no resting speed bounced off
+    /// it: a ball struck along a rough slope hopped down it, 1.6e-2 off it at 30 Hz.)
+    pub(super) fn come_to_rest(&mut self, k: usize, s: &Touching, alone: bool) {
+        let ball = self.balls[k];
+        let face = alone
+            .then(|| still_wall(self.obstacles, s.with, s.point))
+            .flatten()
+            .and_then(|shape| shape.face_near(ball.center));
+        let g = self.gravity_of(k);
+        let friction = ball.material.combine(s.material).friction * -g.dot(s.normal);
+        let velocity = rested(ball.velocity, s.normal);
+        let slide = rough_pull(g, s.normal, velocity, friction)
+            .map(|pull| slide_along(pull, s.normal))
+            .filter(|a| a.is_finite() && *a != Vec2::ZERO);
+        let (Some(face), Some(acceleration), true) = (face, slide, velocity.is_finite()) else {
+            self.settle(k);
+            return;
+        };
+        self.balls[k].velocity = velocity;
+        let clock = &mut self.step.clock[k];
+        clock.curved = false;
+        clock.sliding = true;
+        self.step.state[k].slide = Some(SlideOn {
+            face,
+            acceleration,
+            friction: friction.max(0.0),
+        });
     }
 
     /// Ball `k`, pressed on the one wall `wall` by the resting solve and found within the
