@@ -461,25 +461,29 @@ fn a_ball_dropped_onto_a_ball_sliding_down_a_slope_keeps_the_energy() {
     }
 }
 
-#[test]
-fn a_ball_sliding_into_another_down_a_rough_slope_leaves_both_sliding() {
-    // A 14° slope (tan 14° = 0.25), balls and slope of friction μ = 0.1 and e = 1, under
-    // g = 10, at no resting speed: one ball let go at rest on it, another 5 up the slope
-    // sliding down at 3 u/s. Both slide down at g·(sin 14° − μ·cos 14°) and meet head-on
-    // along the slope after 1 s: they trade speeds and slide on. Never off the slope by
-    // more than the touch slop, and their kinetic plus potential energy plus what friction
-    // took, μ·g·cos 14° times the distance each slid, stays the start's: within 2e-5 of
-    // it (the event machinery's rough slide is within 1e-5 of its speed). (A ball that
-    // came to rest on the slope in the impact took the rest of the step's gravity into
-    // it, met it again at once and bounced off it: 1.6e-2 off the slope and 1.3e-2 of the
-    // energy at 30 Hz.)
-    let mu = 0.1;
-    let rough = Material::new(1.0, mu).with_rules(CombineRule::Min, CombineRule::Min);
-    let (a, b) = (v(-20.0, 5.0), v(20.0, -5.0));
-    let slope = Segment::new(a, b);
+/// Friction of the balls and the slope of [`on_rough_slope`].
+const SLOPE_MU: f32 = 0.1;
+
+/// What [`on_rough_slope`] found over its steps, relative to the start's energy: the most
+/// the balls' kinetic plus potential energy and the work friction did on their slides
+/// (`μ·g·cos 14°` times each one's distance down the slope) differed from the start's;
+/// the most their energy alone rose; how far each got off the slope at most (less its
+/// radius); the ball–ball contacts.
+struct RoughRun {
+    with_work: f64,
+    rise: f64,
+    off: [f32; 2],
+    pairs: u32,
+}
+
+/// Two balls of radius 1 from `starts` at `velocities` by the 14° slope from (−20, 5) to
+/// (20, −5), balls and slope of friction [`SLOPE_MU`] and e = 1, under g = 10 at no
+/// resting speed, stepped at `rate` for 2 s.
+fn on_rough_slope(starts: [Vec2; 2], velocities: [Vec2; 2], rate: f32) -> RoughRun {
+    let rough = Material::new(1.0, SLOPE_MU).with_rules(CombineRule::Min, CombineRule::Min);
+    let slope = Segment::new(v(-20.0, 5.0), v(20.0, -5.0));
     let walls = [Obstacle::segment(slope).with_material(rough)];
-    let (down, normal) = ((b - a).normalize(), (b - a).perp().normalize());
-    let starts = [normal, normal - down * 5.0];
+    let down = (slope.b - slope.a).normalize();
     let settings = MultiballSettings {
         gravity: v(0.0, -G),
         ..MultiballSettings::default()
@@ -491,43 +495,92 @@ fn a_ball_sliding_into_another_down_a_rough_slope_leaves_both_sliding() {
             .map(|b| 0.5 * f64::from(b.velocity.length_squared()) + g * f64::from(b.center.y))
             .sum()
     };
-    for rate in [30.0, 60.0, 120.0, 1000.0] {
-        let mut balls = [0.0, 3.0].map(|speed| Ball {
-            material: rough,
-            ..Ball::new(Vec2::ZERO, down * speed, 1.0)
-        });
-        for (ball, start) in balls.iter_mut().zip(starts) {
-            ball.center = start;
-        }
-        let start = energy(&balls);
-        let mut scratch = MultiballScratch::default();
-        let (mut worst, mut off, mut pairs) = (0.0_f64, 0.0_f32, 0);
-        for _ in 0..(2.0 * rate) as usize {
-            step_balls(
-                MultiballStep::new(&mut balls, 1.0 / rate, &walls),
-                &settings,
-                &mut scratch,
-                |c| pairs += u32::from(matches!(c.with, ContactWith::Ball(_))),
-            );
-            let slid: f64 = balls
-                .iter()
-                .zip(starts)
-                .map(|(b, s)| f64::from((b.center - s).dot(down)))
-                .sum();
-            let friction = f64::from(mu) * g * f64::from(normal.y) * slid;
-            worst = worst.max(((energy(&balls) + friction) / start - 1.0).abs());
-            for ball in &balls {
-                off = off.max(slope.closest_point(ball.center).distance(ball.center) - 1.0);
-            }
-        }
-        println!(
-            "{rate} Hz: two balls meeting down a rough slope, {pairs} impacts, energy and friction's work within {worst:.1e}, off the slope at most {off:.1e}"
+    let mut balls = [0, 1].map(|k| Ball {
+        material: rough,
+        ..Ball::new(starts[k], velocities[k], 1.0)
+    });
+    let start = energy(&balls);
+    let mut scratch = MultiballScratch::default();
+    let mut run = RoughRun {
+        with_work: 0.0,
+        rise: f64::NEG_INFINITY,
+        off: [0.0; 2],
+        pairs: 0,
+    };
+    for _ in 0..(2.0 * rate) as usize {
+        step_balls(
+            MultiballStep::new(&mut balls, 1.0 / rate, &walls),
+            &settings,
+            &mut scratch,
+            |c| run.pairs += u32::from(matches!(c.with, ContactWith::Ball(_))),
         );
-        assert_eq!(pairs, 1, "{rate} Hz: they met {pairs} times");
+        let slid: f64 = balls
+            .iter()
+            .zip(starts)
+            .map(|(b, s)| f64::from((b.center - s).dot(down)))
+            .sum();
+        let work = f64::from(SLOPE_MU) * g * f64::from(down.x) * slid;
+        let now = energy(&balls);
+        run.with_work = run.with_work.max(((now + work) / start - 1.0).abs());
+        run.rise = run.rise.max(now / start - 1.0);
+        for (off, ball) in run.off.iter_mut().zip(&balls) {
+            *off = off.max(slope.closest_point(ball.center).distance(ball.center) - 1.0);
+        }
+    }
+    run
+}
+
+#[test]
+fn a_ball_sliding_into_another_down_a_rough_slope_leaves_both_sliding() {
+    // One ball let go at rest on the slope (tan 14° = 0.25 > μ = 0.1), another 5 up it
+    // sliding down at 3 u/s. Both slide down at g·(sin 14° − μ·cos 14°) and meet head-on
+    // along the slope after 1 s: they trade speeds and slide on. Never off the slope by
+    // more than the touch slop, and their kinetic plus potential energy plus what friction
+    // took stays the start's: within 2e-5 of it (the event machinery's rough slide is
+    // within 1e-5 of its speed). (A ball that came to rest on the slope in the impact
+    // took the rest of the step's gravity into it, met it again at once and bounced off
+    // it: 1.6e-2 off the slope and 1.3e-2 of the energy at 30 Hz.)
+    let slope = v(20.0, -5.0) - v(-20.0, 5.0);
+    let (down, normal) = (slope.normalize(), slope.perp().normalize());
+    for rate in [30.0, 60.0, 120.0, 1000.0] {
+        let run = on_rough_slope([normal, normal - down * 5.0], [Vec2::ZERO, down * 3.0], rate);
+        let (worst, off) = (run.with_work, run.off[0].max(run.off[1]));
+        println!(
+            "{rate} Hz: two balls meeting down a rough slope, {} impacts, energy and friction's work within {worst:.1e}, off the slope at most {off:.1e}",
+            run.pairs
+        );
+        assert_eq!(run.pairs, 1, "{rate} Hz: they met {} times", run.pairs);
         assert!(
             worst < 2e-5,
             "{rate} Hz: energy and friction's work off by {worst:.1e}"
         );
         assert!(off <= TOUCH_SLOP_REL, "{rate} Hz: {off} off the slope");
+    }
+}
+
+#[test]
+fn a_ball_dropped_onto_a_ball_sliding_down_a_rough_slope_leaves_it_on_the_slope() {
+    // One ball sliding from rest down the slope, another let go 0.5 above it. The
+    // impacts press it into the slope and friction (between the balls, and with the
+    // slope) takes from its speed along it: it never leaves the slope by more than the
+    // touch slop, and friction only takes energy: the balls' energy never rises above the
+    // start's by more than 1e-5. (Friction at the two balls' row, applied after the
+    // solve, took the lower ball's speed along the level and so drove it into the slope:
+    // it met the slope again at once and bounced off it, 6.5e-2 off at 30 Hz.)
+    let slope = v(20.0, -5.0) - v(-20.0, 5.0);
+    let normal = slope.perp().normalize();
+    for rate in [30.0, 60.0, 120.0, 1000.0] {
+        let run = on_rough_slope([normal, normal + v(0.0, 2.5)], [Vec2::ZERO; 2], rate);
+        println!(
+            "{rate} Hz: a ball struck sliding down a rough slope, {} impacts, energy rose at most {:.1e}, off the slope at most {:.1e}",
+            run.pairs, run.rise, run.off[0]
+        );
+        assert!(run.pairs >= 1, "{rate} Hz: they met {} times", run.pairs);
+        assert!(run.rise < 1e-5, "{rate} Hz: energy rose by {:.1e}", run.rise);
+        assert!(
+            run.off[0] <= TOUCH_SLOP_REL,
+            "{rate} Hz: {} off the slope",
+            run.off[0]
+        );
     }
 }
