@@ -134,6 +134,10 @@ pub(crate) enum RestRule {
     Event {
         /// It was in flight (on its parabola), not settled or sliding.
         in_flight: bool,
+        /// How fast it was leaving the surface at its leg's start, where that is no more
+        /// than the separation bias a rest leaves (then gravity took it over its flight, and
+        /// the landing's friction takes it too); else 0.
+        left_with: f32,
     },
 }
 
@@ -432,7 +436,10 @@ impl<'a> Facts<'a> {
                 rest
             }
             RestRule::Lone { .. } if met.halt.is_none() && second.is_none() => self.lone_ride(world, met),
-            RestRule::Event { in_flight: true } if !rode => self.event_rest(world, met, second.is_some()),
+            RestRule::Event {
+                in_flight: true,
+                left_with,
+            } if !rode => self.event_rest(world, met, second.is_some(), left_with),
             _ => None,
         }
     }
@@ -606,8 +613,15 @@ impl<'a> Facts<'a> {
         }
     }
 
-    /// [`RestRule::Event`] for a ball in flight (`corner`: it touches a second surface).
-    fn event_rest(&self, world: &impl Surroundings, met: &mut Met, corner: bool) -> Option<Rest> {
+    /// [`RestRule::Event`] for a ball in flight (`corner`: it touches a second surface;
+    /// `left_with`, as the rule says).
+    fn event_rest(
+        &self,
+        world: &impl Surroundings,
+        met: &mut Met,
+        corner: bool,
+        left_with: f32,
+    ) -> Option<Rest> {
         let Facts {
             ball,
             meeting,
@@ -631,7 +645,7 @@ impl<'a> Facts<'a> {
             .flatten()
             .and_then(|shape| shape.face_near(meeting.hit.center));
         if let Some(face) = face
-            && let Some(rest) = self.event_slide(face, met, pressing * combined.friction)
+            && let Some(rest) = self.event_slide(face, met, pressing * combined.friction, left_with)
         {
             return Some(rest);
         }
@@ -640,29 +654,31 @@ impl<'a> Facts<'a> {
     }
 
     /// [`RestRule::Event`] on `face`, the face of one still wall the ball lands on alone,
-    /// which `friction` (`μ·N/m`, units/s²) rubs: it slides on along it, at gravity's part
+    /// leaving it at `left_with` at its leg's start ([`RestRule::Event`]), which `friction`
+    /// (`μ·N/m`, units/s²) rubs: it slides on along it, at gravity's part
     /// along it less friction against its motion ([`rough_pull`]: Coulomb friction under a
     /// steady press is a steady deceleration), until it stops (`EventKind::SlideStops`).
     /// Where friction holds it at rest, it stays. (Settled with the rest of the step's
     /// gravity, it met the face again at once, approaching at `g·cos θ·(dt − t)`, and
     /// bounced at its restitution: at no resting speed, a ball on a rough 20° slope hopped
     /// down it, 7.2e-4 fast after 1 s.) `None` where a number is not finite.
-    fn event_slide(&self, face: Segment, met: &mut Met, friction: f32) -> Option<Rest> {
+    fn event_slide(&self, face: Segment, met: &mut Met, friction: f32, left_with: f32) -> Option<Rest> {
         let Facts {
             ball,
             meeting,
             rules,
             combined,
+            approach,
             ..
         } = *self;
         let (g, n) = (rules.gravity, meeting.hit.normal);
-        // A landing takes the approach and leaves at the separation bias, and friction
-        // takes μ times that change from the speed along the face (not the bounce's). (The
-        // bias it left its last landing with is what gravity took over the flight since,
-        // without friction: rubbed by the approach alone, a slide down a rough slope
-        // gained μ times the bias a step, 5e-5 of its speed after 1 s at 120 Hz.)
+        // A landing takes the approach, and friction μ times what gravity pressed it on
+        // with over its flight (not the bounce's): the approach and the separation bias it
+        // left its last rest with. (Rubbed by the approach alone, a slide down a rough
+        // slope gained μ times the bias a step, 5e-5 of its speed after 1 s at 120 Hz; by
+        // the bias it leaves with now, it gained or lost μ·1e-5 of its change of speed.)
         let landed = if friction > 0.0 {
-            let across = (rested(ball.velocity, n) - ball.velocity).dot(n);
+            let across = approach.max(0.0) + left_with;
             rested(rub_on_surface(ball.velocity, n, combined.friction * across), n)
         } else {
             rested(met.velocity, n)

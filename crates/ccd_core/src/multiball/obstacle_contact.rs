@@ -14,6 +14,7 @@ use crate::material::Material;
 use crate::meet::{Meeting, Met, Pushed, Rest, RestRule, Rules, SurfaceOf, Surroundings, Touch, meet};
 use crate::obstacle::{Obstacle, ObstacleShape, Obstacles};
 use crate::shape::Aabb;
+use crate::tolerance::SEPARATION_SPEED_REL;
 use glam::Vec2;
 
 /// A contact with a wall or a moving obstacle, as predicted.
@@ -39,6 +40,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         contact: ObstacleHit,
         bufs: &mut ClusterBuffers,
     ) {
+        let left_with = self.left_with(i, contact);
         let contact = self.arrive(i, time, contact);
         if self.strikes_beside_a_ball(i, time, contact, bufs) {
             return;
@@ -58,6 +60,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             surface_velocity,
             rule: RestRule::Event {
                 in_flight: self.step.clock[i].curved,
+                left_with,
             },
         };
         let rules = Rules {
@@ -144,6 +147,20 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
 }
 
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
+    /// How fast ball `i` was leaving `contact`'s surface at its leg's start, where that is
+    /// the separation bias of a rest (at most twice [`SEPARATION_SPEED_REL`] of its speed);
+    /// else 0 ([`RestRule::Event`]).
+    fn left_with(&self, i: usize, contact: ObstacleHit) -> f32 {
+        let v = self.balls[i].velocity - contact.surface_velocity;
+        let leaving = v.dot(contact.hit.normal);
+        let bias = 2.0 * SEPARATION_SPEED_REL * v.length();
+        if leaving > 0.0 && leaving <= bias {
+            leaving
+        } else {
+            0.0
+        }
+    }
+
     /// Ball `i` arrives at `contact` at `time`: the sensors on the way are reported, a
     /// ball in flight or sliding takes the velocity of this instant (a sliding one
     /// settles), and it is placed at the contact (against a moving part's face or cap, at
