@@ -626,7 +626,6 @@ impl<'a> Facts<'a> {
             ball,
             meeting,
             rules,
-            combined,
             approach,
             ..
         } = *self;
@@ -645,7 +644,7 @@ impl<'a> Facts<'a> {
             .flatten()
             .and_then(|shape| shape.face_near(meeting.hit.center));
         if let Some(face) = face
-            && let Some(rest) = self.event_slide(face, met, pressing * combined.friction, left_with)
+            && let Some(rest) = self.event_slide(face, met, left_with)
         {
             return Some(rest);
         }
@@ -654,32 +653,26 @@ impl<'a> Facts<'a> {
     }
 
     /// [`RestRule::Event`] on `face`, the face of one still wall the ball lands on alone,
-    /// leaving it at `left_with` at its leg's start ([`RestRule::Event`]), which `friction`
-    /// (`μ·N/m`, units/s²) rubs: it slides on along it, at gravity's part
-    /// along it less friction against its motion ([`rough_pull`]: Coulomb friction under a
+    /// pressed on by gravity, leaving it at `left_with` at its leg's start
+    /// ([`RestRule::Event`]): it slides on along it, at gravity's part along it less
+    /// kinetic friction (`μ·N/m`) against its motion ([`rough_pull`]: Coulomb friction under a
     /// steady press is a steady deceleration), until it stops (`EventKind::SlideStops`).
     /// Where friction holds it at rest, it stays. (Settled with the rest of the step's
     /// gravity, it met the face again at once, approaching at `g·cos θ·(dt − t)`, and
     /// bounced at its restitution: at no resting speed, a ball on a rough 20° slope hopped
     /// down it, 7.2e-4 fast after 1 s.) `None` where a number is not finite.
-    fn event_slide(&self, face: Segment, met: &mut Met, friction: f32, left_with: f32) -> Option<Rest> {
-        let Facts {
-            ball,
-            meeting,
-            rules,
-            combined,
-            approach,
-            ..
-        } = *self;
-        let (g, n) = (rules.gravity, meeting.hit.normal);
+    fn event_slide(&self, face: Segment, met: &mut Met, left_with: f32) -> Option<Rest> {
+        let (g, n) = (self.rules.gravity, self.meeting.hit.normal);
+        let (mu, velocity) = (self.combined.friction, self.ball.velocity);
+        let friction = mu * -g.dot(n);
         // A landing takes the approach, and friction μ times what gravity pressed it on
         // with over its flight (not the bounce's): the approach and the separation bias it
         // left its last rest with. (Rubbed by the approach alone, a slide down a rough
         // slope gained μ times the bias a step, 5e-5 of its speed after 1 s at 120 Hz; by
         // the bias it leaves with now, it gained or lost μ·1e-5 of its change of speed.)
         let landed = if friction > 0.0 {
-            let across = approach.max(0.0) + left_with;
-            rested(rub_on_surface(ball.velocity, n, combined.friction * across), n)
+            let across = self.approach.max(0.0) + left_with;
+            rested(rub_on_surface(velocity, n, mu * across), n)
         } else {
             rested(met.velocity, n)
         };
