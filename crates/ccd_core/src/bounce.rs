@@ -463,7 +463,7 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
                 });
             }
             Some(Rest::Held) => return false,
-            Some(Rest::Leaves) => self.leave_clear(hit),
+            Some(Rest::Leaves) => (self.out.center, self.out.velocity) = leave_clear(&hit, self.out.velocity),
             // (The lone rule settles no ball: `Settle` is the event machinery's.)
             Some(Rest::Settle) | None => {}
         }
@@ -472,19 +472,6 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
 }
 
 impl<O: Obstacles + ?Sized> Sweep<'_, O> {
-    /// Off the outside of a round part along its tangent (`Rest::Leaves`): its flight
-    /// starts clear of it, an f32 step out along the normal, its velocity leaving it at
-    /// the separation bias (from the touch it met it again at once, leg after leg of no
-    /// length, to the bounce cap; with the velocity only rounded not to point into it, the
-    /// step out turned the normal by an ulp, and the next leg met the part again at an
-    /// approach of 1e-7 of the speed, at a segment's end where the flight curves little
-    /// less than the cap). The part is not skipped: off a segment's end, the flight may
-    /// come down on its face.
-    fn leave_clear(&mut self, hit: Hit) {
-        self.out.center = step_out(hit.center, hit.normal);
-        self.out.velocity = rested(self.out.velocity, hit.normal);
-    }
-
     /// What goes on flat from the end of `slide`'s face that the ball's foot has just
     /// left, if anything: the slide along a segment there ([`flat_beyond`]), with the
     /// ball's velocity turned along it (its speed kept) and friction as that segment's
@@ -719,7 +706,6 @@ fn leg_hit(
 mod joint;
 mod leg;
 mod ride_leg;
-mod ride_place;
 mod slide;
 
 pub(crate) use leg::{
@@ -732,6 +718,18 @@ pub(crate) use slide::foot_leaves_face;
 
 #[cfg(test)]
 mod tests;
+
+/// A ball at `hit` with `velocity` off the outside of a round part along its tangent
+/// (`Rest::Leaves`): its flight starts clear of it, an f32 step out
+/// along the normal, its velocity leaving it at the separation bias (from the touch it met
+/// it again at once, leg after leg of no length, to the bounce cap; with the velocity only
+/// rounded not to point into it, the step out turned the normal by an ulp, and the next
+/// leg met the part again at an approach of 1e-7 of the speed, at a segment's end where
+/// the flight curves little less than the cap). The part is not skipped: off a segment's
+/// end, the flight may come down on its face. Returns the centre and velocity.
+pub(crate) fn leave_clear(hit: &Hit, velocity: Vec2) -> (Vec2, Vec2) {
+    (step_out(hit.center, hit.normal), rested(velocity, hit.normal))
+}
 
 /// `center` moved out along `normal` by the f32 spacing of its coordinates (one ulp of the
 /// larger): the nearest place clear of a surface it touched there.

@@ -88,7 +88,7 @@ pub const END_FOOT_SLOP_REL: f32 = 8.0 * f32::EPSILON;
 
 /// Dimensionless, relative to the ball's kinetic energy. Where a ride leaves the ball at
 /// a step's end, its centre is rounded to f32, and gravity's work over that move is put
-/// into the speed, so that the energy is kept (`bounce/ride_place.rs`). The work of the
+/// into the speed, so that the energy is kept (`ride/place.rs`). The work of the
 /// move along the circle is put in only while it changes the squared speed by at most
 /// this much of it. Near a turning point, where the ball is slow, a rounding move of an
 /// ulp along the circle put into the speed moves the ball along its swing by much more

@@ -9,13 +9,15 @@
 //! of at most twice that sagitta): early, never late.
 
 use super::leg::{Counted, Course, Solid, solid_on};
-use super::ride_place::{in_f32, with_work};
 use super::{Sweep, SweepWatch, leg_hit, still_wall};
 use crate::contact_with::ContactWith;
 use crate::hit::Hit;
 use crate::obstacle::{Obstacle, ObstacleId, Obstacles};
 use crate::parabola::{Parabola, PathLeg};
-use crate::ride::{Ridden, RideState, Run, RunEnd, RunLimits, Track, flat_joint, rides_same, run, zero_at};
+use crate::ride::{
+    Ridden, RideState, Run, RunEnd, RunLimits, Start, Track, flat_joint, heading, in_f32, rides_same, run,
+    track_from,
+};
 use crate::shape::{Aabb, Circle};
 use crate::tolerance::{MAX_RIDE_STEP_ANGLE, RIDE_SEARCH_SAG_REL};
 use glam::{DVec2, Vec2};
@@ -160,48 +162,23 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
     }
 
     /// The track of `on` from where its run starts (its angle 0 there), and the ball's
-    /// state on it; `None` for a start on the round part's centre.
-    ///
-    /// The centre is put on the exact circle (it is off by the f32 rounding of where it
-    /// landed), and the speed changed by what gravity's work over that move would: the
-    /// ride keeps the ball's energy, which a bare projection, step after step, would not
-    /// (7e-5 of it gained over 2,800 steps of a slide off a post at 1 kHz). Not for a
-    /// landing from the free side: that move is the rest of a fall whose speed the
-    /// landing took.
+    /// state on it ([`track_from`]); `None` for a start on the round part's centre.
     fn track(&self, on: RideOn) -> Option<(Track, RideState)> {
-        let (p, v, speed, landed) = match on.from {
-            RideFrom::Landed { speed } => (
-                self.out.center.as_dvec2(),
-                self.out.velocity.as_dvec2(),
+        let start = match on.from {
+            RideFrom::Landed { speed } => Start {
+                position: self.out.center.as_dvec2(),
+                velocity: self.out.velocity.as_dvec2(),
                 speed,
-                true,
-            ),
-            RideFrom::Exact { position, velocity } => (position, velocity, velocity.length(), false),
+                landed: true,
+            },
+            RideFrom::Exact { position, velocity } => Start {
+                position,
+                velocity,
+                speed: velocity.length(),
+                landed: false,
+            },
         };
-        let zero = zero_at(&on.ridden, p)?;
-        let track = Track {
-            center: on.ridden.center,
-            radius: on.ridden.radius,
-            inside: on.ridden.inside,
-            gravity: self.rules.gravity.as_dvec2(),
-            friction: f64::from(on.friction),
-            zero,
-        };
-        let along = v.dot(zero.perp());
-        // A landing from the free side fell that far before it touched, and the landing
-        // took the fall's speed (`meet.rs`): its move on the circle gains nothing.
-        let free_side = (p - track.center).length() < track.radius;
-        let speed = if landed && free_side == track.inside {
-            speed
-        } else {
-            with_work(DVec2::X * speed, track.gravity.dot(track.position(0.0) - p)).x
-        };
-        let rate = if along == 0.0 {
-            0.0
-        } else {
-            along.signum() * speed / on.ridden.radius
-        };
-        Some((track, RideState { angle: 0.0, rate }))
+        track_from(&on.ridden, on.friction, self.rules.gravity.as_dvec2(), start)
     }
 
     /// The first solid obstacle the ride `ran` (from angle 0) meets on its arc, and where;
@@ -298,16 +275,6 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
         };
         solid
     }
-}
-
-/// Which way a ride from `start` goes (±1): its rate's, or from rest, gravity's pull's;
-/// `None` when it stays at rest (no pull, or friction holds it).
-fn heading(track: &Track, start: RideState) -> Option<f64> {
-    if start.rate != 0.0 {
-        return Some(start.rate.signum());
-    }
-    let pull = track.pull(0.0);
-    (pull != 0.0 && !track.holds_at_rest(0.0)).then(|| pull.signum())
 }
 
 /// The ride's angle of `center` (about the track's centre), taken within half a turn of

@@ -336,16 +336,3 @@ fn keep_earliest_holds_the_earliest_in_order_like_a_sorted_list() {
         assert_eq!(&list[..len], &expected[..]);
     }
 }
-
-#[test]
-fn a_velocity_a_hair_against_the_part_is_rounded_along_it() {
-    // Exactly (1, −3e-8), toward the part (0, 1): every f32 vector next to it
-    // points down (the ulp of 3e-8 is 3.6e-15), so none of them will do. Its part against
-    // the part taken out, it is (1, 0), an f32 vector itself.
-    let toward = glam::DVec2::new(0.0, 1.0);
-    let rounded = ride_place::nearest_not_against(glam::DVec2::new(1.0, -3e-8), toward);
-    assert_eq!(rounded, v(1.0, 0.0));
-    // Along or off the part, a velocity is only rounded: (0.5, 0.25) is an f32 vector.
-    let off = ride_place::nearest_not_against(glam::DVec2::new(0.5, 0.25), toward);
-    assert_eq!(off, v(0.5, 0.25));
-}

@@ -26,7 +26,7 @@ use glam::{DVec2, Vec2};
 /// The ball's centre and velocity at `at` on `track` (its velocity `velocity`, exact), in
 /// f32: on the part's side when the ride goes on (`stays`), else off it (a ball that
 /// leaves the part then flies off without touching it again).
-pub(super) fn in_f32(track: &Track, at: RideState, velocity: DVec2, stays: bool) -> (Vec2, Vec2) {
+pub(crate) fn in_f32(track: &Track, at: RideState, velocity: DVec2, stays: bool) -> (Vec2, Vec2) {
     let exact = track.position(at.angle);
     let out = track.radial(at.angle);
     let toward = if track.inside == stays { out } else { -out };
@@ -74,7 +74,7 @@ fn on_side(exact: DVec2, toward: DVec2) -> Vec2 {
 /// nearest that does not point against `toward`. (Taken as it is, a velocity a rounding
 /// turned a hair against `toward` had no such neighbour, and left the part: the next
 /// step flew 3e-7 s before it landed, in 15% of a slow bowl's steps.)
-pub(super) fn nearest_not_against(exact: DVec2, toward: DVec2) -> Vec2 {
+pub(crate) fn nearest_not_against(exact: DVec2, toward: DVec2) -> Vec2 {
     let unit = toward.normalize_or_zero();
     let exact = exact - unit * exact.dot(unit).min(0.0);
     let mut best = exact.as_vec2();
@@ -99,7 +99,7 @@ fn neighbours(near: Vec2) -> impl Iterator<Item = Vec2> {
 
 /// `velocity` with its kinetic energy per unit mass changed by `work`, in the same
 /// direction (at least zero).
-pub(super) fn with_work(velocity: DVec2, work: f64) -> DVec2 {
+pub(crate) fn with_work(velocity: DVec2, work: f64) -> DVec2 {
     let speed_sq = velocity.length_squared();
     if speed_sq > 0.0 {
         velocity * ((speed_sq + 2.0 * work).max(0.0) / speed_sq).sqrt()
