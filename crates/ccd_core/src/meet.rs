@@ -17,23 +17,23 @@
 //!    with its stop and the second surface ([`Surroundings::push`]).
 //! 4. **The response** otherwise: bounce (with the surface's kick), slide or stop,
 //!    relative to the surface; a corner or a squeeze as one contact.
-//! 5. **Riding**: in the event machinery, a graze of the inside of a still arc goes on
-//!    along the next chord (`ride/chord.rs`); a lone ball rides exactly (its rest, 8).
+//! 5. **Chords**: in the event machinery, a ball beside another ball that grazes the
+//!    inside of a still arc goes on along the next chord (`ride/chord.rs`); every other
+//!    ball rides it exactly (its rest, 8).
 //! 6. **The speed limit** ([`limit_speed`]).
 //! 7. **The bounce cap** ([`Bounces`]), raised in a corner by the bounces an elastic ball
 //!    can take there ([`corner_bounces`]); a ball that stops dead on a still surface halts
 //!    too.
-//! 8. **Rest**, under gravity ([`Rest`]), by the caller's [`RestRule`]. The lone sweep
-//!    and the event machinery come to rest by two rules, each written here once: a lone
-//!    ball slides on a face it lands on too slowly to hop (and is held still in a wedge of
-//!    two faces), and rides a round part it lands on so, or grazes from inside (`ride/`);
-//!    an event ball in flight that lands slower than the resting speed slides
-//!    on the face of one still, frictionless surface, and elsewhere *settles*: it takes
-//!    the rest of the step's gravity at once and moves on straight, and the resting
-//!    contacts hold it. Lasting contacts (issue 51) are to replace both with one motion
-//!    along any shape; until then each path keeps the rule its tests and recorded games
-//!    were written against (one rule for both changed the classic pinball table: a ball
-//!    wedged in a corner took 1,968 capped steps in 300 s).
+//! 8. **Rest**, under gravity ([`Rest`]), by the caller's [`RestRule`]. Both rides a
+//!    wall's round part it lands on too slowly to hop, or grazes from inside, alone
+//!    (`ride/`; the event machinery's ball must be in flight and touch no other ball).
+//!    On a face the two come to rest by two rules, each written here once: a lone ball
+//!    slides on a face it lands on too slowly to hop (and is held still in a wedge of two
+//!    faces); an event ball in flight that lands slower than the resting speed slides on
+//!    the face of one still surface, and elsewhere *settles*: it takes the rest of the
+//!    step's gravity at once and moves on straight, and the resting contacts hold it.
+//!    (One rule for both changed the classic pinball table: a ball wedged in a corner
+//!    took 1,968 capped steps in 300 s.)
 
 use crate::ball::Ball;
 use crate::contact_with::ContactWith;
@@ -127,13 +127,20 @@ pub(crate) enum RestRule {
         /// face, it slides on at the speed it came.
         ran_off: bool,
     },
-    /// A ball of the event machinery. In flight, it comes to rest where gravity presses it
-    /// on and it came slower than the resting speed or than a fall from within the touch
-    /// slop gives: it slides on the face of one still surface, no corner and no hinged
-    /// body, unless friction holds it there; anywhere else it settles.
+    /// A ball of the event machinery. In flight (or any, without gravity), meeting a wall's
+    /// round part alone, it rides it as a lone ball does; beside another ball, it follows
+    /// the inside of an arc it grazes along chords (`ride/chord.rs`). In flight, it comes
+    /// to rest where gravity presses it on and it came slower than the resting speed or
+    /// than a fall from within the touch slop gives: it slides on the face of one still
+    /// surface, no corner and no hinged body, unless friction holds it there; anywhere
+    /// else it settles.
     Event {
         /// It was in flight (on its parabola), not settled or sliding.
         in_flight: bool,
+        /// It touches another ball (asked only where it may graze a round part's inside:
+        /// [`rides_at_most`]). Ridden, the part's curve would turn it into that ball at
+        /// once, and the two would meet again and again at one instant.
+        beside_ball: bool,
         /// How fast it was leaving the surface at its leg's start, where that is no more
         /// than the separation bias a rest leaves (then gravity took it over its flight, and
         /// the landing's friction takes it too); else 0.
@@ -254,7 +261,7 @@ pub(crate) enum Rest {
     /// Wedged between two faces that hold it against gravity (lone sweep): at rest for the
     /// rest of the step.
     Held,
-    /// On a round part (lone sweep): it rides the circle `ridden`, with `friction` (the
+    /// On a round part: it rides the circle `ridden`, with `friction` (the
     /// materials' combined coefficient), as `ride/` solves it, from `speed` (in f64: the
     /// ball's own, not its f32 velocity's after the contact, so that a ride's energy
     /// takes no rounding at each step's landing).
@@ -264,7 +271,7 @@ pub(crate) enum Rest {
         speed: f64,
     },
     /// Off a round part's outside along its tangent, where the press would not hold it
-    /// (lone sweep): it flies on from just clear of it, curving less than the part.
+    /// it flies on from just clear of it, curving less than the part.
     Leaves,
 }
 
@@ -309,17 +316,22 @@ pub(crate) fn meet(
         _ => None,
     };
     let mut met = facts.push_or_respond(world, second);
-    // The event machinery's ball that grazes the inside of a still arc rides it along
-    // chords: it neither rests nor settles there. (A lone ball rides exactly: its rest.)
-    let ride = match (meeting.with, second, ball.response, meeting.rule) {
-        (ContactWith::Obstacle(_), None, ResponseMode::Bounce, RestRule::Event { .. }) => {
-            ride(&*world, &facts, met.velocity)
-        }
+    // The event machinery's ball beside another ball that grazes the inside of a still
+    // arc follows it along chords: it neither rests nor settles there.
+    let chord = match (meeting.with, second, ball.response, meeting.rule) {
+        (
+            ContactWith::Obstacle(_),
+            None,
+            ResponseMode::Bounce,
+            RestRule::Event {
+                beside_ball: true, ..
+            },
+        ) => ride(&*world, &facts, met.velocity),
         _ => None,
     };
-    met.velocity = limit_speed(ride.unwrap_or(met.velocity), ball.max_speed);
+    met.velocity = limit_speed(chord.unwrap_or(met.velocity), ball.max_speed);
     met.halt = facts.count(bounces);
-    met.rest = facts.rest(&*world, &mut met, second, ride.is_some());
+    met.rest = facts.rest(&*world, &mut met, second, chord.is_some());
     met
 }
 
@@ -414,13 +426,13 @@ impl<'a> Facts<'a> {
 
     /// Whether and how the ball comes to rest, by the meeting's [`RestRule`], with its
     /// velocity then (`met.velocity` changed to suit): `second` is the surface it touches
-    /// at the same instant, if any; `rode` when it rides an arc.
+    /// at the same instant, if any; `chord` when it follows an arc along chords.
     fn rest(
         &self,
         world: &impl Surroundings,
         met: &mut Met,
         second: Option<SurfaceOf>,
-        rode: bool,
+        chord: bool,
     ) -> Option<Rest> {
         match self.meeting.rule {
             RestRule::Lone {
@@ -435,11 +447,30 @@ impl<'a> Facts<'a> {
                 }
                 rest
             }
-            RestRule::Lone { .. } if met.halt.is_none() && second.is_none() => self.lone_ride(world, met),
+            RestRule::Lone { .. } if met.halt.is_none() && second.is_none() => self.round_rest(world, met),
+            RestRule::Event { .. } if chord => None,
             RestRule::Event {
-                in_flight: true,
+                in_flight,
                 left_with,
-            } if !rode => self.event_rest(world, met, second.is_some(), left_with),
+                beside_ball,
+            } => {
+                // A ball in flight (or any, without gravity) that meets a wall's round part
+                // alone rides it as a lone ball does; on a face, or settled, the event rule.
+                let round = !beside_ball
+                    && met.halt.is_none()
+                    && second.is_none()
+                    && !met.pushed
+                    && matches!(self.meeting.with, ContactWith::Obstacle(_))
+                    && (in_flight || self.rules.gravity == Vec2::ZERO)
+                    // What `round_rest` asks first, by arithmetic alone: it lands, or may
+                    // graze (a bounce, most contacts, looks up no shape).
+                    && (self.lands(met) || rides_at_most(self.approach, self.ball.velocity));
+                match round.then(|| self.round_rest(world, met)).flatten() {
+                    Some(rest) => Some(rest),
+                    None if in_flight => self.event_rest(world, met, second.is_some(), left_with),
+                    None => None,
+                }
+            }
             _ => None,
         }
     }
@@ -532,13 +563,13 @@ impl<'a> Facts<'a> {
         pressing > 0.0 && (still || met.velocity.dot(n) <= hop_speed)
     }
 
-    /// [`RestRule::Lone`] on a round part (a pillar, an end, an arc from either side): the
+    /// On a round part (a pillar, an end, an arc from either side), by either rule: the
     /// ball rides it (`ride/`) when gravity presses it on and it lands too slowly to hop
     /// (as on a face), or when it grazes the inside of a curve, and the press holds it
     /// there. It goes on along the curve at the speed it came, less what friction took (a
     /// lasting contact does no work; on a landing, the normal speed it turns is below the
     /// touch slop's); where the press would not hold it, it flies on along the tangent.
-    fn lone_ride(&self, world: &impl Surroundings, met: &mut Met) -> Option<Rest> {
+    fn round_rest(&self, world: &impl Surroundings, met: &mut Met) -> Option<Rest> {
         let Facts {
             ball,
             meeting,

@@ -47,9 +47,11 @@ pub const SEPARATION_SPEED_REL: f32 = 1e-5;
 /// over the radius.
 pub const CHAIN_VERTEX_SLOP_REL: f32 = 8.0 * f32::EPSILON;
 
-/// Dimensionless. A ball of the event machinery riding the inside of an arc goes along
-/// chords of the circle its centre rides on whose sagitta is this fraction of the ball's
-/// radius (see the crate's `ride/chord.rs`; a lone ball rides exactly): it keeps within the touch slop ([`TOUCH_SLOP_REL`]) of the exact circle.
+/// Dimensionless. A ball of the event machinery beside another ball that grazes the
+/// inside of an arc goes along chords of the circle its centre rides on whose sagitta is
+/// this fraction of the ball's radius (see the crate's `ride/chord.rs`; any other ball
+/// rides exactly): it keeps within the touch slop ([`TOUCH_SLOP_REL`]) of the exact
+/// circle.
 pub const ARC_RIDE_SAG_REL: f32 = 1e-4;
 
 /// Relative to `|start| + 2π`. A full ring written the natural way, `end = start + 2π`,
@@ -111,10 +113,12 @@ pub const MAX_RIDE_STEPS: u32 = 100_000;
 /// bracket at the f64 resolution of the step's length (the loop also stops there).
 pub const MAX_RIDE_EVENT_HALVINGS: u32 = 64;
 
-/// Dimensionless, relative to the ball's radius. A riding ball looks for the next thing it
-/// meets along chords of its circle, as a ball this much larger (so that the chord's
-/// sagitta, and the f32 rounding of its ends, are covered): it finds a wall early by at
-/// most this much of its radius, never late.
+/// Dimensionless, relative to the ball's radius. A lone riding ball looks for the next
+/// thing it meets along chords of its circle, as a ball this much larger (so that the
+/// chord's sagitta, and the f32 rounding of its ends, are covered): it finds a wall early
+/// by at most this much of its radius, never late. The event machinery's ride goes along
+/// chords of this sagitta (`multiball/round.rs`): between their ends, exact on the
+/// circle, a rider is off it by at most this much of its radius.
 pub const RIDE_SEARCH_SAG_REL: f32 = 1e-5;
 
 // --- Curved sweeps (gravity) ---------------------------------------------------------------

@@ -1,8 +1,9 @@
-//! A ball running round the inside of an exact arc rides it chord by chord: it goes round
-//! at its speed (the angle it turns is its path length over the ride radius), keeps that
-//! speed on a frictionless wall whatever the wall's restitution, stays within the chord's
-//! sagitta of the exact circle, and never reaches a bounce cap: on both paths (the
-//! single-ball sweep and `step_balls`).
+//! A ball running round the inside of an exact arc rides it: it goes round at its speed
+//! (the angle it turns is its path length over the ride radius), keeps that speed on a
+//! frictionless wall whatever the wall's restitution, stays within a chord's sagitta
+//! (`ARC_RIDE_SAG_REL`, the bound a ball beside another ball keeps along chords) of the
+//! exact circle, and never reaches a bounce cap: on both paths (the single-ball sweep and
+//! `step_balls`).
 #![allow(clippy::unwrap_used, reason = "a test: a bad setup is a failed test")]
 
 use ccd_core::{

@@ -82,6 +82,14 @@ pub(super) struct Touching {
     pub(super) material: Material,
 }
 
+/// Whether a ball at rest on a surface after a contact of one instant touches nothing
+/// else there: no other surface, and no other ball.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Alone {
+    pub(super) surface: bool,
+    pub(super) ball: bool,
+}
+
 /// A hinged body taking part: the body, and the index of the part that brought it in.
 #[derive(Clone, Copy, Debug)]
 struct TakingPart {
@@ -269,7 +277,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             self.step.grid.query_except(reach, k, |j| found.push(j));
             for n in 0..bufs.found.len() {
                 let j = bufs.found[n];
-                if bufs.pairs.iter().any(|p| p.is(k, j)) || !self.touches_now(k, j, time) {
+                if bufs.pairs.iter().any(|p| p.is(k, j)) || !self.touches_now(k, j, time, false) {
                     continue;
                 }
                 if bufs.pairs.len() >= MAX_INSTANT_ROWS / 2
@@ -290,6 +298,17 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// Whether ball `i` (at `time` already) touches another ball at `time` that it is not
     /// leaving (always `false` with ball–ball off).
     pub(super) fn touches_a_ball(&self, i: usize, time: f32, bufs: &mut ClusterBuffers) -> bool {
+        self.any_ball_touching(i, time, bufs, false)
+    }
+
+    /// Whether ball `i` (at `time` already) touches another ball at `time`, whichever way
+    /// the two move (leaving each other too).
+    pub(super) fn beside_a_ball(&self, i: usize, time: f32, bufs: &mut ClusterBuffers) -> bool {
+        self.any_ball_touching(i, time, bufs, true)
+    }
+
+    /// Whether ball `i` touches another ball at `time` ([`Sim::touches_now`]).
+    fn any_ball_touching(&self, i: usize, time: f32, bufs: &mut ClusterBuffers, leaving: bool) -> bool {
         if !self.settings.ball_ball {
             return false;
         }
@@ -299,12 +318,12 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         bufs.found.clear();
         let found = &mut bufs.found;
         self.step.grid.query_except(reach, i, |j| found.push(j));
-        bufs.found.iter().any(|&j| self.touches_now(i, j, time))
+        bufs.found.iter().any(|&j| self.touches_now(i, j, time, leaving))
     }
 
     /// Whether balls `k` (at `time` already) and `j` touch at `time` and are not leaving
-    /// each other: closing in, or at rest with each other.
-    fn touches_now(&self, k: usize, j: usize, time: f32) -> bool {
+    /// each other (closing in, or at rest with each other), or also `leaving`.
+    fn touches_now(&self, k: usize, j: usize, time: f32, leaving: bool) -> bool {
         let (a, o) = (self.balls[k], self.balls[j]);
         if !a.layers.interacts(o.layers) || !self.step.clock[j].valid {
             return false;
@@ -313,8 +332,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let Some(n) = offset.try_normalize() else {
             return false;
         };
-        let leaving = (self.velocity_at(k, time) - self.velocity_at(j, time)).dot(n);
-        offset.length() <= (a.radius + o.radius) * (1.0 + TOUCH_SLOP_REL) && leaving <= 0.0
+        let apart = (self.velocity_at(k, time) - self.velocity_at(j, time)).dot(n);
+        offset.length() <= (a.radius + o.radius) * (1.0 + TOUCH_SLOP_REL) && (leaving || apart <= 0.0)
     }
 
     /// Every wall, moving obstacle and hinged part the contact's balls touch at `time`
@@ -728,7 +747,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 RowOf::Pair(n) => self.report_pair(bufs.pairs[n], bufs.pair_facts[n], time),
                 RowOf::Surface(n) => {
                     let s = &bufs.surfaces[n];
-                    let alone = bufs.surfaces.iter().filter(|o| o.ball == s.ball).count() == 1;
+                    let alone = Alone {
+                        surface: bufs.surfaces.iter().filter(|o| o.ball == s.ball).count() == 1,
+                        ball: !bufs.pairs.iter().any(|p| p.has(s.ball)),
+                    };
                     self.report_surface(s, bufs.approaches[n], time, alone);
                 }
                 RowOf::Stop => {}
@@ -768,9 +790,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
 
     /// Report the contact of a ball with surface `s`, count it (a corner raises the cap,
     /// as [`meet`](crate::meet::meet) counts it), and bring a ball in flight that came to
-    /// rest there under gravity to rest (`alone`: it touches no other surface;
+    /// rest there under gravity to rest (`alone`: what else it touches;
     /// [`Sim::come_to_rest`]).
-    fn report_surface(&mut self, s: &Touching, approach: f32, time: f32, alone: bool) {
+    fn report_surface(&mut self, s: &Touching, approach: f32, time: f32, alone: Alone) {
         let k = s.ball;
         let ball = self.balls[k];
         self.contacts.push(Contact {

@@ -202,6 +202,7 @@ impl<O: Obstacles + Sync + ?Sized> Sim<'_, O> {
             }
             EventKind::SlideEnds => self.leave_face(i, time),
             EventKind::SlideStops => self.stop_slide(i, time),
+            EventKind::ChordEnds => self.chord_ends(i, time),
         }
     }
 

@@ -24,6 +24,7 @@
 //! | meet | what a ball does when it meets a surface: the crate's one decision (`meet.rs`), for lone and event balls alike |
 //! | clock, leg | a ball's own time within the step; its leg is its path from its clock to the end of the step |
 //! | flight, settled, sliding | under gravity, a ball in flight has a parabola for a leg; a settled one rests on something: on the face of one still wall it is *sliding*, its leg the parabola of gravity's part along the face; otherwise it took the rest of the step's gravity at once and moves straight (`settle.rs`) |
+//! | on a round part, chord | a ball pressed onto one wall's round part (a pillar, an end cap, an arc) rides it exactly, as a lone ball does; its leg is the straight *chord* to the next point of that ride, where it is put back on the exact ride (`round.rs`) |
 //! | lone ball | a ball swept on its own ([`sweep_bounces`](crate::sweep_bounces)'s sweep), because nothing can meet it but walls ([`LoneSweeps`]) |
 //! | store, place, run | where the lone engine reads the balls ([`BallReader`]: a slice, a game engine's query); a place in it (which may hold no ball of the step); a run of consecutive places, one task |
 //! | free flight | a lone ball whose step's box meets no obstacle: its step ends where its path takes it, without the sweep's machinery (same result, bit for bit) |
@@ -40,7 +41,7 @@
 //! | corner, squeeze | two surfaces touched at once; two surfaces closing in on a ball |
 //! | resting contact | one slower than [`MultiballSettings::resting_speed`], solved at the step's start |
 //! | cap | a hard limit on a loop (bounces per ball, events per step), counted in the report |
-//! | wait | a ball that waits holds still at its last contact for the rest of the step: at the bounce cap, stopped ([`ResponseMode::Stop`](crate::ResponseMode::Stop)), or when the event budget runs out (`Clock::waiting`); one at the cap against a moving obstacle *rides* it instead (`squeeze.rs`) |
+//! | wait | a ball that waits holds still at its last contact for the rest of the step: at the bounce cap, stopped ([`ResponseMode::Stop`](crate::ResponseMode::Stop)), or when the event budget runs out (`Clock::waiting`); one at the cap against a moving obstacle *rides* it instead (`squeeze.rs`; not a round part's ride) |
 //!
 //! # The life of an event
 //!
@@ -70,7 +71,8 @@
 //!    - `next_event.rs`: a forecast is the earliest of the ball's walls (`solid_on` in
 //!      `bounce/leg.rs`, on a curve in flight; a sliding ball passes its face's seams),
 //!      moving obstacles (`moving_sweep.rs`, on
-//!      `sweep/`) and balls (`pair_sweep.rs`). Scheduling it makes the lone balls its leg
+//!      `sweep/`) and balls (`pair_sweep.rs`); a ball on a round part adds its chord's
+//!      end (`round.rs`), and passes the part it rides. Scheduling it makes the lone balls its leg
 //!      may reach join (`Sim::join`, `sim.rs`), then puts it in the queue (`queue.rs`).
 //!    - The loop (`events.rs`): a hinge limit due first is taken (`hinges.rs`); else the
 //!      earliest event is taken from the queue and resolved:
@@ -81,6 +83,8 @@
 //!        `response.rs` for one surface);
 //!        A ball that strikes the surface while it touches another ball is instead one
 //!        contact of one instant with those balls (`cluster.rs`);
+//!      - a chord's end: the ball is put on its exact ride, and rides on along the next
+//!        chord, or flies off where the press vanished or the part ended (`round.rs`);
 //!      - another ball: the ball–ball events of that instant as one batch (`pairs.rs`),
 //!        which starts a contact of one instant (`cluster.rs`): its balls, the balls an
 //!        impact reaches through touching ones, and every wall, moving obstacle and
@@ -133,6 +137,7 @@
 //! | The contact of one instant: who takes part, its rows, what follows | `cluster.rs`, solved by [`crate::instant`]; the rest of the step's gravity around it in `cluster/gravity.rs` |
 //! | The resting solve for slow contacts under gravity | `resting.rs`, `resting_contacts.rs` |
 //! | Gravity: which balls fly on parabolas, which are settled | `settle.rs` |
+//! | A ball riding a still round part, chord by chord | `round.rs` |
 //! | Overlap correction, by position only | `overlap.rs` |
 
 mod ball_grid;
@@ -161,6 +166,7 @@ mod queue;
 mod report;
 mod resting;
 mod resting_contacts;
+mod round;
 mod settings;
 mod settle;
 mod sim;

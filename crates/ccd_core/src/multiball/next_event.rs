@@ -17,6 +17,7 @@ use crate::hit::Hit;
 use crate::meet::LastContact;
 use crate::obstacle::{Obstacle, Obstacles};
 use crate::response::slide_stops;
+use crate::ride::{flat_joint, rides_same};
 use crate::shape::Segment;
 use crate::tolerance::{MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG, TOUCH_SLOP_REL};
 use glam::Vec2;
@@ -108,6 +109,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             waiting,
             time: start,
             sliding,
+            on_round,
             ..
         } = self.step.clock[i];
         if waiting {
@@ -147,6 +149,13 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 next.consider(start + stop as f32, EventKind::SlideStops);
             }
         }
+        // A ball riding a round part reaches its chord's end (read only for such a ball).
+        if on_round
+            && let Some(on) = self.step.state[i].round
+            && on.to_time < self.dt
+        {
+            next.consider(on.to_time, EventKind::ChordEnds);
+        }
         if !still {
             self.predict_walls(i, leg, &mut next, &mut sensors);
             self.predict_moving(i, leg, &mut next, &mut sensors);
@@ -185,10 +194,31 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
 
     /// The first static obstacle on the leg, and the sensors crossed on the way.
     fn predict_walls(&self, i: usize, leg: Leg, next: &mut Next, sensors: &mut impl SensorSink) {
-        match self.sliding_face(i) {
-            Some(face) => self.predict_slide_walls(i, leg, face, next, sensors),
-            None => self.walls_passing(i, leg, next, sensors, |_: &Obstacle, _: &Hit| false),
+        if let Some(face) = self.sliding_face(i) {
+            self.predict_slide_walls(i, leg, face, next, sensors);
+        } else if self.step.clock[i].on_round {
+            self.predict_round_walls(i, leg, next, sensors);
+        } else {
+            self.walls_passing(i, leg, next, sensors, |_: &Obstacle, _: &Hit| false);
         }
+    }
+
+    /// [`Sim::predict_walls`] for a ball riding a round part: the part is no contact on
+    /// its chord (the chord cuts into a post's outside by its sagitta), nor is a face going
+    /// on flat from an arc's end, nor another obstacle's end at the same point (the same
+    /// round part), as on the lone ride's search (`bounce/ride_leg.rs`).
+    #[cold]
+    #[inline(never)]
+    fn predict_round_walls(&self, i: usize, leg: Leg, next: &mut Next, sensors: &mut impl SensorSink) {
+        let Some(on) = self.step.state[i].round else {
+            return;
+        };
+        let r = self.balls[i].radius;
+        let passed = |o: &Obstacle, hit: &Hit| {
+            flat_joint(&on.ridden, f64::from(r), &o.shape).is_some()
+                || rides_same(&on.ridden, &o.shape, hit.center, r)
+        };
+        self.walls_passing(i, leg, next, sensors, passed);
     }
 
     /// [`Sim::predict_walls`] for a ball sliding on `face`: it passes the seams of its
@@ -222,9 +252,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         passed: impl Fn(&Obstacle, &Hit) -> bool,
     ) {
         let ball = self.balls[i];
-        // A squeezed ball ignores the faster of the two surfaces squeezing it.
+        // A squeezed ball ignores the faster of the two surfaces squeezing it; a ball riding
+        // a round part, the wall it rides.
         let skip = match self.squeezed_by(i) {
             Some(ContactWith::Obstacle(id)) => Some(id),
+            _ if self.step.clock[i].on_round => self.step.state[i].round.map(|on| on.obstacle),
             _ => None,
         };
         // The wall this leg starts from, if the ball's centre lies on it, is met again at

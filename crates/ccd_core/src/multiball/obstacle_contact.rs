@@ -5,14 +5,16 @@
 
 use super::cluster::{ClusterBuffers, Seed, Touching};
 use super::report::Contact;
+use super::round::landed;
 use super::sim::Sim;
 use super::state::SlideOn;
-use crate::bounce::still_wall;
+use crate::bounce::{leave_clear, still_wall};
 use crate::contact_with::ContactWith;
 use crate::hit::Hit;
 use crate::material::Material;
 use crate::meet::{Meeting, Met, Pushed, Rest, RestRule, Rules, SurfaceOf, Surroundings, Touch, meet};
 use crate::obstacle::{Obstacle, ObstacleShape, Obstacles};
+use crate::ride::{grazes_inside, ridden, rides_at_most};
 use crate::shape::Aabb;
 use crate::tolerance::SEPARATION_SPEED_REL;
 use glam::Vec2;
@@ -45,6 +47,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         if self.strikes_beside_a_ball(i, time, contact, bufs) {
             return;
         }
+        let beside_ball = self.grazes_beside_a_ball(i, time, contact, bufs);
+        if !beside_ball {
+            self.unsettle_graze(i, time, contact);
+        }
         let ObstacleHit {
             with,
             material,
@@ -61,6 +67,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             rule: RestRule::Event {
                 in_flight: self.step.clock[i].curved,
                 left_with,
+                beside_ball,
             },
         };
         let rules = Rules {
@@ -137,16 +144,66 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                     friction,
                 });
             }
+            Some(Rest::Ride {
+                ridden,
+                friction,
+                speed,
+            }) => {
+                let on = match meeting.with {
+                    ContactWith::Obstacle(id) => Some((id, ridden)),
+                    ContactWith::Moving(_) | ContactWith::Ball(_) => None,
+                };
+                let start = landed(self.balls[i].center, met.velocity, speed);
+                if !on.is_some_and(|on| self.start_round(i, on, friction, start)) {
+                    self.settle(i);
+                }
+            }
             // (The event machinery's rule holds no ball: `Held` is the lone sweep's.)
-            // (A ride is the lone sweep's.)
-            Some(Rest::Settle | Rest::Held | Rest::Ride { .. }) => clock.curved = false,
-            // (Leaving a round part's outside is the lone sweep's.)
-            Some(Rest::Leaves) | None => {}
+            Some(Rest::Settle | Rest::Held) => clock.curved = false,
+            Some(Rest::Leaves) => {
+                // Off a round part's outside along its tangent: it flies on from just
+                // clear of it, as a lone ball does.
+                let ball = &mut self.balls[i];
+                (ball.center, ball.velocity) = leave_clear(&meeting.hit, ball.velocity);
+            }
+            None => {}
         }
     }
 }
 
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
+    /// Settled ball `i` (it carries the rest of the step's gravity, `settle.rs`) that
+    /// grazes the inside of a wall's round part at `time` flies from there, that gravity
+    /// taken back, so that it rides the part as a ball in flight does (`meet.rs`). (Moving
+    /// on straight, it met the part again along chords, 2e-5 s apart, to the bounce cap.)
+    fn unsettle_graze(&mut self, i: usize, time: f32, contact: ObstacleHit) {
+        let clock = self.step.clock[i];
+        let g = self.gravity_of(i);
+        if clock.curved || clock.sliding || clock.on_round || clock.waiting || g == Vec2::ZERO {
+            return;
+        }
+        let ContactWith::Obstacle(_) = contact.with else {
+            return;
+        };
+        let ball = self.balls[i];
+        let flight = ball.velocity - g * (self.dt - time);
+        let approach = -flight.dot(contact.hit.normal);
+        // Most contacts are turned away by their angle alone, before the shape is looked up.
+        if !rides_at_most(approach, flight) {
+            return;
+        }
+        let inside = still_wall(self.obstacles, contact.with, contact.hit.point)
+            .and_then(|shape| ridden(&shape, ball.center, ball.radius))
+            .filter(|r| r.inside);
+        if let Some(r) = inside
+            && grazes_inside(approach, flight, r.radius as f32, ball.radius)
+            && flight.is_finite()
+        {
+            self.balls[i].velocity = flight;
+            self.step.clock[i].curved = true;
+        }
+    }
+
     /// How fast ball `i` was leaving `contact`'s surface at its leg's start, where that is
     /// the separation bias of a rest (at most twice [`SEPARATION_SPEED_REL`] of its speed);
     /// else 0 ([`RestRule::Event`]).
@@ -168,6 +225,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     fn arrive(&mut self, i: usize, time: f32, contact: ObstacleHit) -> ObstacleHit {
         let mut hit = contact.hit;
         self.flush_sensors(i, time);
+        if self.step.clock[i].on_round {
+            // Riding a round part: met with the ride's velocity of this instant.
+            self.leave_round(i, time);
+        }
         let clock = self.step.clock[i];
         if clock.curved || clock.sliding {
             // In flight or sliding: met with the velocity of this instant.
@@ -220,6 +281,28 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             material,
         };
         self.resolve_instant(time, Seed::Surface(seed), bufs)
+    }
+
+    /// Whether ball `i` (at the contact) may graze the round part of `contact`'s wall
+    /// ([`rides_at_most`]) while it touches another ball ([`RestRule::Event`]). Asked in
+    /// that order, cheapest first: most contacts are turned away by their angle, most of
+    /// the rest by the shape (a floor under a pile), before the pair grid is asked.
+    fn grazes_beside_a_ball(
+        &mut self,
+        i: usize,
+        time: f32,
+        contact: ObstacleHit,
+        bufs: &mut ClusterBuffers,
+    ) -> bool {
+        let ContactWith::Obstacle(_) = contact.with else {
+            return false;
+        };
+        let ball = self.balls[i];
+        let v = self.effective_velocity(i);
+        rides_at_most(-v.dot(contact.hit.normal), v)
+            && still_wall(self.obstacles, contact.with, contact.hit.point)
+                .is_some_and(|shape| ridden(&shape, ball.center, ball.radius).is_some())
+            && self.beside_a_ball(i, time, bufs)
     }
 
     /// Calls `visit` with every solid surface whose box may meet `area` at `time`: what it

@@ -40,6 +40,9 @@ pub(super) enum EventKind {
     /// Friction brings a sliding ball to rest on its face: it stays, or slides back
     /// (`settle.rs`).
     SlideStops,
+    /// A ball riding a round part reaches its chord's end: it rides on, or flies off
+    /// (`round.rs`).
+    ChordEnds,
 }
 
 /// A ball's next event: when, and with what.

@@ -29,9 +29,17 @@
 //!   (`Sim::stop_slide`). A moving face, a hinged part the ball pushes or a corner settle
 //!   it straight. A slide that reaches a seam goes on along the next face, at its friction
 //!   (`Sim::leave_face`).
-//! - *Straight*, anywhere else (in a V, in a pile, on an end cap or a pillar): it takes the
-//!   rest of the step's gravity at once (`v += g·(dt − t)`) and moves on straight, and the
-//!   resting contacts take away what presses it in (`Sim::settle`).
+//! - *Riding*, on the round part of one wall (a pillar, an end cap, an arc from either
+//!   side) and touching nothing else: it rides it exactly, as a lone ball does, its leg
+//!   the chord to the next point of the ride (`round.rs`). At the step's start
+//!   (`ride_from_start`) it rides from its velocity then; so does one that lands there
+//!   during the step (`meet.rs`) or comes to rest there in a contact of one instant
+//!   (`Sim::come_to_rest`); where the press would not hold it, it flies. A settled ball
+//!   that grazes the inside of a wall's round part flies from there, the gravity it
+//!   carries taken back, and rides it (`obstacle_contact.rs`).
+//! - *Straight*, anywhere else (in a V, in a pile, beside another ball on a round part):
+//!   it takes the rest of the step's gravity at once (`v += g·(dt − t)`) and moves on
+//!   straight, and the resting contacts take away what presses it in (`Sim::settle`).
 //!
 //! A sliding ball whose foot leaves its face (an event, `EventKind::SlideEnds`) slides on
 //! across a seam, or flies on from there (`Sim::leave_face`); one that meets anything
@@ -40,15 +48,21 @@
 //! gravity in its velocity: an impact takes it out and is solved on the velocities of its
 //! instant, and the balls that rest after it take the rest of the step's gravity then
 //! (`cluster/gravity.rs`). Settling is one way within a step (flight, then sliding, then
-//! straight), so it cannot go back and forth.
+//! straight), so it cannot go back and forth, but for a round part: a ride ends in flight
+//! (where the press vanishes, the part ends, or the ball meets anything, `round.rs`), and
+//! a settled ball flies again where it grazes a round part's inside, at a contact counted
+//! against its bounce cap.
 
-use super::cluster::Touching;
-use super::resting_contacts::{OnlyWall, Rest, RestingContacts};
+use super::cluster::{Alone, Touching};
+use super::resting_contacts::{OnlyWall, Rest, RestingContacts, WallContact};
+use super::round::{going_on, landed};
 use super::sim::Sim;
 use super::state::SlideOn;
 use crate::bounce::{end_left, flat_beyond, still_wall};
+use crate::contact_with::ContactWith;
 use crate::obstacle::{ObstacleShape, Obstacles};
 use crate::response::{rested, rough_pull, slide_along};
+use crate::ride::{ridden, rides_same};
 use crate::shape::{Aabb, Segment};
 use crate::tolerance::TOUCH_SLOP_REL;
 use glam::Vec2;
@@ -104,24 +118,66 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         self.slide_pressed(rest, flight);
     }
 
-    /// A pressed ball on the face of one wall, touching nothing else, slides on it.
+    /// A pressed ball on one wall, touching nothing else, slides on its face, or rides
+    /// its round part (which two walls' ends at one point may make together).
     fn slide_pressed(&mut self, rest: &RestingContacts, flight: &[Vec2]) {
         for group in rest.walls.chunk_by(|a, b| a.ball == b.ball) {
-            if let [c] = group
-                && let Rest::Face(face) = c.on
-                && rest.resting[c.ball]
-                && !rest.paired[c.ball]
-            {
-                let wall = OnlyWall {
-                    face,
-                    point: c.point,
-                    normal: c.normal,
-                    friction: c.friction,
-                };
-                self.touch(c.ball, wall);
-                self.slide_from_start(c.ball, wall, flight[c.ball]);
+            let Some(c) = self.one_surface(group) else {
+                continue;
+            };
+            if !rest.resting[c.ball] || rest.paired[c.ball] {
+                continue;
+            }
+            match c.on {
+                Rest::Face(face) => {
+                    let wall = OnlyWall {
+                        face,
+                        point: c.point,
+                        normal: c.normal,
+                        friction: c.friction,
+                    };
+                    self.touch(c.ball, wall);
+                    self.slide_from_start(c.ball, wall, flight[c.ball]);
+                }
+                Rest::Cap | Rest::Pillar => self.ride_from_start(c, flight[c.ball]),
             }
         }
+    }
+
+    /// The one surface a ball's resting contacts `group` touch: one contact, or the ends
+    /// of walls that meet at one point, one round part ([`rides_same`]).
+    fn one_surface<'g>(&self, group: &'g [WallContact]) -> Option<&'g WallContact> {
+        let (first, others) = group.split_first()?;
+        if others.is_empty() {
+            return Some(first);
+        }
+        let ball = self.balls[first.ball];
+        let shape_of =
+            |c: &WallContact| still_wall(self.obstacles, ContactWith::Obstacle(c.obstacle), c.point);
+        let ridden = shape_of(first).and_then(|shape| ridden(&shape, ball.center, ball.radius))?;
+        others
+            .iter()
+            .all(|c| shape_of(c).is_some_and(|shape| rides_same(&ridden, &shape, ball.center, ball.radius)))
+            .then_some(first)
+    }
+
+    /// Ball `c.ball`, pressed on the round part of the one wall it touches, `c`, by the
+    /// resting solve, rides it from its velocity at the step's start (`round.rs`); where
+    /// the press would not hold it there (a fast ball over a post's top), it flies.
+    fn ride_from_start(&mut self, c: &WallContact, flight_velocity: Vec2) {
+        let k = c.ball;
+        let ball = self.balls[k];
+        let Some(ridden) = still_wall(self.obstacles, ContactWith::Obstacle(c.obstacle), c.point)
+            .and_then(|shape| ridden(&shape, ball.center, ball.radius))
+        else {
+            return;
+        };
+        let start = going_on(ball.center, flight_velocity);
+        if !self.start_round(k, (c.obstacle, ridden), c.friction, start) {
+            self.balls[k].velocity = flight_velocity;
+            self.step.clock[k].curved = true;
+        }
+        self.moved(k);
     }
 
     /// Ball `k`, in flight or sliding, comes to rest on something at its clock: it takes
@@ -138,19 +194,34 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     }
 
     /// Ball `k`, in flight, comes to rest at its clock on surface `s` of a contact of one
-    /// instant (`cluster.rs`); `alone` when it touches no other surface there. On the face
-    /// of a still wall, where gravity or its motion moves it along the face, it slides on,
-    /// friction against its motion ([`rough_pull`]), as a ball that lands there alone does
-    /// (`meet.rs`, `event_slide`). Anywhere else, and where it is still (on a level floor,
-    /// or held by friction), it settles. (Settled on a slope, it took the rest of the
-    /// step's gravity into it, met it again at once, and at no resting speed bounced off
-    /// it: a ball struck along a rough slope hopped down it, 1.6e-2 off it at 30 Hz.)
-    pub(super) fn come_to_rest(&mut self, k: usize, s: &Touching, alone: bool) {
+    /// instant (`cluster.rs`); `alone` says what else it touches there. On the face of a
+    /// still wall, touching no other surface, where gravity or its motion moves it along
+    /// the face, it slides on, friction against its motion ([`rough_pull`]), as a ball
+    /// that lands there alone does (`meet.rs`, `event_slide`); on a wall's round part,
+    /// touching nothing else (a ride's chord, turned from the solve's velocity, would turn
+    /// into a ball it touches), it rides it (`round.rs`), or flies on where the press would
+    /// not hold it. Anywhere else, and where it is still (on
+    /// a level floor, or held by friction), it settles. (Settled on a slope, it took the
+    /// rest of the step's gravity into it, met it again at once, and at no resting speed
+    /// bounced off it: a ball struck along a rough slope hopped down it, 1.6e-2 off it at
+    /// 30 Hz. Settled on a bowl's inside, it met it again along chords, 4e-5 s apart, to
+    /// the bounce cap.)
+    pub(super) fn come_to_rest(&mut self, k: usize, s: &Touching, alone: Alone) {
         let ball = self.balls[k];
-        let face = alone
+        let shape = alone
+            .surface
             .then(|| still_wall(self.obstacles, s.with, s.point))
-            .flatten()
-            .and_then(|shape| shape.face_near(ball.center));
+            .flatten();
+        if let (Some(shape), ContactWith::Obstacle(id), true) = (shape, s.with, alone.ball)
+            && let Some(ridden) = ridden(&shape, ball.center, ball.radius)
+        {
+            let along = rested(ball.velocity, s.normal);
+            let friction = ball.material.combine(s.material).friction;
+            let start = landed(ball.center, along, f64::from(along.length()));
+            self.start_round(k, (id, ridden), friction, start);
+            return;
+        }
+        let face = shape.and_then(|shape| shape.face_near(ball.center));
         let g = self.gravity_of(k);
         let friction = ball.material.combine(s.material).friction * -g.dot(s.normal);
         let velocity = rested(ball.velocity, s.normal);

@@ -258,10 +258,15 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
     }
 
-    /// Move ball `k` along its leg to time `t`, reporting the sensors it entered before.
+    /// Move ball `k` along its leg to time `t`, reporting the sensors it entered before
+    /// (a ball riding a round part: [`Sim::ride_to`]).
     pub(super) fn advance(&mut self, k: usize, t: f32) {
         self.flush_sensors(k, t);
         let s = self.step.clock[k];
+        if s.on_round {
+            self.ride_to(k, t);
+            return;
+        }
         if !s.waiting && t > s.time {
             if s.curved || s.sliding {
                 let (center, velocity) = (self.center_at(k, t), self.velocity_at(k, t));
@@ -352,6 +357,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             sensors: 0,
             curved: self.gravity_of(j) != Vec2::ZERO,
             sliding: false,
+            on_round: false,
         };
         self.step.state[j].bounces.count = bounces;
         self.moved(j);

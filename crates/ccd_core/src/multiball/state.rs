@@ -18,6 +18,7 @@ use super::ball_grid::BallGrid;
 use super::order::SpatialOrder;
 use super::queue::{EventQueue, Schedule};
 use super::report::Contact;
+use super::round::OnRound;
 use crate::contact_with::ContactWith;
 use crate::hit::Hit;
 use crate::meet::{Bounces, Squeeze};
@@ -155,6 +156,9 @@ pub(super) struct Clock {
     /// A settled ball *sliding* along the one wall it rests on: its leg is a parabola under
     /// `BallState::slide`, gravity's part along the wall (see `settle.rs`).
     pub(super) sliding: bool,
+    /// It rides a still round part (`BallState::round`): its leg is the straight chord to
+    /// the next point of its ride (`round.rs`).
+    pub(super) on_round: bool,
     /// How many of its entries in `StepState::sensors` hold (here, not in the
     /// larger state: every advance along a leg asks).
     pub(super) sensors: u8,
@@ -185,6 +189,8 @@ pub(super) struct BallState {
     /// surface for the rest of the step, or until the obstacle's motion changes (an impact
     /// or a limit), where it is released and predicted again.
     pub(super) riding: Option<usize>,
+    /// The still round part it rides, and the chord it is on (`Clock::on_round`).
+    pub(super) round: Option<OnRound>,
 }
 
 /// A sensor a leg crosses: when, which, where.

@@ -8,11 +8,12 @@
 //! | the motion on it, solved in f64, and the events that end it ([`run`]) | `motion.rs` |
 //! | a face going on flat from a ridden arc's end, and the arc a slide runs into ([`flat_joint`], [`arc_joining`]) | `joint.rs` |
 //! | where a ride's run leaves the ball in f32, at a step's end ([`in_f32`]) | `place.rs` |
-//! | the event machinery's ride of an arc's inside, chord by chord | `chord.rs` |
+//! | the event machinery's ball beside another ball on an arc's inside, chord by chord | `chord.rs` |
 //!
-//! The lone sweep (`bounce/ride_leg.rs`) rides exactly, from its start ([`track_from`]);
-//! the event machinery (ball–ball on) still rides the inside of an arc along chords and
-//! settles a ball on a round part (see `meet.rs`).
+//! The lone sweep (`bounce/ride_leg.rs`) and the event machinery (`multiball/round.rs`,
+//! its exact ride cut into chords whose ends are events) both ride exactly, from the same
+//! start ([`track_from`]); only a ball of the event machinery that touches another ball
+//! follows an arc's inside along chords of its own (see `meet.rs`).
 //!
 //! A ball here is a sliding disc with no spin: it slides round a curve as it slides on a
 //! face, and friction is a deceleration `μ·N/m` along its path.

@@ -1,0 +1,284 @@
+//! An event ball on a still round part (a pillar, an end cap, an arc from either side):
+//! it rides it exactly, as a lone ball does (`ride/`), chord by chord.
+//!
+//! The ride's motion is the lone sweep's, solved in f64 (`ride::run`). The event
+//! machinery needs a leg it can sweep against other balls and moving obstacles, so the
+//! ride is cut into *chords*: each runs the exact motion to a point on the circle at most
+//! [`chord_angle`] on, and the ball's leg is the straight line to it, at the speed that
+//! gets it there on time. The chord's end is an event (`EventKind::ChordEnds`): there the
+//! ball is put on the exact point, and the next chord starts from the exact state. So the
+//! ride is exact at every chord's end and at the step's end; between them the ball is off
+//! the circle by at most the chord's sagitta, [`RIDE_SEARCH_SAG_REL`] of its radius (what
+//! the lone ride's search allows too), and it meets another ball, a moving obstacle or a
+//! wall on the chord there, with the ride's exact velocity of that instant
+//! ([`Sim::leave_round`]).
+//!
+//! A ride ends where the lone ride's does: where the press vanishes (it flies off), at
+//! the round part's end (it flies on, and lands on a face going on from there), held
+//! still at a turning point (by friction, or on an equilibrium), or where it meets
+//! anything.
+
+use super::sim::Sim;
+use crate::obstacle::{ObstacleId, Obstacles};
+use crate::ride::{Ridden, RideState, RunEnd, RunLimits, Start, Track, heading, in_f32, run, track_from};
+use crate::tolerance::{MAX_RIDE_STEP_ANGLE, RIDE_SEARCH_SAG_REL};
+use glam::{DVec2, Vec2};
+
+/// A ball's ride of a still round part: the wall, its track, and the chord it is on.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct OnRound {
+    /// The wall ridden (its other parts are met as usual; this round part, on its way, is
+    /// not a contact).
+    pub(super) obstacle: ObstacleId,
+    pub(super) ridden: Ridden,
+    track: Track,
+    /// The ridden part's angles on the track, and the way the ride goes.
+    limits: RunLimits,
+    /// The exact state at the chord's start, and its time (seconds into the step).
+    from: RideState,
+    from_time: f32,
+    /// The exact state at the chord's end, its time, and what ends the run there.
+    to: RideState,
+    pub(super) to_time: f32,
+    end: RunEnd,
+}
+
+/// The angle a chord of a ride of radius `l` turns, for a ball of `radius`: its sagitta is
+/// [`RIDE_SEARCH_SAG_REL`] of the ball's radius, and it turns at most
+/// [`MAX_RIDE_STEP_ANGLE`].
+fn chord_angle(l: f64, radius: f32) -> f64 {
+    let sag = f64::from(RIDE_SEARCH_SAG_REL * radius);
+    (2.0 * (1.0 - sag / l).clamp(-1.0, 1.0).acos()).min(MAX_RIDE_STEP_ANGLE)
+}
+
+/// How long a chord of at most `piece` radians lasts from `state` on `track`: the time in
+/// which the angle, at its rate and the most the track can speed it up (gravity, and
+/// friction's part of the press), turns by `piece`. A chord ends at a time, not at an
+/// angle: a run to a time takes its few steps, one to an angle bisects its last step to
+/// the angle (its cost was 71% of a ride's step in the event machinery, 83 µs a step of
+/// a loop at 120 Hz, where the run to a time takes 13).
+fn chord_time(track: &Track, state: RideState, piece: f64) -> f64 {
+    let rate = state.rate.abs();
+    let g = track.gravity.length();
+    let speed_up = (g * (1.0 + track.friction) + track.friction * track.radius * rate * rate) / track.radius;
+    2.0 * piece / (rate + (rate * rate + 2.0 * speed_up * piece).sqrt())
+}
+
+impl<O: Obstacles + ?Sized> Sim<'_, O> {
+    /// Ball `k` starts to ride `ridden`, a round part of wall `obstacle` (of combined
+    /// `friction`), at its clock, from `start`. Returns whether it rides: not from the
+    /// part's centre, nor where the press would not hold it (then nothing changes).
+    pub(super) fn start_round(
+        &mut self,
+        k: usize,
+        (obstacle, ridden): (ObstacleId, Ridden),
+        friction: f32,
+        start: Start,
+    ) -> bool {
+        let gravity = self.gravity_of(k).as_dvec2();
+        let Some((track, state)) = track_from(&ridden, friction, gravity, start) else {
+            return false;
+        };
+        if !(track.press(state) > 0.0) {
+            return false;
+        }
+        let (low, high) = ridden.angles_from(track.zero);
+        let limits = RunLimits {
+            low,
+            high,
+            heading: 0.0,
+            target: f64::INFINITY,
+            time: 0.0,
+        };
+        let time = self.step.clock[k].time;
+        self.step.state[k].round = Some(OnRound {
+            obstacle,
+            ridden,
+            track,
+            limits,
+            from: state,
+            from_time: time,
+            to: state,
+            to_time: time,
+            end: RunEnd::Reached,
+        });
+        let clock = &mut self.step.clock[k];
+        clock.on_round = true;
+        clock.curved = false;
+        clock.sliding = false;
+        self.next_chord(k);
+        true
+    }
+
+    /// Rider `k`'s next chord, from the end of its last (at its clock): the exact run to a
+    /// point at most [`chord_angle`] on (or to the step's end, or the run's first event),
+    /// and the ball's velocity along the chord to it. Held still (friction, or an
+    /// equilibrium), it stays there to the step's end.
+    fn next_chord(&mut self, k: usize) {
+        let Some(mut on) = self.step.state[k].round else {
+            return;
+        };
+        let now = self.step.clock[k].time;
+        // At a turning point it is at rest: the next chord starts from it (friction may
+        // hold it there).
+        if on.end == RunEnd::Turns {
+            on.to.rate = 0.0;
+        }
+        on.from = on.to;
+        on.from_time = now;
+        let from = on.from;
+        let Some(heading) = heading(&on.track, from) else {
+            on.to_time = self.dt;
+            on.end = RunEnd::TimeUp;
+            self.balls[k].center = on.track.position(from.angle).as_vec2();
+            self.balls[k].velocity = Vec2::ZERO;
+            self.step.state[k].round = Some(on);
+            return;
+        };
+        let piece = chord_angle(on.track.radius, self.balls[k].radius);
+        let left = f64::from(self.dt - now);
+        let chord = chord_time(&on.track, from, piece);
+        on.limits.heading = heading;
+        on.limits.target = f64::INFINITY * heading;
+        on.limits.time = chord.min(left);
+        let ran = run(&on.track, from, on.limits);
+        on.to = ran.state;
+        on.end = ran.end;
+        on.to_time = if ran.end == RunEnd::TimeUp && chord >= left {
+            self.dt
+        } else {
+            ((f64::from(now) + ran.time) as f32).clamp(now, self.dt)
+        };
+        let a = on.track.position(from.angle);
+        let b = on.track.position(ran.state.angle);
+        let took = f64::from(on.to_time - now);
+        self.balls[k].center = a.as_vec2();
+        self.balls[k].velocity = if took > 0.0 {
+            ((b - a) / took).as_vec2()
+        } else {
+            on.track.velocity(from).as_vec2()
+        };
+        self.step.state[k].round = Some(on);
+    }
+
+    /// Rider `k` reaches its chord's end at `time`: put on the exact point of its ride;
+    /// it rides on along the next chord, or, where the press vanished or the part ended,
+    /// flies on from there.
+    pub(super) fn chord_ends(&mut self, k: usize, time: f32) {
+        self.flush_sensors(k, time);
+        let Some(on) = self.step.state[k].round else {
+            return;
+        };
+        self.step.clock[k].time = time;
+        match on.end {
+            RunEnd::Leaves | RunEnd::Ends => {
+                let velocity = on.track.velocity(on.to);
+                (self.balls[k].center, self.balls[k].velocity) = in_f32(&on.track, on.to, velocity, false);
+                self.off_round(k);
+            }
+            RunEnd::Capped => {
+                // The run's step cap: it waits there, as a capped ball does.
+                self.balls[k].center = on.track.position(on.to.angle).as_vec2();
+                self.off_round(k);
+                self.step.clock[k].waiting = true;
+                self.report.capped_balls += 1;
+            }
+            RunEnd::Reached | RunEnd::Turns | RunEnd::TimeUp => self.next_chord(k),
+        }
+        let clock = &mut self.step.clock[k];
+        clock.version = clock.version.wrapping_add(1);
+        self.moved(k);
+        self.repredict(k);
+    }
+
+    /// Rider `k` stops riding and flies (under gravity, on a parabola).
+    fn off_round(&mut self, k: usize) {
+        self.step.state[k].round = None;
+        let flies = self.gravity_of(k) != Vec2::ZERO;
+        let clock = &mut self.step.clock[k];
+        clock.on_round = false;
+        clock.curved = flies;
+    }
+
+    /// Rider `k` moves along its chord to `t`. At the chord's end at the step's end (or
+    /// held still), it is put on the exact point of its ride, on the part's side, with the
+    /// ride's velocity there: the next step rides on from it. Before its chord's end, it
+    /// leaves the ride there for something it meets ([`Sim::leave_round`]).
+    pub(super) fn ride_to(&mut self, k: usize, t: f32) {
+        let Some(on) = self.step.state[k].round else {
+            return;
+        };
+        if t < on.to_time {
+            self.leave_round(k, t);
+            return;
+        }
+        let velocity = match on.end {
+            RunEnd::Turns => DVec2::ZERO,
+            _ => on.track.velocity(on.to),
+        };
+        (self.balls[k].center, self.balls[k].velocity) = in_f32(&on.track, on.to, velocity, true);
+        self.step.clock[k].time = t;
+    }
+
+    /// Rider `k` leaves its ride at `t`, before its chord's end, for something it meets
+    /// there: it is where its chord takes it, with the ride's exact velocity then (the
+    /// run taken again from the chord's start to `t`), and flies from there.
+    pub(super) fn leave_round(&mut self, k: usize, t: f32) {
+        let Some(on) = self.step.state[k].round else {
+            return;
+        };
+        let s = self.step.clock[k].time;
+        if t > s {
+            self.balls[k].center += self.balls[k].velocity * (t - s);
+        }
+        let limits = RunLimits {
+            time: f64::from(t - on.from_time).max(0.0),
+            ..on.limits
+        };
+        let ran = run(&on.track, on.from, limits);
+        let velocity = on.track.velocity(ran.state).as_vec2();
+        if velocity.is_finite() {
+            self.balls[k].velocity = velocity;
+        }
+        self.step.clock[k].time = t.max(s);
+        self.off_round(k);
+    }
+}
+
+/// Where a ball at `center` with `velocity` starts a ride it lands on at `speed` (the
+/// meeting's, in f64).
+pub(super) fn landed(center: Vec2, velocity: Vec2, speed: f64) -> Start {
+    Start {
+        position: center.as_dvec2(),
+        velocity: velocity.as_dvec2(),
+        speed,
+        landed: true,
+    }
+}
+
+/// Where a ball at `center` with `velocity` starts a ride it goes on with from the step's
+/// start.
+pub(super) fn going_on(center: Vec2, velocity: Vec2) -> Start {
+    let v = velocity.as_dvec2();
+    Start {
+        position: center.as_dvec2(),
+        velocity: v,
+        speed: v.length(),
+        landed: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chords_sagitta_is_the_search_allowance() {
+        // A ball of 0.5 on a circle of 10: a sagitta of 5e-6, so a chord of half-angle
+        // acos(1 − 5e-7), 2·1e-3 rad to first order (√(2·5e-7) = 1e-3).
+        let angle = chord_angle(10.0, 0.5);
+        assert!((angle - 2.0e-3).abs() < 1e-9, "{angle}");
+        // On a tight circle, the step cap.
+        assert_eq!(chord_angle(1e-4, 0.5), MAX_RIDE_STEP_ANGLE);
+    }
+}
