@@ -579,7 +579,9 @@ pub struct CcdMaxSpeed(pub f32);
 /// kinetic plus potential, plus `friction_loss`, holds from one step to the next.
 ///
 /// A circle the step moved through the event machinery (another ball or a moving part
-/// near it) rides a round part chord by chord, and tallies no ride.
+/// near it) rides the same exact circle and tallies it the same way, unless it touches
+/// another ball there (it then follows the part along chords, or settles, and tallies no
+/// ride).
 ///
 /// ```
 /// # use bevy::prelude::*;

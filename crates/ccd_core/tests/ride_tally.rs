@@ -1,8 +1,9 @@
 //! What a sweep tells of its rides (`SweepOutcome::ride`, `MultiballScratch::ride`): how
 //! long a ball rode a round part, against the closed form of the time it takes to slide
 //! off a post, and what friction took, against the heights an f64 integration of the same
-//! equations gives in a rough bowl; and a ball that went by a moving part is swept on its
-//! own again, riding exactly. Run with `--nocapture` for the figures.
+//! equations gives in a rough bowl, alone and through the event machinery; the step
+//! tallies each ball's rides by the engine that moved it; and a ball that went by a moving
+//! part is swept on its own again, riding exactly. Run with `--nocapture` for the figures.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -29,8 +30,65 @@ fn settings(material: Material) -> SweepSettings {
     }
 }
 
-/// One step of `dt`: the ball's new centre and velocity, and its ride tally.
-fn step(walls: &[Obstacle], ball: (Vec2, Vec2), material: Material, dt: f32) -> ((Vec2, Vec2), RideTally) {
+/// Which engine steps a ball: its own sweep, or the event machinery (`step_balls`, its
+/// scratch kept from step to step), where a still ring of radius 1,000 about the ball, a
+/// kinematic obstacle it never comes near, makes it an event ball (asserted at every
+/// step); its tally is then `MultiballScratch::ride`'s.
+enum Engine {
+    Lone,
+    Events(Box<MultiballScratch>),
+}
+
+impl Engine {
+    fn events() -> Self {
+        Self::Events(Box::default())
+    }
+
+    /// One step of `dt`: the ball's new centre and velocity, and its ride tally.
+    fn step(
+        &mut self,
+        walls: &[Obstacle],
+        ball: (Vec2, Vec2),
+        material: Material,
+        dt: f32,
+    ) -> ((Vec2, Vec2), RideTally) {
+        let Self::Events(scratch) = self else {
+            return lone_step(walls, ball, material, dt);
+        };
+        let ring = CircleArc::new(ball.0, 1000.0, 0.0, 2.0 * PI);
+        let still = SegmentMotion {
+            pivot: ball.0,
+            angle: 0.0,
+            pivot_motion: Vec2::ZERO,
+        };
+        let mut balls = [Ball {
+            material,
+            ..Ball::new(ball.0, ball.1, 0.5)
+        }];
+        let mut marker = [MovingObstacle::new(Obstacle::arc(ring), still)];
+        let multiball = MultiballSettings {
+            gravity: Vec2::new(0.0, -G as f32),
+            ..MultiballSettings::default()
+        };
+        let report = step_balls(
+            MultiballStep::new(&mut balls, dt, walls).with_moving(&mut marker),
+            &multiball,
+            scratch,
+            |_| {},
+        );
+        assert_eq!(report.event_balls, 1, "an event ball");
+        assert_eq!(report.capped_balls, 0, "no step is capped: {report:?}");
+        ((balls[0].center, balls[0].velocity), scratch.ride(0))
+    }
+}
+
+/// One step of `dt` of the ball's own sweep.
+fn lone_step(
+    walls: &[Obstacle],
+    ball: (Vec2, Vec2),
+    material: Material,
+    dt: f32,
+) -> ((Vec2, Vec2), RideTally) {
     let out = sweep_bounces(
         Circle::new(ball.0, 0.5),
         ball.1,
@@ -77,14 +135,16 @@ fn time_to_slide(l: f64, theta0: f64, theta1: f64) -> f64 {
 fn a_ride_off_a_post_lasts_as_long_as_the_closed_form_says() {
     // A pillar of 9.5 centred at (3, −2), a ball of 0.5 (L = 10), let go at rest 0.3 rad
     // from the top: it rides until the press vanishes at arccos(⅔·cos 0.3), and every
-    // second of that is a ride, without friction nothing taken.
+    // second of that is a ride, without friction nothing taken; alone and through the
+    // event machinery.
     let c = Vec2::new(3.0, -2.0);
     let post = [Obstacle::pillar(Circle::new(c, 9.5))];
     let (l, theta0) = (10.0_f64, 0.3_f64);
     let leaves = (2.0 / 3.0 * theta0.cos()).acos();
     let expected = time_to_slide(l, theta0, leaves);
     let mut worst = 0.0_f64;
-    for rate in RATES {
+    for (rate, events) in RATES.into_iter().flat_map(|r| [(r, false), (r, true)]) {
+        let mut engine = if events { Engine::events() } else { Engine::Lone };
         let dt = 1.0 / rate;
         let mut ball = (
             c + Vec2::new((l * theta0.sin()) as f32, (l * theta0.cos()) as f32),
@@ -92,14 +152,20 @@ fn a_ride_off_a_post_lasts_as_long_as_the_closed_form_says() {
         );
         let mut rode = 0.0_f64;
         for _ in 0..(5.0 * rate) as usize {
-            let (next, ride) = step(&post, ball, Material::default(), dt);
-            assert_eq!(ride.friction_loss, 0.0, "{rate} Hz: no friction, nothing taken");
-            assert!(ride.time >= 0.0 && ride.time <= dt, "{rate} Hz: {ride:?}");
+            let (next, ride) = engine.step(&post, ball, Material::default(), dt);
+            assert_eq!(
+                ride.friction_loss, 0.0,
+                "{rate} Hz (event machinery: {events}): no friction, nothing taken"
+            );
+            assert!(
+                ride.time >= 0.0 && ride.time <= dt,
+                "{rate} Hz (event machinery: {events}): {ride:?}"
+            );
             rode += f64::from(ride.time);
             ball = next;
         }
         println!(
-            "off a post at {rate} Hz: rode {rode:.7} s, {:+.1e} s from the closed form",
+            "off a post at {rate} Hz (event machinery: {events}): rode {rode:.7} s, {:+.1e} s from the closed form",
             rode - expected
         );
         worst = worst.max((rode - expected).abs());
@@ -107,10 +173,12 @@ fn a_ride_off_a_post_lasts_as_long_as_the_closed_form_says() {
         // an ulp (1e-6 at 10), along the ride as much as across it.
         assert!(
             (rode - expected).abs() < 2e-5,
-            "{rate} Hz: rode {rode} s, the closed form {expected} s"
+            "{rate} Hz (event machinery: {events}): rode {rode} s, the closed form {expected} s"
         );
     }
-    println!("off a post from 0.3 rad: rode {expected:.6} s within {worst:.1e} s at 30 to 1,000 Hz");
+    println!(
+        "off a post from 0.3 rad, alone and through the event machinery: rode {expected:.6} s within {worst:.1e} s at 30 to 1,000 Hz"
+    );
 }
 
 #[test]
@@ -120,7 +188,8 @@ fn what_friction_takes_on_a_ride_is_the_energy_it_loses() {
     // the height an f64 integration of the same equations gives (the lasting test,
     // `with_friction_a_bowl_turns_at_the_heights_of_the_same_equations`, checks that
     // height); what the rides say friction took adds up to the energy between the two
-    // heights, and each step's tally is that step's loss of energy.
+    // heights, and each step's tally is that step's loss of energy; alone and through the
+    // event machinery.
     let c = Vec2::new(3.0, -4.0);
     let l = 9.5_f64;
     let rough = Material::new(1.0, 0.2);
@@ -129,7 +198,8 @@ fn what_friction_takes_on_a_ride_is_the_energy_it_loses() {
     let held_at = *reference_turns(l, 0.2, 1.2, usize::MAX).last().unwrap();
     let held = -l * held_at.cos() + f64::from(c.y);
     let (mut worst_total, mut worst_step) = (0.0_f64, 0.0_f64);
-    for rate in RATES {
+    for (rate, events) in RATES.into_iter().flat_map(|r| [(r, false), (r, true)]) {
+        let mut engine = if events { Engine::events() } else { Engine::Lone };
         let dt = 1.0 / rate;
         let mut ball = (
             c + Vec2::new((l * 1.2_f64.sin()) as f32, (-l * 1.2_f64.cos()) as f32),
@@ -138,10 +208,10 @@ fn what_friction_takes_on_a_ride_is_the_energy_it_loses() {
         let start = energy(ball);
         let mut taken = 0.0_f64;
         for _ in 0..(20.0 * rate) as usize {
-            let (next, ride) = step(&bowl, ball, rough, dt);
+            let (next, ride) = engine.step(&bowl, ball, rough, dt);
             assert!(
                 ride.friction_loss >= 0.0,
-                "{rate} Hz: friction gives nothing: {ride:?}"
+                "{rate} Hz (event machinery: {events}): friction gives nothing: {ride:?}"
             );
             let lost = energy(ball) - energy(next);
             worst_step = worst_step.max((lost - f64::from(ride.friction_loss)).abs());
@@ -149,22 +219,30 @@ fn what_friction_takes_on_a_ride_is_the_energy_it_loses() {
             // state's rounding at the step's ends.
             assert!(
                 (lost - f64::from(ride.friction_loss)).abs() < 2e-5,
-                "{rate} Hz: lost {lost}, friction took {}",
+                "{rate} Hz (event machinery: {events}): lost {lost}, friction took {}",
                 ride.friction_loss
             );
             taken += f64::from(ride.friction_loss);
             ball = next;
         }
-        assert_eq!(ball.1, Vec2::ZERO, "{rate} Hz: friction holds it at last");
+        assert_eq!(
+            ball.1,
+            Vec2::ZERO,
+            "{rate} Hz (event machinery: {events}): friction holds it at last"
+        );
         let want = start - G * held;
         worst_total = worst_total.max((taken - want).abs() / (G * l));
         assert!(
             (taken - want).abs() < 1e-5 * G * l,
-            "{rate} Hz: friction took {taken}, the reference's heights say {want}"
+            "{rate} Hz (event machinery: {events}): friction took {taken}, the reference's heights say {want}"
         );
         // Held still, it rides no more.
-        let (_, ride) = step(&bowl, ball, rough, dt);
-        assert_eq!(ride, RideTally::default(), "{rate} Hz: held, no ride");
+        let (_, ride) = engine.step(&bowl, ball, rough, dt);
+        assert_eq!(
+            ride,
+            RideTally::default(),
+            "{rate} Hz (event machinery: {events}): held, no ride"
+        );
     }
     println!(
         "a bowl with μ 0.2 from 1.2 rad: friction's take within {worst_total:.1e} of g·L of the reference's, each step's within {worst_step:.1e} of the energy it lost"
@@ -172,21 +250,20 @@ fn what_friction_takes_on_a_ride_is_the_energy_it_loses() {
 }
 
 #[test]
-fn the_step_tallies_a_lone_balls_rides_and_none_for_the_event_machinerys() {
+fn the_step_tallies_every_balls_rides_by_the_engine_that_moved_it() {
     // Three balls in a frictionless bowl, ball–ball on: one riding its side alone, two
-    // near each other on the other side (they go through the event machinery). The lone
-    // one's tally is its own sweep's, bit for bit; the others tally none.
+    // near each other on the other side (they go through the event machinery, and do not
+    // meet in the step). The lone one's tally is its own sweep's, bit for bit; each of the
+    // others rode the whole step, as its own sweep would have (before, they tallied
+    // none).
     let c = Vec2::new(0.0, 0.0);
     let bowl = [Obstacle::arc(CircleArc::new(c, 10.0, PI, 2.0 * PI))];
     let side = c + Vec2::new(9.5 * 0.8_f32.sin(), -9.5 * 0.8_f32.cos());
     // Two on the other side, 1.2 apart (their centres 0.126 rad apart on L = 9.5): each
     // would ride alone, but their paths' boxes meet.
     let on = |angle: f32| c + Vec2::new(-9.5 * angle.sin(), -9.5 * angle.cos());
-    let mut balls = [
-        Ball::new(side, Vec2::ZERO, 0.5),
-        Ball::new(on(0.6), Vec2::ZERO, 0.5),
-        Ball::new(on(0.726), Vec2::ZERO, 0.5),
-    ];
+    let starts = [side, on(0.6), on(0.726)];
+    let mut balls = starts.map(|p| Ball::new(p, Vec2::ZERO, 0.5));
     let multiball = MultiballSettings {
         gravity: Vec2::new(0.0, -G as f32),
         ball_ball: true,
@@ -217,8 +294,18 @@ fn the_step_tallies_a_lone_balls_rides_and_none_for_the_event_machinerys() {
         "it rode the whole step: {:?}",
         rides[0]
     );
-    assert_eq!(rides[1], RideTally::default());
-    assert_eq!(rides[2], RideTally::default());
+    for k in [1, 2] {
+        let alone = lone_step(&bowl, (starts[k], Vec2::ZERO), Material::default(), dt).1;
+        assert!(
+            (rides[k].time - alone.time).abs() <= 1e-6 * dt && (alone.time - dt).abs() <= 1e-6 * dt,
+            "ball {k}: {:?} through the event machinery, {alone:?} alone",
+            rides[k]
+        );
+        assert_eq!(
+            rides[k].friction_loss, 0.0,
+            "ball {k}: no friction, nothing taken"
+        );
+    }
     assert_eq!(balls[0].center, lone.center);
 }
 

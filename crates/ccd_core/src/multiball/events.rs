@@ -17,6 +17,7 @@ use super::settle::Settling;
 use super::sim::Sim;
 use super::state::{EventBuffers, EventState};
 use crate::ball::Ball;
+use crate::bounce::RideTally;
 use crate::contact_with::ContactWith;
 use crate::obstacle::Obstacles;
 use crate::tolerance::{DEFAULT_EVENTS_PER_BALL, MIN_EVENT_BUDGET};
@@ -36,6 +37,9 @@ pub(super) struct Events {
     /// The machinery's contacts (the caller's ball numbers once it is done), and those of
     /// the balls that joined it, replayed up to when they joined.
     contacts: Vec<Contact>,
+    /// The balls the event machinery rode round a part in the last step, by the caller's
+    /// number, with their rides' tallies.
+    pub(super) rides: Vec<(u32, RideTally)>,
 }
 
 /// What the events phase reads and writes of the other phases.
@@ -104,6 +108,13 @@ impl Events {
             if let Some(m) = met.get_mut(self.state.order.caller(n)) {
                 *m = s.bounces.count > 0 || touched;
             }
+        }
+        // The riders' tallies, by the caller's numbers.
+        self.rides.clear();
+        for &n in &self.state.riders {
+            let n = n as usize;
+            self.rides
+                .push((self.state.order.caller(n) as u32, self.state.rides[n]));
         }
         let order = &mut self.state.order;
         order.renumber(&mut self.contacts);

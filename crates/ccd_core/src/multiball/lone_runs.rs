@@ -265,7 +265,7 @@ impl<Id: Copy + Send + Sync> LoneSweeps<Id> {
 
     /// Each place's rides of round parts in the last sweep ([`RideTally`]), in the store's
     /// order: none for a place whose ball was not stepped on its own (the event machinery
-    /// follows chords of a round part, and tallies no ride).
+    /// tallies its own: [`MultiballScratch::ride`](super::MultiballScratch::ride)).
     pub fn rides(&self) -> impl ExactSizeIterator<Item = RideTally> + '_ {
         self.places.iter().map(Lone::ride)
     }

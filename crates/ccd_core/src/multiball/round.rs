@@ -19,6 +19,7 @@
 //! anything.
 
 use super::sim::Sim;
+use crate::bounce::RideTally;
 use crate::obstacle::{ObstacleId, Obstacles};
 use crate::ride::{Ridden, RideState, RunEnd, RunLimits, Start, Track, heading, in_f32, run, track_from};
 use crate::tolerance::{MAX_RIDE_STEP_ANGLE, RIDE_SEARCH_SAG_REL};
@@ -170,6 +171,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             return;
         };
         self.step.clock[k].time = time;
+        self.tally(k, &on, on.to, on.to_time - on.from_time);
         match on.end {
             RunEnd::Leaves | RunEnd::Ends => {
                 let velocity = on.track.velocity(on.to);
@@ -189,6 +191,23 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         clock.version = clock.version.wrapping_add(1);
         self.moved(k);
         self.repredict(k);
+    }
+
+    /// Tally rider `k`'s ride on `on` from its chord's start to `to`, `took` seconds later:
+    /// the time, if it moved, and what friction took (the ride's own f64 energy, as the
+    /// lone ride's tally).
+    fn tally(&mut self, k: usize, on: &OnRound, to: RideState, took: f32) {
+        if !(took > 0.0) || (to == on.from && on.from.rate == 0.0) {
+            return;
+        }
+        let tally = &mut self.step.rides[k];
+        if *tally == RideTally::default() {
+            self.step.riders.push(k as u32);
+        }
+        tally.time += took;
+        if on.track.friction > 0.0 {
+            tally.friction_loss += (on.track.energy(on.from) - on.track.energy(to)) as f32;
+        }
     }
 
     /// Rider `k` stops riding and flies (under gravity, on a parabola).
@@ -217,6 +236,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             _ => on.track.velocity(on.to),
         };
         (self.balls[k].center, self.balls[k].velocity) = in_f32(&on.track, on.to, velocity, true);
+        if self.step.clock[k].time < t {
+            self.tally(k, &on, on.to, on.to_time - on.from_time);
+        }
         self.step.clock[k].time = t;
     }
 
@@ -236,6 +258,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             ..on.limits
         };
         let ran = run(&on.track, on.from, limits);
+        self.tally(k, &on, ran.state, t - on.from_time);
         let velocity = on.track.velocity(ran.state).as_vec2();
         if velocity.is_finite() {
             self.balls[k].velocity = velocity;

@@ -8,7 +8,7 @@ use super::report::{Contact, MultiballReport};
 use super::settings::MultiballSettings;
 use super::state::{BallState, Clock, EventBuffers, EventState, SensorHit};
 use crate::ball::Ball;
-use crate::bounce::{SweepSettings, sweep_bounces};
+use crate::bounce::{RideTally, SweepSettings, sweep_bounces};
 use crate::contact_with::ContactWith;
 use crate::meet::Bounces;
 use crate::obstacle::Obstacles;
@@ -67,6 +67,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 ..BallState::default()
             },
         );
+        self.step.rides.clear();
+        self.step.rides.resize(n, RideTally::default());
+        self.step.riders.clear();
         // Read only up to each ball's `sensor_count`: grown, never cleared.
         if self.step.sensors.len() < n {
             self.step.sensors.resize(n, [SensorHit::NONE; SENSORS_PER_LEG]);

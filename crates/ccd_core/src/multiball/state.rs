@@ -19,6 +19,7 @@ use super::order::SpatialOrder;
 use super::queue::{EventQueue, Schedule};
 use super::report::Contact;
 use super::round::OnRound;
+use crate::bounce::RideTally;
 use crate::contact_with::ContactWith;
 use crate::hit::Hit;
 use crate::meet::{Bounces, Squeeze};
@@ -49,6 +50,10 @@ pub(super) struct EventState {
     /// The contacts of the balls that joined the event machinery, replayed up to when they
     /// joined (merged with the machinery's in time order at the end of the step).
     pub(super) joined_contacts: Vec<Contact>,
+    /// Per ball: its rides of round parts over the step (`round.rs`).
+    pub(super) rides: Vec<RideTally>,
+    /// The balls whose `rides` tally anything, in the order they first rode.
+    pub(super) riders: Vec<u32>,
 }
 
 /// Buffers of one event: the lone balls joining the event machinery, and a grid query's

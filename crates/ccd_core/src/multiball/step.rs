@@ -185,6 +185,7 @@ pub fn step_balls_parallel<P: Parallel, O: Obstacles + Sync + ?Sized>(
     };
     // 4. Events.
     let mut report = MultiballReport::default();
+    s.events.rides.clear();
     if marked > 0 {
         let handoff = Handoff {
             lone: &s.lone.places,
@@ -229,10 +230,16 @@ impl MultiballScratch {
     }
 
     /// Ball `k`'s rides of round parts in the last [`step_balls`] (see
-    /// [`LoneSweeps::rides`]): none for a ball the event machinery moved, or no such ball.
+    /// [`LoneSweeps::rides`]), by the engine that moved it: its own sweep, or the event
+    /// machinery (a ball that joined the machinery during the step and rode there tallies
+    /// its rides from then on); none for no such ball.
     #[must_use]
     pub fn ride(&self, k: usize) -> RideTally {
-        self.lone.ride(k)
+        self.events
+            .rides
+            .iter()
+            .find(|(ball, _)| *ball as usize == k)
+            .map_or_else(|| self.lone.ride(k), |(_, tally)| *tally)
     }
 }
 
