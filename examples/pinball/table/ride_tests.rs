@@ -103,19 +103,17 @@ fn a_ball_rides_the_top_arch_the_ramps_turn_and_the_orbits_foot_exactly() {
     // (the ball rides its inside), entered at 0.3 rad at 1.5 m/s. Each ball rides whole
     // steps on to within a step's turn of where its ride stops being exact; its centre
     // stays on the ridden circle within two f32 ulps of its coordinates (2.5e-4 mm at
-    // most, where the event machinery's chords sag 1.35e-3 mm, `ARC_RIDE_SAG_REL` of the
-    // ball's radius), and its energy, what friction took added back, within 1e-5 of the
-    // ride's (f32 rounding; the bound for a closed scene).
+    // most), and its energy, what friction took added back, within 1e-5 of the ride's
+    // (f32 rounding; the bound for a closed scene).
     //
-    // On the arch, that is where the left orbit's flap (a hinged part) comes near: its
-    // swept box reaches its lever, pivot to tip, about its pivot, and from where the
-    // ball's box meets it the event machinery takes the ball on, chord by chord.
-    let flap = &def.playfield.gates[0];
-    let lever = Vec2::from(flap.tip).distance(Vec2::from(flap.pivot));
+    // Before the arch's end the left orbit's flap (a hinged part) comes near: its swept
+    // box reaches its lever, pivot to tip, about its pivot, and from where the ball's box
+    // meets it the event machinery takes the ball on. It rides on exactly, to the arch's
+    // end (before, it rode chords from there, 0.1 rad short of it).
     let arch = Curve {
         center: Vec2::new(255.0, 815.0),
         l: 255.0 - r,
-        exact_until: PI - ((flap.pivot.1 + lever + r - 815.0) / (255.0 - r)).asin(),
+        exact_until: PI,
         layers: ON_PLAYFIELD,
     };
     let turn = Curve {
