@@ -2,7 +2,8 @@
 //! `v₀² = 5.5·g·L`) and one swinging in a bowl (from 1.2 rad), stepped by `step_balls` at
 //! 120 Hz and 1 kHz two ways: on its own (the lone sweep rides the exact circle), and in
 //! the event machinery (a still bar outside the ring whose swept box, its lever about its
-//! pivot, covers the ring, so the ball goes there every step, and rides chord by chord).
+//! pivot, covers the ring, so the ball goes there every step, and rides the same exact
+//! circle cut into chords, an event each).
 //! Each way prints its time a step (the median of 7 runs), the machinery's events a step,
 //! and how far the centre strayed from its circle.
 //!
