@@ -16,15 +16,17 @@
 )]
 
 use ccd_core::{
-    Ball, Capsule, Circle, CircleArc, ContactWith, Material, MovingObstacle, MultiballScratch,
-    MultiballSettings, MultiballStep, Obstacle, ObstacleShape, PathLeg, Polyline, PredictSettings, Segment,
-    SegmentMotion, SweepSettings, Vec2, predict_path, step_balls, sweep_bounces,
+    Ball, Capsule, Circle, CircleArc, ContactWith, Material, MultiballScratch, MultiballSettings,
+    MultiballStep, Obstacle, ObstacleShape, PathLeg, Polyline, PredictSettings, Segment, SweepSettings, Vec2,
+    predict_path, step_balls, sweep_bounces,
 };
 use glam::DVec2;
 use std::f64::consts::PI;
 
 mod bowl;
+mod event_ball;
 use bowl::{G, reference_turns};
+use event_ball::step_event_ball;
 
 const RATES: [f32; 4] = [30.0, 60.0, 120.0, 1000.0];
 
@@ -42,9 +44,7 @@ fn step(walls: &[Obstacle], ball: (Vec2, Vec2), radius: f32, dt: f32) -> (Vec2, 
 
 /// What steps a ball on a round part: the lone sweep, or the event machinery
 /// (`step_balls`, at a resting speed of that many `g·dt`, with its scratch kept from step
-/// to step). There a still ring of radius 1,000 about the ball, a kinematic obstacle it
-/// never comes near, makes it an event ball: its box meets the ring's (the test asserts it
-/// at every step).
+/// to step), the ball made an event ball ([`step_event_ball`]).
 enum Stepper {
     Lone,
     Events(Box<MultiballScratch>, f32),
@@ -78,28 +78,14 @@ impl Stepper {
             assert!(!out.capped, "no step is capped: {out:?}");
             return (out.center, out.velocity);
         };
-        let ring = CircleArc::new(ball.0, 1000.0, 0.0, std::f32::consts::TAU);
-        let still = SegmentMotion {
-            pivot: ball.0,
-            angle: 0.0,
-            pivot_motion: Vec2::ZERO,
-        };
-        let mut balls = [Ball::new(ball.0, ball.1, radius)];
-        let mut marker = [MovingObstacle::new(Obstacle::arc(ring), still)];
+        let mut ball = Ball::new(ball.0, ball.1, radius);
         let multiball = MultiballSettings {
             gravity: settings().gravity,
             resting_speed: *resting * G as f32 * dt,
             ..MultiballSettings::default()
         };
-        let report = step_balls(
-            MultiballStep::new(&mut balls, dt, walls).with_moving(&mut marker),
-            &multiball,
-            scratch,
-            |_| {},
-        );
-        assert_eq!(report.event_balls, 1, "an event ball");
-        assert_eq!(report.capped_balls, 0, "no step is capped: {report:?}");
-        (balls[0].center, balls[0].velocity)
+        step_event_ball(walls, &mut ball, dt, &multiball, scratch);
+        (ball.center, ball.velocity)
     }
 }
 

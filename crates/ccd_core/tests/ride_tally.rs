@@ -18,7 +18,9 @@ use ccd_core::{
 use std::f32::consts::PI;
 
 mod bowl;
+mod event_ball;
 use bowl::{G, reference_turns};
+use event_ball::step_event_ball;
 
 const RATES: [f32; 4] = [30.0, 60.0, 120.0, 1000.0];
 
@@ -31,9 +33,8 @@ fn settings(material: Material) -> SweepSettings {
 }
 
 /// Which engine steps a ball: its own sweep, or the event machinery (`step_balls`, its
-/// scratch kept from step to step), where a still ring of radius 1,000 about the ball, a
-/// kinematic obstacle it never comes near, makes it an event ball (asserted at every
-/// step); its tally is then `MultiballScratch::ride`'s.
+/// scratch kept from step to step, the ball made an event ball: [`step_event_ball`]); its
+/// tally is then `MultiballScratch::ride`'s.
 enum Engine {
     Lone,
     Events(Box<MultiballScratch>),
@@ -55,30 +56,16 @@ impl Engine {
         let Self::Events(scratch) = self else {
             return lone_step(walls, ball, material, dt);
         };
-        let ring = CircleArc::new(ball.0, 1000.0, 0.0, 2.0 * PI);
-        let still = SegmentMotion {
-            pivot: ball.0,
-            angle: 0.0,
-            pivot_motion: Vec2::ZERO,
-        };
-        let mut balls = [Ball {
+        let mut one = Ball {
             material,
             ..Ball::new(ball.0, ball.1, 0.5)
-        }];
-        let mut marker = [MovingObstacle::new(Obstacle::arc(ring), still)];
+        };
         let multiball = MultiballSettings {
             gravity: Vec2::new(0.0, -G as f32),
             ..MultiballSettings::default()
         };
-        let report = step_balls(
-            MultiballStep::new(&mut balls, dt, walls).with_moving(&mut marker),
-            &multiball,
-            scratch,
-            |_| {},
-        );
-        assert_eq!(report.event_balls, 1, "an event ball");
-        assert_eq!(report.capped_balls, 0, "no step is capped: {report:?}");
-        ((balls[0].center, balls[0].velocity), scratch.ride(0))
+        step_event_ball(walls, &mut one, dt, &multiball, scratch);
+        ((one.center, one.velocity), scratch.ride(0))
     }
 }
 
