@@ -46,8 +46,8 @@ use crate::response::{
     rub_on_surface, slide_along, two_surfaces,
 };
 use crate::ride::{
-    Ridden, flat_joint, grazes_inside, heads_off_end, ridden, ride_chord, ride_radius, rides_at_most,
-    rides_same,
+    Ridden, ends_on, flat_joint, grazes_inside, heads_off_end, ridden, ride_chord, ride_radius,
+    rides_at_most, rides_same,
 };
 use crate::shape::{Aabb, Segment};
 use crate::tolerance::{MAX_WEDGE_BOUNCES, SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL};
@@ -593,6 +593,7 @@ impl<'a> Facts<'a> {
         if touches_another(world, ball, meeting.with, n, settling, |o| {
             flat_joint(&ridden, r, &o.shape).is_some()
                 || rides_same(&ridden, &o.shape, meeting.hit.center, ball.radius)
+                || ends_on(&ridden, r, &o.shape, meeting.hit.center, ball.velocity)
         }) {
             return None;
         }

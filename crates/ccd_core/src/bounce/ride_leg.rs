@@ -15,8 +15,8 @@ use crate::hit::Hit;
 use crate::obstacle::{Obstacle, ObstacleId, Obstacles};
 use crate::parabola::{Parabola, PathLeg};
 use crate::ride::{
-    Ridden, RideState, Run, RunEnd, RunLimits, Start, Track, flat_joint, heading, in_f32, rides_same, run,
-    track_from,
+    Ridden, RideState, Run, RunEnd, RunLimits, Start, Track, ends_on, flat_joint, heading, in_f32,
+    rides_same, run, track_from,
 };
 use crate::shape::{Aabb, Circle};
 use crate::tolerance::{MAX_RIDE_STEP_ANGLE, RIDE_SEARCH_SAG_REL};
@@ -219,10 +219,12 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
                 self.obstacles,
                 counted,
                 // A face going on from the arc's end is not met before the end; another
-                // obstacle's end at the same point is the same round part.
+                // obstacle's end at the same point is the same round part; a face that
+                // ends on the part, where the ball heads off it, does not hold it.
                 |o: &Obstacle, hit: &Hit| {
                     flat_joint(&on.ridden, f64::from(r), &o.shape).is_some()
                         || rides_same(&on.ridden, &o.shape, hit.center, r)
+                        || ends_on(&on.ridden, f64::from(r), &o.shape, hit.center, to - from)
                 },
                 |id, hit| {
                     watch.hit(&leg_hit(id, hit, time, 0.0, Vec2::ZERO, true));

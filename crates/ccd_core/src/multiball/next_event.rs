@@ -17,7 +17,7 @@ use crate::hit::Hit;
 use crate::meet::LastContact;
 use crate::obstacle::{Obstacle, Obstacles};
 use crate::response::slide_stops;
-use crate::ride::{flat_joint, rides_same};
+use crate::ride::{ends_on, flat_joint, rides_same};
 use crate::shape::Segment;
 use crate::tolerance::{MAX_SENSOR_HITS_PER_LEG as SENSORS_PER_LEG, TOUCH_SLOP_REL};
 use glam::Vec2;
@@ -213,10 +213,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let Some(on) = self.step.state[i].round else {
             return;
         };
-        let r = self.balls[i].radius;
+        let (r, chord) = (self.balls[i].radius, self.balls[i].velocity);
         let passed = |o: &Obstacle, hit: &Hit| {
             flat_joint(&on.ridden, f64::from(r), &o.shape).is_some()
                 || rides_same(&on.ridden, &o.shape, hit.center, r)
+                || ends_on(&on.ridden, f64::from(r), &o.shape, hit.center, chord)
         };
         self.walls_passing(i, leg, next, sensors, passed);
     }

@@ -204,6 +204,22 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
     }
 
+    /// Whether sliding ball `i`, at the velocity of this instant, grazes the round part of
+    /// a still wall at `contact` ([`rides_at_most`]): the face it slides on hands it over
+    /// there (a lip: a post where the face ends, tangent to it). It then meets it as a ball
+    /// in flight does (`meet.rs`): it rides it, or flies on along its tangent. (Settled
+    /// there, it took the rest of the step's gravity at once and moved straight: off a
+    /// slope onto a post, 3.0e-5 of the ride's radius off at 60 Hz, at 2·g·dt.)
+    fn slides_onto_round(&self, i: usize, contact: ObstacleHit) -> bool {
+        let ContactWith::Obstacle(_) = contact.with else {
+            return false;
+        };
+        let ball = self.balls[i];
+        rides_at_most(-ball.velocity.dot(contact.hit.normal), ball.velocity)
+            && still_wall(self.obstacles, contact.with, contact.hit.point)
+                .is_some_and(|shape| ridden(&shape, contact.hit.center, ball.radius).is_some())
+    }
+
     /// How fast ball `i` was leaving `contact`'s surface at its leg's start, where that is
     /// the separation bias of a rest (at most twice [`SEPARATION_SPEED_REL`] of its speed);
     /// else 0 ([`RestRule::Event`]).
@@ -220,7 +236,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
 
     /// Ball `i` arrives at `contact` at `time`: the sensors on the way are reported, a
     /// ball in flight or sliding takes the velocity of this instant (a sliding one
-    /// settles), and it is placed at the contact (against a moving part's face or cap, at
+    /// settles, or flies where its face hands it to a round part: `slides_onto_round`),
+    /// and it is placed at the contact (against a moving part's face or cap, at
     /// exactly the contact distance). Returns the contact with the ball's centre there.
     fn arrive(&mut self, i: usize, time: f32, contact: ObstacleHit) -> ObstacleHit {
         let mut hit = contact.hit;
@@ -236,8 +253,15 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             self.step.clock[i].time = time;
         }
         if clock.sliding {
-            // A sliding ball that meets something settles there.
-            self.settle(i);
+            if self.slides_onto_round(i, contact) {
+                // It flies from here, and lands on the round part as a ball in flight.
+                self.step.clock[i].sliding = false;
+                self.step.clock[i].curved = true;
+                self.step.state[i].slide = None;
+            } else {
+                // A sliding ball that meets anything else settles there.
+                self.settle(i);
+            }
         }
         if let ContactWith::Moving(index) = contact.with
             && matches!(

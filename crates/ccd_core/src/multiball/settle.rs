@@ -44,10 +44,11 @@
 //! A sliding ball whose foot leaves its face (an event, `EventKind::SlideEnds`) slides on
 //! across a seam, or flies on from there (`Sim::leave_face`); one that meets anything
 //! settles straight at that instant, unless it is struck sliding on a frictionless face
-//! and slides on (`cluster/gravity.rs`). A settled ball carries the rest of the step's
-//! gravity in its velocity: an impact takes it out and is solved on the velocities of its
-//! instant, and the balls that rest after it take the rest of the step's gravity then
-//! (`cluster/gravity.rs`). Settling is one way within a step (flight, then sliding, then
+//! and slides on (`cluster/gravity.rs`), or grazes a still wall's round part (a post its
+//! face ends on), from where it flies, and lands on it (`obstacle_contact.rs`). A settled
+//! ball carries the rest of the step's gravity in its velocity: an impact takes it out and
+//! is solved on the velocities of its instant, and the balls that rest after it take the
+//! rest of the step's gravity then (`cluster/gravity.rs`). Settling is one way within a step (flight, then sliding, then
 //! straight), so it cannot go back and forth, but for a round part: a ride ends in flight
 //! (where the press vanishes, the part ends, or the ball meets anything, `round.rs`), and
 //! a settled ball flies again where it grazes a round part's inside, at a contact counted
@@ -62,7 +63,7 @@ use crate::bounce::{end_left, flat_beyond, still_wall};
 use crate::contact_with::ContactWith;
 use crate::obstacle::{ObstacleShape, Obstacles};
 use crate::response::{rested, rough_pull, slide_along};
-use crate::ride::{ridden, rides_same};
+use crate::ride::{ends_on, ridden, rides_same};
 use crate::shape::{Aabb, Segment};
 use crate::tolerance::TOUCH_SLOP_REL;
 use glam::Vec2;
@@ -122,7 +123,10 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// its round part (which two walls' ends at one point may make together).
     fn slide_pressed(&mut self, rest: &RestingContacts, flight: &[Vec2]) {
         for group in rest.walls.chunk_by(|a, b| a.ball == b.ball) {
-            let Some(c) = self.one_surface(group) else {
+            let Some(c) = group
+                .first()
+                .and_then(|c| self.one_surface(group, flight[c.ball]))
+            else {
                 continue;
             };
             if !rest.resting[c.ball] || rest.paired[c.ball] {
@@ -144,21 +148,35 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
     }
 
-    /// The one surface a ball's resting contacts `group` touch: one contact, or the ends
-    /// of walls that meet at one point, one round part ([`rides_same`]).
-    fn one_surface<'g>(&self, group: &'g [WallContact]) -> Option<&'g WallContact> {
-        let (first, others) = group.split_first()?;
+    /// The one surface a ball's resting contacts `group` touch, the ball moving at
+    /// `velocity`: one contact, or a round part whose every other contact is the same
+    /// round part (the ends of walls that meet at one point, [`rides_same`]) or a face
+    /// that ends on it where the ball heads off that face ([`ends_on`]: a lip).
+    fn one_surface<'g>(&self, group: &'g [WallContact], velocity: Vec2) -> Option<&'g WallContact> {
+        let [first, others @ ..] = group else {
+            return None;
+        };
         if others.is_empty() {
             return Some(first);
         }
         let ball = self.balls[first.ball];
+        let r = f64::from(ball.radius);
         let shape_of =
             |c: &WallContact| still_wall(self.obstacles, ContactWith::Obstacle(c.obstacle), c.point);
-        let ridden = shape_of(first).and_then(|shape| ridden(&shape, ball.center, ball.radius))?;
-        others
-            .iter()
-            .all(|c| shape_of(c).is_some_and(|shape| rides_same(&ridden, &shape, ball.center, ball.radius)))
-            .then_some(first)
+        group.iter().enumerate().find_map(|(k, c)| {
+            let ridden = shape_of(c).and_then(|shape| ridden(&shape, ball.center, ball.radius))?;
+            let joins = |o: &WallContact| {
+                shape_of(o).is_some_and(|shape| {
+                    rides_same(&ridden, &shape, ball.center, ball.radius)
+                        || ends_on(&ridden, r, &shape, ball.center, velocity)
+                })
+            };
+            group
+                .iter()
+                .enumerate()
+                .all(|(j, o)| j == k || joins(o))
+                .then_some(c)
+        })
     }
 
     /// Ball `c.ball`, pressed on the round part of the one wall it touches, `c`, by the

@@ -22,7 +22,7 @@
 use super::{Ridden, arc_curve};
 use crate::obstacle::ObstacleShape;
 use crate::shape::{CircleArc, Segment};
-use crate::tolerance::{CHAIN_VERTEX_SLOP_REL, SEAM_FLAT_SIN};
+use crate::tolerance::{CHAIN_VERTEX_SLOP_REL, SEAM_FLAT_SIN, TOUCH_SLOP_REL};
 use glam::{DVec2, Vec2};
 
 /// A face going on from an end of a ridden arc.
@@ -84,6 +84,49 @@ pub(crate) fn flat_joint(ridden: &Ridden, r: f64, shape: &ObstacleShape) -> Opti
                 along,
             })
         })
+}
+
+/// Whether `shape`, a face (a segment or a chain's edge), ends on the surface of the round
+/// part `ridden` that a ball of radius `r` centred at `center` rides, the ball is at that
+/// end, and at `velocity` it does not head back along the face: a lip, as a slope ending
+/// on a post. Such a face does not hold the ball on its ride: a point of the part's
+/// surface is nearest the circle the centre rides where the ball touches it, and further
+/// off either way. (Taken for a second surface holding it, the ball sliding off a slope
+/// onto a post did not ride: the lone sweep hopped on the post, at 1.5e-3 u/s a contact,
+/// and the event machinery settled, took the rest of the step's gravity at once and
+/// gained energy, 1.7e-3 of L off at 60 Hz.)
+///
+/// On the surface means within the touch slop of it ([`TOUCH_SLOP_REL`] of `r`), or the
+/// f32 rounding of the coordinates ([`CHAIN_VERTEX_SLOP_REL`]), whichever is more. At the
+/// end means the centre's foot on the face's line is no further back from it than where
+/// the ride's circle comes within that slop of the face's line, `√(2·L·slop)`: a face
+/// that goes on along the part's tangent from its end meets the ride's circle there, and
+/// the f32 contact with a part so nearly tangent may come that far before the end.
+pub(crate) fn ends_on(ridden: &Ridden, r: f64, shape: &ObstacleShape, center: Vec2, velocity: Vec2) -> bool {
+    let face = match *shape {
+        ObstacleShape::Segment(s) => s,
+        ObstacleShape::Edge(e) => e.segment,
+        _ => return false,
+    };
+    let (a, b, p) = (face.a.as_dvec2(), face.b.as_dvec2(), center.as_dvec2());
+    let (end, other) = if p.distance_squared(a) <= p.distance_squared(b) {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    let Some(along) = (end - other).try_normalize() else {
+        return false;
+    };
+    let touch = f64::from(TOUCH_SLOP_REL) * r;
+    let slop = touch.max(f64::from(CHAIN_VERTEX_SLOP_REL) * end.abs().max_element().max(1.0));
+    let surface = if ridden.inside {
+        ridden.radius + r
+    } else {
+        ridden.radius - r
+    };
+    let on_surface = ((end - ridden.center).length() - surface).abs() <= slop;
+    let at_end = (end - p).dot(along) <= (2.0 * ridden.radius * slop).sqrt();
+    on_surface && at_end && velocity.as_dvec2().dot(along) >= 0.0
 }
 
 /// The circle a ball of radius `r` on the `side` of `face` (its unit normal towards the

@@ -68,3 +68,28 @@ fn a_velocity_a_hair_against_the_part_is_rounded_along_it() {
     let off = place::nearest_not_against(glam::DVec2::new(0.5, 0.25), toward);
     assert_eq!(off, Vec2::new(0.5, 0.25));
 }
+
+#[test]
+fn a_face_ending_on_a_post_holds_no_ball_heading_off_its_end() {
+    // A pillar of 5 at (0, −5), a floor from (−10, 0) to its top, (0, 0), a ball of 0.5
+    // riding the pillar: L = 5.5. The touch slop is 5e-5, so the ball is at the floor's
+    // end while its foot is within √(2·5.5·5e-5) = 0.0235 of it.
+    let pillar = ObstacleShape::Circle(Circle::new(Vec2::new(0.0, -5.0), 5.0));
+    let on_top = ridden(&pillar, Vec2::new(0.0, 0.5), 0.5).unwrap();
+    let floor = ObstacleShape::Segment(Segment::new(Vec2::new(-10.0, 0.0), Vec2::ZERO));
+    let ends = |center: Vec2, velocity: Vec2| ends_on(&on_top, 0.5, &floor, center, velocity);
+    let (off, back) = (Vec2::new(1.0, 0.0), Vec2::new(-1.0, 0.0));
+    // At the end, heading off it (or at rest): the floor does not hold it.
+    assert!(ends(Vec2::new(0.0, 0.5), off));
+    assert!(ends(Vec2::new(0.0, 0.5), Vec2::ZERO));
+    assert!(ends(Vec2::new(-0.02, 0.5), off));
+    assert!(ends(Vec2::new(0.3, 0.49), off));
+    // Heading back onto the floor, or further back on it than 0.0235: it does.
+    assert!(!ends(Vec2::new(0.0, 0.5), back));
+    assert!(!ends(Vec2::new(-0.03, 0.5), off));
+    // A floor that ends 1e-2 above the pillar's top, beyond the slop, is a step of its
+    // own; a pillar's face is no face.
+    let above = ObstacleShape::Segment(Segment::new(Vec2::new(-10.0, 0.01), Vec2::new(0.0, 0.01)));
+    assert!(!ends_on(&on_top, 0.5, &above, Vec2::new(0.0, 0.51), off));
+    assert!(!ends_on(&on_top, 0.5, &pillar, Vec2::new(0.0, 0.5), off));
+}
