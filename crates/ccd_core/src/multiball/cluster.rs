@@ -634,6 +634,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         for &k in &bufs.balls {
             let ball = &mut self.balls[k];
             ball.velocity = limit_speed(ball.velocity, ball.max_speed);
+            if self.step.clock[k].sliding {
+                self.pull_again(k);
+            }
         }
         let mut turned: Option<Aabb> = None;
         for (h, b) in bufs.bodies.iter().enumerate() {

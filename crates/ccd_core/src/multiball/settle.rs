@@ -43,8 +43,8 @@
 //!
 //! A sliding ball whose foot leaves its face (an event, `EventKind::SlideEnds`) slides on
 //! across a seam, or flies on from there (`Sim::leave_face`); one that meets anything
-//! settles straight at that instant, unless it is struck sliding on a frictionless face
-//! and slides on (`cluster/gravity.rs`), or grazes a still wall's round part (a post its
+//! settles straight at that instant, unless it is struck sliding on a still face and
+//! slides on, friction against its new motion (`cluster/gravity.rs`), or grazes a still wall's round part (a post its
 //! face ends on), from where it flies, and lands on it (`obstacle_contact.rs`). A settled
 //! ball carries the rest of the step's gravity in its velocity: an impact takes it out and
 //! is solved on the velocities of its instant, and the balls that rest after it take the
@@ -391,6 +391,35 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             acceleration,
             friction: friction.max(0.0),
         })
+    }
+
+    /// Sliding ball `k`, which slides on along its face from a contact of one instant at
+    /// its clock (`cluster/gravity.rs`), pulled again for the velocity the contact left
+    /// it: gravity's part along the face less friction against its new motion
+    /// ([`rough_pull`]). Where friction holds it at rest, it stays. (Without friction the
+    /// pull is gravity's part along the face whatever the velocity.)
+    pub(super) fn pull_again(&mut self, k: usize) {
+        let Some(on) = self.step.state[k].slide else {
+            return;
+        };
+        let center = self.balls[k].center;
+        let Some(normal) = on.face.normal_toward(center - on.face.a) else {
+            return;
+        };
+        if !(on.friction > 0.0) {
+            return;
+        }
+        let g = self.gravity_of(k);
+        let pull = rough_pull(g, normal, self.balls[k].velocity, on.friction)
+            .map(|pull| slide_along(pull, normal))
+            .filter(|a| a.is_finite() && *a != Vec2::ZERO);
+        if let Some(acceleration) = pull {
+            self.step.state[k].slide = Some(SlideOn { acceleration, ..on });
+            return;
+        }
+        self.balls[k].velocity = rested(Vec2::ZERO, normal);
+        self.step.state[k].slide = None;
+        self.step.clock[k].sliding = false;
     }
 
     /// Sliding ball `k`'s friction brings it to rest on its face at `time`: friction holds
