@@ -451,21 +451,16 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
                 });
             }
             Some(Rest::Ride {
+                on: ContactWith::Obstacle(obstacle),
                 ridden,
                 friction,
                 speed,
-            }) => {
-                self.ride = Some(RideOn {
-                    obstacle: id,
-                    ridden,
-                    friction,
-                    from: RideFrom::Landed { speed },
-                });
-            }
+            }) => self.ride = Some(RideOn::landed(obstacle, ridden, friction, speed)),
             Some(Rest::Held) => return false,
             Some(Rest::Leaves) => (self.out.center, self.out.velocity) = leave_clear(&hit, self.out.velocity),
-            // (The lone rule settles no ball: `Settle` is the event machinery's.)
-            Some(Rest::Settle) | None => {}
+            // (The lone rule settles no ball, `Settle` is the event machinery's; it meets
+            // walls only, and rides nothing else.)
+            Some(Rest::Settle | Rest::Ride { .. }) | None => {}
         }
         true
     }
@@ -712,7 +707,7 @@ pub(crate) use leg::{
     Counted, Course, JustMet, Solid, earliest_solid, flat_beyond, is_seam_end, keep_earliest, solid_on,
 };
 use leg::{SensorHits, earliest_on_path};
-use ride_leg::{RideFrom, RideOn};
+use ride_leg::RideOn;
 use slide::Slide;
 pub(crate) use slide::foot_leaves_face;
 

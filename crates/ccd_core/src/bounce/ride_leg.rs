@@ -34,6 +34,19 @@ pub(super) struct RideOn {
     pub(super) from: RideFrom,
 }
 
+impl RideOn {
+    /// The ride of `obstacle`'s round part `ridden` a ball lands on at `speed`, with
+    /// `friction`.
+    pub(super) fn landed(obstacle: ObstacleId, ridden: Ridden, friction: f32, speed: f64) -> Self {
+        Self {
+            obstacle,
+            ridden,
+            friction,
+            from: RideFrom::Landed { speed },
+        }
+    }
+}
+
 /// Where a ride's run starts from.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum RideFrom {

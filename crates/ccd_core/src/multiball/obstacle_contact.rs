@@ -145,11 +145,12 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 });
             }
             Some(Rest::Ride {
+                on,
                 ridden,
                 friction,
                 speed,
             }) => {
-                let on = match meeting.with {
+                let on = match on {
                     ContactWith::Obstacle(id) => Some((id, ridden)),
                     ContactWith::Moving(_) | ContactWith::Ball(_) => None,
                 };
