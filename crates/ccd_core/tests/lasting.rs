@@ -236,6 +236,25 @@ fn leaving_events(
     None
 }
 
+/// The post tests' round parts of 9.5 about `c`: a pillar, a capsule's round end, an
+/// arc's outside (a rail), and two capsules' ends at one point (as a polygon's separate
+/// edges meet at a vertex).
+fn posts(c: Vec2) -> [(&'static str, Vec<Obstacle>); 4] {
+    let capsule = |to: Vec2| Obstacle::capsule(Capsule::new(c, to, 9.5));
+    [
+        ("pillar", vec![Obstacle::pillar(Circle::new(c, 9.5))]),
+        ("capsule's end", vec![capsule(c - Vec2::new(30.0, 0.0))]),
+        ("arc", vec![Obstacle::arc(CircleArc::new(c, 9.5, -0.5, 3.0))]),
+        (
+            "two capsules' ends at one point",
+            vec![
+                capsule(c - Vec2::new(30.0, 0.0)),
+                capsule(c + Vec2::new(-20.0, -25.0)),
+            ],
+        ),
+    ]
+}
+
 #[test]
 fn a_ball_let_go_off_the_top_of_a_round_part_slides_off_where_the_press_vanishes() {
     // A pillar of 9.5, a capsule's round end of 9.5, the outside of an arc of 9.5 (a
@@ -247,19 +266,7 @@ fn a_ball_let_go_off_the_top_of_a_round_part_slides_off_where_the_press_vanishes
     // and through the event machinery at no resting speed and at the plugin's (where it
     // left read off its ride tally: [`leaving_events`]).
     let c = Vec2::new(3.0, -2.0);
-    let capsule = |to: Vec2| Obstacle::capsule(Capsule::new(c, to, 9.5));
-    let shapes: [(&str, Vec<Obstacle>); 4] = [
-        ("pillar", vec![Obstacle::pillar(Circle::new(c, 9.5))]),
-        ("capsule's end", vec![capsule(c - Vec2::new(30.0, 0.0))]),
-        ("arc", vec![Obstacle::arc(CircleArc::new(c, 9.5, -0.5, 3.0))]),
-        (
-            "two capsules' ends at one point",
-            vec![
-                capsule(c - Vec2::new(30.0, 0.0)),
-                capsule(c + Vec2::new(-20.0, -25.0)),
-            ],
-        ),
-    ];
+    let shapes = posts(c);
     let l = 10.0;
     // The worst angle and speed, alone and through the event machinery.
     let mut worst = [(0.0_f64, 0.0_f64); 2];
@@ -497,19 +504,7 @@ fn through_the_event_machinery_a_ball_slides_off_a_post_and_falls_from_a_loop_on
     // the same figures to two digits: 3.8e-5 off a post, 6.4e-5 from the loop).
     let bound = |rate: f32| if rate > 240.0 { 1e-4 } else { 2e-5 };
     let c = Vec2::new(3.0, -2.0);
-    let capsule = |to: Vec2| Obstacle::capsule(Capsule::new(c, to, 9.5));
-    let posts: [(&str, Vec<Obstacle>); 4] = [
-        ("pillar", vec![Obstacle::pillar(Circle::new(c, 9.5))]),
-        ("capsule's end", vec![capsule(c - Vec2::new(30.0, 0.0))]),
-        ("arc", vec![Obstacle::arc(CircleArc::new(c, 9.5, -0.5, 3.0))]),
-        (
-            "two capsules' ends at one point",
-            vec![
-                capsule(c - Vec2::new(30.0, 0.0)),
-                capsule(c + Vec2::new(-20.0, -25.0)),
-            ],
-        ),
-    ];
+    let posts = posts(c);
     let ring = [Obstacle::arc(CircleArc::new(c, 10.0, 0.0, std::f32::consts::TAU))];
     // The worst off a post and from the loop, up to 120 Hz and at 1 kHz.
     let mut worst = [[0.0_f64; 2]; 2];
