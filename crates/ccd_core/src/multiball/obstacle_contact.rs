@@ -212,13 +212,21 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     /// there, it took the rest of the step's gravity at once and moved straight: off a
     /// slope onto a post, 3.0e-5 of the ride's radius off at 60 Hz, at 2·g·dt.)
     fn slides_onto_round(&self, i: usize, contact: ObstacleHit) -> bool {
+        self.grazes_round(i, contact, self.balls[i].velocity)
+    }
+
+    /// Whether ball `i`, at `velocity`, may graze the round part of `contact`'s wall (a
+    /// still one): it comes in at a ride's angle at most ([`rides_at_most`]; most contacts
+    /// are turned away by that alone), and the wall has a round part where it touches.
+    #[inline]
+    fn grazes_round(&self, i: usize, contact: ObstacleHit, velocity: Vec2) -> bool {
         let ContactWith::Obstacle(_) = contact.with else {
             return false;
         };
-        let ball = self.balls[i];
-        rides_at_most(-ball.velocity.dot(contact.hit.normal), ball.velocity)
+        let radius = self.balls[i].radius;
+        rides_at_most(-velocity.dot(contact.hit.normal), velocity)
             && still_wall(self.obstacles, contact.with, contact.hit.point)
-                .is_some_and(|shape| ridden(&shape, contact.hit.center, ball.radius).is_some())
+                .is_some_and(|shape| ridden(&shape, contact.hit.center, radius).is_some())
     }
 
     /// How fast ball `i` was leaving `contact`'s surface at its leg's start, where that is
@@ -319,15 +327,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         contact: ObstacleHit,
         bufs: &mut ClusterBuffers,
     ) -> bool {
-        let ContactWith::Obstacle(_) = contact.with else {
-            return false;
-        };
-        let ball = self.balls[i];
-        let v = self.effective_velocity(i);
-        rides_at_most(-v.dot(contact.hit.normal), v)
-            && still_wall(self.obstacles, contact.with, contact.hit.point)
-                .is_some_and(|shape| ridden(&shape, ball.center, ball.radius).is_some())
-            && self.beside_a_ball(i, time, bufs)
+        self.grazes_round(i, contact, self.effective_velocity(i)) && self.beside_a_ball(i, time, bufs)
     }
 
     /// Calls `visit` with every solid surface whose box may meet `area` at `time`: what it
