@@ -443,6 +443,7 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
         match met.rest {
             Some(Rest::Slide { face, friction, .. }) => {
                 self.ran_off = false;
+                self.out.center = seat(hit.center, face, hit.normal, self.radius);
                 self.slide = Some(Slide {
                     obstacle: id,
                     normal: hit.normal,
@@ -709,7 +710,7 @@ pub(crate) use leg::{
 use leg::{SensorHits, earliest_on_path};
 use ride_leg::RideOn;
 use slide::Slide;
-pub(crate) use slide::foot_leaves_face;
+pub(crate) use slide::{foot_leaves_face, seat};
 
 #[cfg(test)]
 mod tests;

@@ -8,7 +8,7 @@ use super::report::Contact;
 use super::round::landed;
 use super::sim::Sim;
 use super::state::SlideOn;
-use crate::bounce::{leave_clear, still_wall};
+use crate::bounce::{leave_clear, seat, still_wall};
 use crate::contact_with::ContactWith;
 use crate::hit::Hit;
 use crate::material::Material;
@@ -138,6 +138,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 // On a level frictionless face gravity has no part along it: the leg is
                 // straight.
                 clock.sliding = acceleration != Vec2::ZERO;
+                let ball = &mut self.balls[i];
+                ball.center = seat(ball.center, face, meeting.hit.normal, ball.radius);
                 state.slide = Some(SlideOn {
                     face,
                     acceleration,

@@ -59,7 +59,7 @@ use super::resting_contacts::{OnlyWall, Rest, RestingContacts, WallContact};
 use super::round::{going_on, landed};
 use super::sim::Sim;
 use super::state::SlideOn;
-use crate::bounce::{end_left, flat_beyond, still_wall};
+use crate::bounce::{end_left, flat_beyond, seat, still_wall};
 use crate::contact_with::ContactWith;
 use crate::obstacle::{ObstacleShape, Obstacles};
 use crate::response::{rested, rough_pull, slide_along};
@@ -312,7 +312,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         } else {
             self.balls[k].velocity - slide * self.dt
         };
-        self.balls[k].velocity = rested(start, wall.normal);
+        let ball = &mut self.balls[k];
+        ball.velocity = rested(start, wall.normal);
+        ball.center = seat(ball.center, wall.face, wall.normal, ball.radius);
         self.step.clock[k].sliding = true;
         self.step.state[k].slide = Some(SlideOn {
             face: wall.face,
