@@ -357,6 +357,7 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
                 }
                 Some(Beyond::Ride(ride)) => {
                     self.slide = None;
+                    self.ran_off = true;
                     self.ride = Some(ride);
                     return true;
                 }
