@@ -368,6 +368,13 @@ pub(crate) fn rub_on_surface(relative: Vec2, normal: Vec2, max_loss: f32) -> Vec
     (along + apply_friction(v - along, f64::from(max_loss.max(0.0)))).as_vec2()
 }
 
+/// [`rub_on_surface`]'s part across `normal` alone (its part along it dropped, in f64):
+/// the velocity a ball that lands on the surface slides on with.
+pub(crate) fn rub_across(relative: Vec2, normal: Vec2, max_loss: f32) -> Vec2 {
+    let (v, n) = (relative.as_dvec2(), normal.as_dvec2());
+    apply_friction(v - n * v.dot(n), f64::from(max_loss.max(0.0))).as_vec2()
+}
+
 /// `velocity` scaled down to `max_speed` when it is faster: a ball's speed limit, applied
 /// after each contact's response. Its direction is kept. A `max_speed` that is infinite
 /// (the default) or not a number leaves every velocity as it is.

@@ -16,9 +16,9 @@
 )]
 
 use ccd_core::{
-    Ball, Capsule, Circle, CircleArc, ContactWith, Material, MultiballScratch, MultiballSettings,
-    MultiballStep, Obstacle, ObstacleShape, PathLeg, Polyline, PredictSettings, Segment, SweepSettings, Vec2,
-    predict_path, step_balls, sweep_bounces,
+    Ball, Capsule, Circle, CircleArc, CombineRule, ContactWith, Material, MultiballScratch,
+    MultiballSettings, MultiballStep, Obstacle, ObstacleShape, PathLeg, Polyline, PredictSettings, Segment,
+    SweepSettings, Vec2, predict_path, step_balls, sweep_bounces,
 };
 use glam::DVec2;
 use std::f64::consts::PI;
@@ -910,6 +910,61 @@ fn a_ball_too_fast_for_the_arc_its_slope_ends_on_flies_from_the_lip() {
     }
     println!("off the slope and the flight from the lip by at most {worst:.1e} of L");
     assert!(worst < 2e-5, "{worst:.1e} of L off");
+}
+
+#[test]
+fn a_ball_let_go_where_friction_nearly_holds_it_slides_down_its_face() {
+    // A slope a random search found (0.371 rad: tan β = 0.389, just above μ = 0.360;
+    // e = 0.49; a ball of 0.952 let go 0.23 up from its lip, at coordinates near 40, at
+    // 60 Hz): from rest the ball slides down at g·(sin β − μ·cos β) = 0.266 u/s². Each
+    // step starts with a landing whose bounce friction ((1 + e)·μ = 0.54 > tan β) left no
+    // speed along the face but rounding: the slide took that rounding's direction, and
+    // friction, against it, drove the ball into the face, 1.6e-4 in its first step (and
+    // near the lip it met the pillar the slope ends on, to the bounce cap). It slides along
+    // the face as it came: until the lip, it is never more than 3·64·ε (2.3e-5) off the
+    // line its centre slides along (2.6e-6), and at every step's end where the closed form
+    // puts it along the face, within 1e-5 (5.2e-6).
+    let (beta, r, s0) = (0.370_833_78_f32, 0.951_954_66_f32, 0.230_530_56_f32);
+    let mu = 0.360_176_15_f32;
+    let c = Vec2::new(-42.301537, -7.565117);
+    let rough = Material::new(0.494_069_34, mu).with_rules(CombineRule::Classic, CombineRule::Max);
+    let (walls, lip_at) = lip(beta, 18.154_295, c, false, rough);
+    let (up, down) = (
+        Vec2::new(beta.sin(), beta.cos()),
+        Vec2::new(beta.cos(), -beta.sin()),
+    );
+    let start = (lip_at + up * r - down * s0, Vec2::ZERO);
+    let (beta, mu) = (f64::from(beta), f64::from(mu));
+    let pull = G * (beta.sin() - mu * beta.cos());
+    let t_lip = (2.0 * f64::from(s0) / pull).sqrt();
+    let Some(ObstacleShape::Segment(slope)) = walls.first().map(|w| w.shape) else {
+        unreachable!("the first wall is the slope")
+    };
+    let (a, b) = (slope.a.as_dvec2(), slope.b.as_dvec2());
+    let (along, n) = ((b - a).normalize(), (b - a).perp().normalize());
+    let n = if n.y < 0.0 { -n } else { n };
+    let from = start.0.as_dvec2();
+    let (mut ball, mut worst) = (start, [0.0_f64; 2]);
+    for k in 1.. {
+        let t = f64::from(k) / 60.0;
+        if t >= t_lip {
+            break;
+        }
+        ball = Stepper::Lone.step(&walls, ball, r, 1.0 / 60.0);
+        let p = ball.0.as_dvec2();
+        worst[0] = worst[0].max(((p - a).dot(n) - f64::from(r)).abs());
+        worst[1] = worst[1].max(((p - from).dot(along) - 0.5 * pull * t * t).abs());
+    }
+    println!(
+        "off its face by at most {:.1e}, along it by {:.1e}",
+        worst[0], worst[1]
+    );
+    assert!(
+        worst[0] < 3.0 * 64.0 * f64::from(f32::EPSILON),
+        "{:.1e} off its face",
+        worst[0]
+    );
+    assert!(worst[1] < 1e-5, "{:.1e} off the closed form", worst[1]);
 }
 
 #[test]
