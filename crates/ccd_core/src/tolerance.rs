@@ -347,10 +347,11 @@ pub const PRESS_SLACK_REL: f32 = 1e-4;
 
 /// F32 spacings of the coordinates (ulps of the larger). A ball that starts to slide sunk
 /// into its face by more than this many is put back on it (`bounce/slide.rs`'s `seat`,
-/// in either engine); by less, it is left. A lift below an ulp rounds to a whole ulp along one axis
-/// alone, and so moves the ball along its face as well: lifted at every step, a ball on a
-/// steep slope at coordinates near 50 crept up it, and gained 2.4e-5 of its drop's energy
-/// in 1,190 steps at 1 kHz, twice what lifts of two ulps or more leave (1.0e-5).
+/// in either engine); by less, it is left. A lift below an ulp rounds to a whole ulp
+/// along one axis alone, and so moves the ball along its face as well: lifted at every
+/// step, a ball on a steep slope at coordinates near 50 crept up it, and gained 2.4e-5 of
+/// its drop's energy in 1,190 steps at 1 kHz, twice what lifts of two ulps or more leave
+/// (1.0e-5).
 pub const SLIDE_SEAT_ULPS: f32 = 2.0;
 
 /// Dimensionless (the sine of an angle). Two segments that share an end point and turn

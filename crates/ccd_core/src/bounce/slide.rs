@@ -97,10 +97,11 @@ pub(crate) fn foot_leaves_face(segment: Segment, center: Vec2, path: Parabola) -
 }
 
 /// `center`, of a ball of `radius` starting to slide on `face` (`normal` towards the
-/// ball), put back on the line its centre slides along (`radius` off the face) where it has sunk below it by more than
-/// [`SLIDE_SEAT_ULPS`] of its coordinates' f32 spacing, and by no more than the touch
-/// slop ([`TOUCH_SLOP_REL`] of `radius`, or the f32 rounding of the coordinates,
-/// [`CHAIN_VERTEX_SLOP_REL`], whichever is more); otherwise as it is.
+/// ball), put back on the line its centre slides along (`radius` off the face) where it
+/// has sunk below it by more than [`SLIDE_SEAT_ULPS`] of its coordinates' f32 spacing,
+/// and by no more than the touch slop ([`TOUCH_SLOP_REL`] of `radius`, or the f32
+/// rounding of the coordinates, [`CHAIN_VERTEX_SLOP_REL`], whichever is more); otherwise
+/// as it is.
 ///
 /// A slide's end is its start plus the slide's offset, rounded to f32 at each step;
 /// while the ball's speed barely changes from step to step, so does that rounding,

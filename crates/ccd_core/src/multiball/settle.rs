@@ -262,10 +262,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     }
 
     /// Ball `k`, pressed on the one wall `wall` by the resting solve and found within the
-    /// touch slop above it, is put back at the contact distance. Each step leaves a ball at
-    /// rest at the separation bias, which lifts it by 1e-5 of the distance it moves along
-    /// the wall: over a long roll the lift would pass the touch slop, and the ball would
-    /// fall back onto the wall in a hop.
+    /// touch slop above it, or sunk into it as a slide's rounding sinks it ([`seat`]), is
+    /// put back at the contact distance. Each step leaves a ball at rest at the separation
+    /// bias, which lifts it by 1e-5 of the distance it moves along the wall: over a long
+    /// roll the lift would pass the touch slop, and the ball would fall back onto the wall
+    /// in a hop.
     ///
     /// It moves along the normal only: put at `point + normal·r`, it took the f32 rounding
     /// of the closest point along the wall (up to 1e-5 on a floor 200 long), a step's
@@ -273,8 +274,12 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     fn touch(&mut self, k: usize, wall: OnlyWall) {
         let ball = &mut self.balls[k];
         let above = (ball.center - wall.point).dot(wall.normal) - ball.radius;
-        let touching = ball.center - wall.normal * above;
-        if above > 0.0 && touching.is_finite() {
+        let touching = if above > 0.0 {
+            ball.center - wall.normal * above
+        } else {
+            seat(ball.center, wall.face, wall.normal, ball.radius)
+        };
+        if touching != ball.center && touching.is_finite() {
             ball.center = touching;
             self.moved(k);
         }
@@ -312,9 +317,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         } else {
             self.balls[k].velocity - slide * self.dt
         };
-        let ball = &mut self.balls[k];
-        ball.velocity = rested(start, wall.normal);
-        ball.center = seat(ball.center, wall.face, wall.normal, ball.radius);
+        self.balls[k].velocity = rested(start, wall.normal);
         self.step.clock[k].sliding = true;
         self.step.state[k].slide = Some(SlideOn {
             face: wall.face,
