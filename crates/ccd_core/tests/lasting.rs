@@ -26,7 +26,7 @@ use std::f64::consts::PI;
 
 mod bowl;
 mod event_ball;
-use bowl::{G, reference_turns};
+use bowl::{G, elliptic_k, reference_turns};
 use event_ball::step_event_ball;
 
 const RATES: [f32; 4] = [30.0, 60.0, 120.0, 1000.0];
@@ -88,16 +88,6 @@ impl Stepper {
         step_event_ball(walls, &mut ball, dt, &multiball, scratch);
         (ball.center, ball.velocity)
     }
-}
-
-/// The complete elliptic integral of the first kind, K(k), by the arithmetic–geometric
-/// mean: K = π / (2·AGM(1, √(1 − k²))).
-fn elliptic_k(k: f64) -> f64 {
-    let (mut a, mut b) = (1.0_f64, (1.0 - k * k).sqrt());
-    for _ in 0..40 {
-        (a, b) = (0.5 * (a + b), (a * b).sqrt());
-    }
-    PI / (2.0 * a)
 }
 
 /// One step of `dt` as [`predict_path`] tells it (the legs of that same sweep): its

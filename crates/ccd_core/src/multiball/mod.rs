@@ -138,6 +138,7 @@
 //! | The resting solve for slow contacts under gravity | `resting.rs`, `resting_contacts.rs` |
 //! | Gravity: which balls fly on parabolas, which are settled | `settle.rs` |
 //! | A ball riding a still round part, chord by chord | `round.rs` |
+//! | Two balls riding one round part together, pressed on each other | `round_pair.rs` |
 //! | Overlap correction, by position only | `overlap.rs` |
 
 mod ball_grid;
@@ -167,6 +168,7 @@ mod report;
 mod resting;
 mod resting_contacts;
 mod round;
+mod round_pair;
 mod settings;
 mod settle;
 mod sim;

@@ -42,7 +42,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         // Two balls in flight fall alike: their relative motion is straight. One in flight
         // against a settled one curves.
         let bend = ga - gb;
-        if !(rest > 0.0) || !(horizon >= 0.0) {
+        if !(rest > 0.0) || !(horizon >= 0.0) || (sa.on_round && sb.on_round && self.ride_together(i, j)) {
             return None;
         }
         let toi = if bend == Vec2::ZERO {

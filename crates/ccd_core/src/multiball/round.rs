@@ -42,6 +42,22 @@ pub(super) struct OnRound {
     to: RideState,
     pub(super) to_time: f32,
     end: RunEnd,
+    /// Riding with another ball (`Track::half_gap`): that ball, and this one's angle off
+    /// their middle's, the track's.
+    pub(super) partner: Option<usize>,
+    offset: f64,
+}
+
+impl OnRound {
+    /// This ball's own state at the track's `state`: its angle off the middle's for two
+    /// balls riding together.
+    #[inline]
+    fn own(&self, state: RideState) -> RideState {
+        RideState {
+            angle: state.angle + self.offset,
+            rate: state.rate,
+        }
+    }
 }
 
 /// The angle a chord of a ride of radius `l` turns, for a ball of `radius`: its sagitta is
@@ -84,6 +100,21 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             return false;
         }
         let (low, high) = ridden.angles_from(track.zero);
+        self.begin_round(k, (obstacle, ridden), (track, state), (low, high), None);
+        true
+    }
+
+    /// Ball `k` rides `track` of wall `obstacle`'s round part `ridden` from `state` at its
+    /// clock, between the track's angles `low..high`; with `partner` (the other ball, and
+    /// this one's angle off their middle) for two balls riding together.
+    pub(super) fn begin_round(
+        &mut self,
+        k: usize,
+        (obstacle, ridden): (ObstacleId, Ridden),
+        (track, state): (Track, RideState),
+        (low, high): (f64, f64),
+        partner: Option<(usize, f64)>,
+    ) {
         let limits = RunLimits {
             low,
             high,
@@ -102,13 +133,14 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             to: state,
             to_time: time,
             end: RunEnd::Reached,
+            partner: partner.map(|(p, _)| p),
+            offset: partner.map_or(0.0, |(_, offset)| offset),
         });
         let clock = &mut self.step.clock[k];
         clock.on_round = true;
         clock.curved = false;
         clock.sliding = false;
         self.next_chord(k);
-        true
     }
 
     /// Rider `k`'s next chord, from the end of its last (at its clock): the exact run to a
@@ -131,7 +163,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let Some(heading) = heading(&on.track, from) else {
             on.to_time = self.dt;
             on.end = RunEnd::TimeUp;
-            self.balls[k].center = on.track.position(from.angle).as_vec2();
+            self.balls[k].center = on.track.position(on.own(from).angle).as_vec2();
             self.balls[k].velocity = Vec2::ZERO;
             self.step.state[k].round = Some(on);
             return;
@@ -150,14 +182,14 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         } else {
             ((f64::from(now) + ran.time) as f32).clamp(now, self.dt)
         };
-        let a = on.track.position(from.angle);
-        let b = on.track.position(ran.state.angle);
+        let a = on.track.position(on.own(from).angle);
+        let b = on.track.position(on.own(ran.state).angle);
         let took = f64::from(on.to_time - now);
         self.balls[k].center = a.as_vec2();
         self.balls[k].velocity = if took > 0.0 {
             ((b - a) / took).as_vec2()
         } else {
-            on.track.velocity(from).as_vec2()
+            on.track.velocity(on.own(from)).as_vec2()
         };
         self.step.state[k].round = Some(on);
     }
@@ -173,6 +205,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         self.step.clock[k].time = time;
         self.tally(k, &on, on.to, on.to_time - on.from_time);
         match on.end {
+            RunEnd::Leaves | RunEnd::Ends if on.partner.is_some() => self.pair_ends(k, &on, time),
             RunEnd::Leaves | RunEnd::Ends => {
                 let velocity = on.track.velocity(on.to);
                 (self.balls[k].center, self.balls[k].velocity) = in_f32(&on.track, on.to, velocity, false);
@@ -180,7 +213,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
             RunEnd::Capped => {
                 // The run's step cap: it waits there, as a capped ball does.
-                self.balls[k].center = on.track.position(on.to.angle).as_vec2();
+                self.balls[k].center = on.track.position(on.own(on.to).angle).as_vec2();
                 self.off_round(k);
                 self.step.clock[k].waiting = true;
                 self.report.capped_balls += 1;
@@ -210,6 +243,70 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
     }
 
+    /// Two balls riding together (`round_pair.rs`) reach their chords' end at `time`
+    /// where the ride of the two ends (a press vanished, or one reached the part's end):
+    /// each rides on alone from there ([`Sim::go_on_alone`]), ball `k` (its ride `on`) and
+    /// its partner at once, at the same state, so that neither sees the other on a chord
+    /// of the pair's for an instant.
+    fn pair_ends(&mut self, k: usize, on: &OnRound, time: f32) {
+        self.go_on_alone(k, on);
+        let Some(p) = on.partner else {
+            return;
+        };
+        let Some(theirs) = self.step.state[p].round.filter(|o| o.partner == Some(k)) else {
+            return;
+        };
+        self.step.clock[p].time = time;
+        self.tally(p, &theirs, theirs.to, theirs.to_time - theirs.from_time);
+        self.go_on_alone(p, &theirs);
+        let clock = &mut self.step.clock[p];
+        clock.version = clock.version.wrapping_add(1);
+        self.moved(p);
+        self.repredict(p);
+    }
+
+    /// Rider `k`, whose ride `on` with another ball ended at its chord's end, rides on
+    /// alone from there, or flies where its own press would not hold it.
+    fn go_on_alone(&mut self, k: usize, on: &OnRound) {
+        let at = on.own(on.to);
+        let velocity = on.track.velocity(at);
+        self.off_round(k);
+        let (center, v) = in_f32(&on.track, at, velocity, true);
+        (self.balls[k].center, self.balls[k].velocity) = (center, v);
+        let friction = on.track.friction as f32;
+        if !self.start_round(k, (on.obstacle, on.ridden), friction, going_on(center, v)) {
+            (self.balls[k].center, self.balls[k].velocity) = in_f32(&on.track, at, velocity, false);
+        }
+    }
+
+    /// Ball `p` rode with a ball that left the ride at `t` (it met something): it leaves
+    /// the pair's ride there too, where its chord takes it, with the ride's velocity then,
+    /// and flies from there, as a ball alone leaves its ride for a contact: it may be in
+    /// that contact (the other, struck, pushes it), and lands on the part again if not.
+    /// (Riding on with the pair's push, which the other no longer gave, it made energy:
+    /// 2.3e-4 of 2·g·L where the other met a post slowly, and sank 6e-3 into it.)
+    fn parted(&mut self, p: usize, t: f32) {
+        let Some(mut on) = self.step.state[p].round else {
+            return;
+        };
+        on.partner = None;
+        self.step.state[p].round = Some(on);
+        self.leave_round(p, t);
+        let clock = &mut self.step.clock[p];
+        clock.version = clock.version.wrapping_add(1);
+        self.moved(p);
+        self.repredict(p);
+    }
+
+    /// Whether balls `i` and `j` ride a round part together: no contact between them
+    /// (`pair_sweep.rs`), though their chords cut into each other by a sagitta's share.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn ride_together(&self, i: usize, j: usize) -> bool {
+        let partner = |k: usize| self.step.state[k].round.and_then(|on| on.partner);
+        partner(i) == Some(j) && partner(j) == Some(i)
+    }
+
     /// Rider `k` stops riding and flies (under gravity, on a parabola).
     fn off_round(&mut self, k: usize) {
         self.step.state[k].round = None;
@@ -233,9 +330,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         }
         let velocity = match on.end {
             RunEnd::Turns => DVec2::ZERO,
-            _ => on.track.velocity(on.to),
+            _ => on.track.velocity(on.own(on.to)),
         };
-        (self.balls[k].center, self.balls[k].velocity) = in_f32(&on.track, on.to, velocity, true);
+        (self.balls[k].center, self.balls[k].velocity) = in_f32(&on.track, on.own(on.to), velocity, true);
         if self.step.clock[k].time < t {
             self.tally(k, &on, on.to, on.to_time - on.from_time);
         }
@@ -259,12 +356,15 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         };
         let ran = run(&on.track, on.from, limits);
         self.tally(k, &on, ran.state, t - on.from_time);
-        let velocity = on.track.velocity(ran.state).as_vec2();
+        let velocity = on.track.velocity(on.own(ran.state)).as_vec2();
         if velocity.is_finite() {
             self.balls[k].velocity = velocity;
         }
         self.step.clock[k].time = t.max(s);
         self.off_round(k);
+        if let Some(p) = on.partner {
+            self.parted(p, t);
+        }
     }
 }
 
@@ -315,6 +415,7 @@ mod tests {
             gravity: DVec2::new(0.0, -10.0),
             friction: 0.0,
             zero: DVec2::new(0.0, -1.0),
+            half_gap: 0.0,
         };
         // From rest, ½·1·τ² = 2e-3: τ = √(4e-3) = 0.0632456.
         let rest = RideState {

@@ -36,8 +36,16 @@
 //!   during the step (`meet.rs`) or comes to rest there in a contact of one instant
 //!   (`Sim::come_to_rest`); where the press would not hold it, it flies. A settled ball
 //!   that grazes the inside of a wall's round part flies from there, the gravity it
-//!   carries taken back, and rides it (`obstacle_contact.rs`).
-//! - *Straight*, anywhere else (in a V, in a pile, beside another ball on a round part):
+//!   carries taken back, and rides it (`obstacle_contact.rs`). Two balls of one radius
+//!   and mass touching each other and one round part, the same, and nothing else, with
+//!   no friction between them, ride it together from the step's start where they press
+//!   on each other (`round_pair.rs`), or each alone where they only press on the part
+//!   (two balls on a post): where the resting solve pressed on both and they draw apart
+//!   slower than the resting speed, or where they close in or draw apart no faster than
+//!   the resting event floor (a fast pair round a loop's upper side is pressed by its
+//!   speed, which a velocity solve does not see).
+//! - *Straight*, anywhere else (in a V, in a pile, beside another ball on a round part
+//!   it does not ride with):
 //!   it takes the rest of the step's gravity at once (`v += g·(dt − t)`) and moves on
 //!   straight, and the resting contacts take away what presses it in (`Sim::settle`).
 //!
@@ -55,17 +63,18 @@
 //! against its bounce cap.
 
 use super::cluster::{Alone, Touching};
-use super::resting_contacts::{OnlyWall, Rest, RestingContacts, WallContact};
+use super::resting_contacts::{OnlyWall, Rest, RestingContacts, RestingPair, WallContact};
 use super::round::{going_on, landed};
+use super::round_pair::{PairStart, Together};
 use super::sim::Sim;
 use super::state::SlideOn;
 use crate::bounce::{end_left, flat_beyond, seat, still_wall};
 use crate::contact_with::ContactWith;
-use crate::obstacle::{ObstacleShape, Obstacles};
+use crate::obstacle::{ObstacleId, ObstacleShape, Obstacles};
 use crate::response::{rested, rough_pull, slide_along};
-use crate::ride::{ends_on, ridden, rides_same};
+use crate::ride::{Ridden, ends_on, ridden, rides_same};
 use crate::shape::{Aabb, Segment};
-use crate::tolerance::TOUCH_SLOP_REL;
+use crate::tolerance::{RESTING_EVENT_FRACTION, TOUCH_SLOP_REL};
 use glam::Vec2;
 
 /// What the step's start keeps, between steps: the velocities before the step's gravity
@@ -146,6 +155,79 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 Rest::Cap | Rest::Pillar => self.ride_from_start(c, flight[c.ball]),
             }
         }
+        self.ride_pairs(rest, flight);
+    }
+
+    /// Two balls that touch each other and, each, one round part, the same, and nothing
+    /// else, with no friction between them, ride it together from the step's start
+    /// (`round_pair.rs`), or each alone where they press on the part and not on each
+    /// other (see the module docs for which pairs); any other pair goes on as before.
+    fn ride_pairs(&mut self, rest: &RestingContacts, flight: &[Vec2]) {
+        for (n, pair) in rest.pairs.iter().enumerate() {
+            let [a, b] = [pair.a, pair.b];
+            let resting = self.settings.resting_speed;
+            let together = pair.approach.abs() <= resting * RESTING_EVENT_FRACTION
+                || (rest.resting[a] && rest.resting[b] && pair.approach > -resting);
+            if !together || pair.friction != 0.0 || self.step.clock[a].waiting || self.step.clock[b].waiting {
+                continue;
+            }
+            let (Some(on), Some(other)) =
+                (self.round_only(rest, a, flight), self.round_only(rest, b, flight))
+            else {
+                continue;
+            };
+            let others = |m: usize, q: &RestingPair| m != n && [q.a, q.b].iter().any(|&k| k == a || k == b);
+            if on.0 != other.0 || on.1 != other.1 || rest.pairs.iter().enumerate().any(|(m, q)| others(m, q))
+            {
+                continue;
+            }
+            let start = PairStart {
+                centers: [a, b].map(|k| self.balls[k].center),
+                velocities: [flight[a], flight[b]],
+            };
+            match self.start_pair_round([a, b], (on.0, on.1), on.2, start) {
+                Together::Ride => {}
+                Together::Apart => {
+                    for k in [a, b] {
+                        self.ride_alone(k, (on.0, on.1), on.2, flight[k]);
+                    }
+                }
+                Together::Not => continue,
+            }
+            self.moved(a);
+            self.moved(b);
+        }
+    }
+
+    /// Ball `k`, pressed on the round part `ridden` of wall `obstacle` (of combined
+    /// `friction`) and on a ball it parts from at once, rides the part alone from its
+    /// `flight_velocity` at the step's start, or flies where the press would not hold it.
+    fn ride_alone(&mut self, k: usize, part: (ObstacleId, Ridden), friction: f32, flight_velocity: Vec2) {
+        let start = going_on(self.balls[k].center, flight_velocity);
+        if !self.start_round(k, part, friction, start) {
+            self.balls[k].velocity = flight_velocity;
+            self.step.clock[k].curved = true;
+        }
+    }
+
+    /// The round part ball `k` is pressed on, if it touches that one surface and no
+    /// other wall (of `rest.walls`): the wall, its circle for the ball, and the combined
+    /// friction.
+    fn round_only(
+        &self,
+        rest: &RestingContacts,
+        k: usize,
+        flight: &[Vec2],
+    ) -> Option<(ObstacleId, Ridden, f32)> {
+        let from = rest.walls.partition_point(|c| c.ball < k);
+        let to = from + rest.walls[from..].partition_point(|c| c.ball == k);
+        let c = self.one_surface(&rest.walls[from..to], flight[k])?;
+        if !matches!(c.on, Rest::Cap | Rest::Pillar) {
+            return None;
+        }
+        let ball = self.balls[k];
+        let shape = still_wall(self.obstacles, ContactWith::Obstacle(c.obstacle), c.point)?;
+        Some((c.obstacle, ridden(&shape, ball.center, ball.radius)?, c.friction))
     }
 
     /// The one surface a ball's resting contacts `group` touch, the ball moving at

@@ -12,8 +12,10 @@
 //!
 //! The lone sweep (`bounce/ride_leg.rs`) and the event machinery (`multiball/round.rs`,
 //! its exact ride cut into chords whose ends are events) both ride exactly, from the same
-//! start ([`track_from`]); only a ball of the event machinery that touches another ball
-//! follows an arc's inside along chords of its own (see `meet.rs`).
+//! start ([`track_from`]). Two balls of the event machinery pressed together on one
+//! part ride it as one track ([`Track::half_gap`], "Two balls together" in `motion.rs`;
+//! `multiball/round_pair.rs`); a ball that meets another on an arc's inside within a step
+//! follows it along chords of its own (see `meet.rs`).
 //!
 //! A ball here is a sliding disc with no spin: it slides round a curve as it slides on a
 //! face, and friction is a deceleration `μ·N/m` along its path.
@@ -253,6 +255,7 @@ pub(crate) fn track_from(
         gravity,
         friction: f64::from(friction),
         zero,
+        half_gap: 0.0,
     };
     let along = v.dot(zero.perp());
     // A landing from the free side fell that far before it touched, and the landing took

@@ -11,6 +11,18 @@
 //!   this is `v²/L + g·cos θ`; outside, from the top, `g·cos α − v²/L`);
 //! - the angle obeys `L·ψ'' = g·t̂ − μ·(N/m)·sign(ω)`.
 //!
+//! **Two balls together.** Two balls of one radius and mass that touch on the same circle
+//! and press on each other ride it as one: their centres sit at `ψ ∓ h` about the middle
+//! angle `ψ`, with `sin h = r/L` (they are `2·r` apart). Adding their two equations of
+//! motion, the pushes between them (along the chord, which is the middle's tangent `t̂`,
+//! at `h` to each one's own) cancel, and the middle obeys `L·ψ'' = cos h·(g·t̂) − μ·N̄/m·
+//! sign(ω)`, a pendulum under gravity scaled by `cos h` (friction by the mean press `N̄`).
+//! Taking one from the other, the press between them is
+//! `f/m = tan h·(g·û + μ·s·sign(ω)·(g·t̂))`, and each one's surface press is
+//! `N/m = s·(L·ω² + g·û_i + (f/m)·sin h)`. The pair rides while all three are above zero:
+//! in a bowl they press on each other below the level of its centre; on a post they never
+//! do (the one further down runs ahead), so each rides alone.
+//!
 //! **How it is solved.** By the Dormand–Prince 5(4) pair with its embedded error
 //! estimate: every accepted step has an estimated local error below [`RIDE_TOLERANCE`] in
 //! the angle (and in the rate times the ride's own time scale), so a ride of `n` steps is
@@ -45,6 +57,28 @@ pub(crate) struct Track {
     pub(crate) friction: f64,
     /// Unit, from the centre towards where the ride's angle is zero.
     pub(crate) zero: DVec2,
+    /// Half the angle between two balls that ride the circle together, touching (see
+    /// "Two balls together" in the module docs): the track's angle is their middle's.
+    /// Zero for a ball alone.
+    pub(crate) half_gap: f64,
+}
+
+/// The presses on two balls riding together at a track's state, per unit mass of one:
+/// the surface's on each (the one behind the middle, the one ahead) and the two balls'
+/// on each other.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct PairPress {
+    pub(crate) behind: f64,
+    pub(crate) ahead: f64,
+    pub(crate) between: f64,
+}
+
+impl PairPress {
+    /// The least of the three: the pair rides on while it is above zero.
+    #[inline]
+    pub(crate) fn least(&self) -> f64 {
+        self.behind.min(self.ahead).min(self.between)
+    }
 }
 
 /// Where a ball is on its [`Track`]: the angle from the track's zero, counter-clockwise,
@@ -85,28 +119,80 @@ impl Track {
     #[inline]
     pub(crate) fn energy(&self, state: RideState) -> f64 {
         let speed = self.radius * state.rate;
-        0.5 * speed * speed - self.gravity.dot(self.position(state.angle))
+        let height = if self.half_gap == 0.0 {
+            self.gravity.dot(self.position(state.angle))
+        } else {
+            // Two balls together: their mean height, their middle's on the chord.
+            let reach = self.radius * self.half_gap.cos();
+            self.gravity.dot(self.center + self.radial(state.angle) * reach)
+        };
+        0.5 * speed * speed - height
+    }
+
+    /// `+1` on the inside, `−1` on the outside.
+    #[inline]
+    fn side(&self) -> f64 {
+        if self.inside { 1.0 } else { -1.0 }
     }
 
     /// The surface's press on the ball per unit mass, `N/m` (see the module docs):
-    /// negative where the ball would have to be pulled to stay on.
+    /// negative where the ball would have to be pulled to stay on. For two balls riding
+    /// together, the least of their [`PairPress`]es, friction taken against the rate's
+    /// sign.
     #[inline]
     pub(crate) fn press(&self, state: RideState) -> f64 {
-        let side = if self.inside { 1.0 } else { -1.0 };
-        side * (self.radius * state.rate * state.rate + self.gravity.dot(self.radial(state.angle)))
+        if self.half_gap != 0.0 {
+            return self.pair_press(state, state.rate.signum()).least();
+        }
+        self.side() * (self.radius * state.rate * state.rate + self.gravity.dot(self.radial(state.angle)))
     }
 
-    /// Gravity's pull along the track at `angle`, units/s².
+    /// The presses on two balls riding together at `state`, moving towards `heading` (±1,
+    /// or 0 at rest): see "Two balls together" in the module docs.
+    pub(crate) fn pair_press(&self, state: RideState, heading: f64) -> PairPress {
+        let (s, h) = (self.side(), self.half_gap);
+        let out = self.gravity.dot(self.radial(state.angle));
+        let along = self.gravity.dot(self.tangent(state.angle));
+        let between = h.tan() * (out + self.friction * heading * s * along);
+        let spin = self.radius * state.rate * state.rate;
+        let on = |offset: f64| {
+            s * (spin + self.gravity.dot(self.radial(state.angle + offset)) + between * h.sin())
+        };
+        PairPress {
+            behind: on(-h),
+            ahead: on(h),
+            between,
+        }
+    }
+
+    /// The surface's mean press on a ball, `N/m`, that friction acts on: the ball's own
+    /// alone, the mean of the two for two balls together.
+    #[inline]
+    fn mean_press(&self, state: RideState, heading: f64) -> f64 {
+        if self.half_gap == 0.0 {
+            return self.press(state);
+        }
+        let p = self.pair_press(state, heading);
+        0.5 * (p.behind + p.ahead)
+    }
+
+    /// Gravity's pull along the track at `angle`, units/s² (for two balls together, on
+    /// their middle: each one's along its own tangent, their mean).
     #[inline]
     pub(crate) fn pull(&self, angle: f64) -> f64 {
-        self.gravity.dot(self.tangent(angle))
+        let pull = self.gravity.dot(self.tangent(angle));
+        if self.half_gap == 0.0 {
+            pull
+        } else {
+            pull * self.half_gap.cos()
+        }
     }
 
     /// The angular acceleration at `state` for a ball moving towards `heading` (±1):
     /// friction acts against it.
     #[inline]
     fn acceleration(&self, state: RideState, heading: f64) -> f64 {
-        let friction = self.friction * self.press(state).max(0.0) * heading;
+        let friction = self.friction * self.mean_press(state, heading).max(0.0) * heading;
         (self.pull(state.angle) - friction) / self.radius
     }
 
@@ -115,7 +201,7 @@ impl Track {
     #[inline]
     pub(crate) fn holds_at_rest(&self, angle: f64) -> bool {
         let at_rest = RideState { angle, rate: 0.0 };
-        self.pull(angle).abs() <= self.friction * self.press(at_rest).max(0.0)
+        self.pull(angle).abs() <= self.friction * self.mean_press(at_rest, 0.0).max(0.0)
     }
 
     /// The track's own time scale, 1/s: how fast its pendulum swings, or the ball turns.

@@ -1,12 +1,27 @@
-//! The f64 reference of a ball sliding in a bowl with friction, shared by the tests that
-//! check rides against it.
+//! The f64 references of a ball sliding in a bowl, shared by the tests that check rides
+//! against them: the pendulum's period, and the turns with friction.
+
+use std::f64::consts::PI;
 
 /// Gravity of the reference, units/s² (down).
 pub const G: f64 = 10.0;
 
+/// The complete elliptic integral of the first kind, K(k), by the arithmetic–geometric
+/// mean: K = π / (2·AGM(1, √(1 − k²))). A pendulum of length L under g from rest at θ₀
+/// swings with the period 4·K(sin(θ₀/2))·√(L/g).
+#[allow(dead_code, reason = "each test crate uses its own share of this module")]
+pub fn elliptic_k(k: f64) -> f64 {
+    let (mut a, mut b) = (1.0_f64, (1.0 - k * k).sqrt());
+    for _ in 0..40 {
+        (a, b) = (0.5 * (a + b), (a * b).sqrt());
+    }
+    PI / (2.0 * a)
+}
+
 /// The turning points of a ball sliding from rest at `theta0` from the bottom of a bowl
 /// (L, g = [`G`]) with friction `mu`, by an f64 Runge–Kutta integration of the same
 /// equations (steps of 1e-5 s): each turning point's angle, until friction holds it.
+#[allow(dead_code, reason = "each test crate uses its own share of this module")]
 pub fn reference_turns(l: f64, mu: f64, theta0: f64, count: usize) -> Vec<f64> {
     let accel = |theta: f64, omega: f64, heading: f64| {
         let press = l * omega * omega + G * theta.cos();

@@ -10,6 +10,7 @@ fn track(radius: f64, inside: bool, friction: f64, zero: DVec2) -> Track {
         gravity: DVec2::new(0.0, -10.0),
         friction,
         zero,
+        half_gap: 0.0,
     }
 }
 
