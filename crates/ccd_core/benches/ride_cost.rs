@@ -3,7 +3,9 @@
 //! 120 Hz and 1 kHz two ways: on its own (the lone sweep rides the exact circle), and in
 //! the event machinery (a still bar outside the ring whose swept box, its lever about its
 //! pivot, covers the ring, so the ball goes there every step, and rides the same exact
-//! circle cut into chords, an event each).
+//! circle cut into chords, an event each). And two balls touching in the bowl, their
+//! middle from 1.2 rad, ball–ball on at the plugin's resting speed (2·g·dt): the event
+//! machinery, where they ride together.
 //! Each way prints its time a step (the median of 7 runs), the machinery's events a step,
 //! and how far the centre strayed from its circle.
 //!
@@ -25,32 +27,41 @@ const RADIUS: f32 = 0.5;
 /// Runs per figure; the median is printed.
 const RUNS: usize = 7;
 
-/// A scene: its walls, where the ball starts and how fast.
+/// A scene: its walls, where the balls start and how fast, and whether they are two
+/// balls that meet each other (ball–ball on, at the plugin's resting speed).
 struct Scene {
     name: &'static str,
     walls: Vec<Obstacle>,
-    start: Ball,
+    start: Vec<Ball>,
+    pair: bool,
 }
 
-/// The loop and the bowl.
-fn scenes() -> [Scene; 2] {
+/// The loop, the bowl, and two balls in the bowl.
+fn scenes() -> [Scene; 3] {
     let l = RING - RADIUS;
     let v0 = (5.5 * G * l).sqrt();
     let bowl_angle = 1.2_f32;
+    let on_bowl = |a: f32| Ball::new(Vec2::new(l * a.sin(), -l * a.cos()), Vec2::ZERO, RADIUS);
+    let half_gap = (RADIUS / l).asin();
+    let bowl = || vec![Obstacle::arc(CircleArc::new(Vec2::ZERO, RING, PI, TAU))];
     [
         Scene {
             name: "a loop at v0^2 = 5.5 g L",
             walls: vec![Obstacle::arc(CircleArc::new(Vec2::ZERO, RING, 0.0, TAU))],
-            start: Ball::new(Vec2::new(0.0, -l), Vec2::new(v0, 0.0), RADIUS),
+            start: vec![Ball::new(Vec2::new(0.0, -l), Vec2::new(v0, 0.0), RADIUS)],
+            pair: false,
         },
         Scene {
             name: "a bowl from 1.2 rad",
-            walls: vec![Obstacle::arc(CircleArc::new(Vec2::ZERO, RING, PI, TAU))],
-            start: Ball::new(
-                Vec2::new(l * bowl_angle.sin(), -l * bowl_angle.cos()),
-                Vec2::ZERO,
-                RADIUS,
-            ),
+            walls: bowl(),
+            start: vec![on_bowl(bowl_angle)],
+            pair: false,
+        },
+        Scene {
+            name: "two balls in a bowl from 1.2 rad",
+            walls: bowl(),
+            start: vec![on_bowl(bowl_angle - half_gap), on_bowl(bowl_angle + half_gap)],
+            pair: true,
         },
     ]
 }
@@ -81,10 +92,11 @@ struct Run {
 fn run(scene: &Scene, hz: f32, steps: usize, events: bool) -> Run {
     let settings = MultiballSettings {
         gravity: Vec2::new(0.0, -G),
-        ball_ball: false,
+        ball_ball: scene.pair,
+        resting_speed: if scene.pair { 2.0 * G / hz } else { 0.0 },
         ..MultiballSettings::default()
     };
-    let mut balls = [scene.start];
+    let mut balls = scene.start.clone();
     let mut scratch = MultiballScratch::default();
     let mut bar = [far_bar()];
     let mut total_events = 0_u64;
@@ -99,7 +111,9 @@ fn run(scene: &Scene, hz: f32, steps: usize, events: bool) -> Run {
             |_| {},
         );
         total_events += u64::from(report.events);
-        off_circle = off_circle.max((balls[0].center.length() - (RING - RADIUS)).abs());
+        for ball in &balls {
+            off_circle = off_circle.max((ball.center.length() - (RING - RADIUS)).abs());
+        }
     }
     Run {
         seconds: started.elapsed().as_secs_f64() / steps as f64,
@@ -119,7 +133,13 @@ fn main() {
     for scene in scenes() {
         for hz in [120.0_f32, 1000.0] {
             let mut line = format!("{}, {hz} Hz, {steps} steps:", scene.name);
-            for (way, events) in [("alone", false), ("in the event machinery", true)] {
+            // Two balls touching meet each other: the event machinery, with no bar.
+            let ways: &[_] = if scene.pair {
+                &[("in the event machinery", false)]
+            } else {
+                &[("alone", false), ("in the event machinery", true)]
+            };
+            for &(way, events) in ways {
                 let mut runs: Vec<Run> = (0..RUNS).map(|_| run(&scene, hz, steps, events)).collect();
                 runs.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
                 let median = &runs[RUNS / 2];
