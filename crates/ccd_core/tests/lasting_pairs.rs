@@ -17,7 +17,7 @@ use ccd_core::{
 use glam::DVec2;
 
 mod bowl;
-use bowl::{G, elliptic_k};
+use bowl::{G, elliptic_k, rk4_step};
 
 const RATES: [f32; 4] = [30.0, 60.0, 120.0, 1000.0];
 
@@ -374,15 +374,7 @@ fn rough_pair_reference(l: f64, h: f64, mu: f64, phi0: f64, times: &[f64]) -> Ve
     let mut out = Vec::with_capacity(times.len());
     for &until in times {
         while t + step <= until && !held {
-            let f = |p: f64, w: f64| (w, accel(p, w, heading));
-            let k1 = f(phi, omega);
-            let k2 = f(phi + 0.5 * step * k1.0, omega + 0.5 * step * k1.1);
-            let k3 = f(phi + 0.5 * step * k2.0, omega + 0.5 * step * k2.1);
-            let k4 = f(phi + step * k3.0, omega + step * k3.1);
-            let next = (
-                phi + step / 6.0 * (k1.0 + 2.0 * k2.0 + 2.0 * k3.0 + k4.0),
-                omega + step / 6.0 * (k1.1 + 2.0 * k2.1 + 2.0 * k3.1 + k4.1),
-            );
+            let next = rk4_step(|p, w| accel(p, w, heading), (phi, omega), step);
             t += step;
             if next.1 * heading <= 0.0 {
                 // The rate turns within this step: there, by linear interpolation.

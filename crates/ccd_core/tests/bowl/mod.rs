@@ -18,6 +18,20 @@ pub fn elliptic_k(k: f64) -> f64 {
     PI / (2.0 * a)
 }
 
+/// One classic Runge–Kutta step of length `h` of an angle and its rate, `(θ, ω)`, whose
+/// acceleration is `accel(θ, ω)`.
+pub fn rk4_step(accel: impl Fn(f64, f64) -> f64, (theta, omega): (f64, f64), h: f64) -> (f64, f64) {
+    let f = |t: f64, w: f64| (w, accel(t, w));
+    let k1 = f(theta, omega);
+    let k2 = f(theta + 0.5 * h * k1.0, omega + 0.5 * h * k1.1);
+    let k3 = f(theta + 0.5 * h * k2.0, omega + 0.5 * h * k2.1);
+    let k4 = f(theta + h * k3.0, omega + h * k3.1);
+    (
+        theta + h / 6.0 * (k1.0 + 2.0 * k2.0 + 2.0 * k3.0 + k4.0),
+        omega + h / 6.0 * (k1.1 + 2.0 * k2.1 + 2.0 * k3.1 + k4.1),
+    )
+}
+
 /// The turning points of a ball sliding from rest at `theta0` from the bottom of a bowl
 /// (L, g = [`G`]) with friction `mu`, by an f64 Runge–Kutta integration of the same
 /// equations (steps of 1e-5 s): each turning point's angle, until friction holds it.
@@ -32,15 +46,7 @@ pub fn reference_turns(l: f64, mu: f64, theta0: f64, count: usize) -> Vec<f64> {
     let mut turns = Vec::new();
     let h = 1e-5;
     while turns.len() < count {
-        let f = |t: f64, w: f64| (w, accel(t, w, heading));
-        let k1 = f(theta, omega);
-        let k2 = f(theta + 0.5 * h * k1.0, omega + 0.5 * h * k1.1);
-        let k3 = f(theta + 0.5 * h * k2.0, omega + 0.5 * h * k2.1);
-        let k4 = f(theta + h * k3.0, omega + h * k3.1);
-        let next = (
-            theta + h / 6.0 * (k1.0 + 2.0 * k2.0 + 2.0 * k3.0 + k4.0),
-            omega + h / 6.0 * (k1.1 + 2.0 * k2.1 + 2.0 * k3.1 + k4.1),
-        );
+        let next = rk4_step(|t, w| accel(t, w, heading), (theta, omega), h);
         if next.1 * heading <= 0.0 {
             // The rate crosses zero within this step: the turn, by linear interpolation.
             let at = theta + (next.0 - theta) * omega / (omega - next.1);
