@@ -42,6 +42,7 @@ mod gravity;
 
 use super::hinge_clocks::turn_body;
 use super::report::Contact;
+use super::round_pair::LandingPair;
 use super::sim::Sim;
 use super::state::Pair;
 use crate::contact_with::ContactWith;
@@ -54,8 +55,8 @@ use crate::obstacle::Obstacles;
 use crate::response::{Body, contact_restitution, limit_speed, pair_friction, rested, rub_on_surface};
 use crate::shape::Aabb;
 use crate::tolerance::{
-    HINGE_LIMIT_SLOP, MAX_INSTANT_BALLS, MAX_INSTANT_HINGES, MAX_INSTANT_ROWS, SEPARATION_SPEED_REL,
-    TOUCH_SLOP_REL,
+    HINGE_LIMIT_SLOP, MAX_INSTANT_BALLS, MAX_INSTANT_HINGES, MAX_INSTANT_ROWS, RESTING_EVENT_FRACTION,
+    SEPARATION_SPEED_REL, TOUCH_SLOP_REL,
 };
 use glam::{DVec2, Vec2};
 
@@ -647,7 +648,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 turned = Some(turned.map_or(near, |t| t.union(near)));
             }
         }
+        let landing = self.landing_pair(bufs);
         self.report_cluster(time, bufs);
+        if let Some(landing) = landing {
+            self.ride_landed(landing);
+        }
         if turned.is_some() {
             self.report.hinge_impacts += 1;
         }
@@ -715,6 +720,43 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 ball.velocity = rested(relative, s.normal) + s.velocity;
             }
         }
+    }
+
+    /// The contact's two balls, if they may come to rest together on one round part (see
+    /// [`Sim::ride_landed`]): two balls in flight, touching each other with no friction
+    /// between them and no relative motion along their normal left (the contact stopped
+    /// it, or it was a rounding's), and each one surface, of the same wall. Their
+    /// velocities are the contact's, before the rest of the step's gravity that their
+    /// settling would add.
+    fn landing_pair(&self, bufs: &ClusterBuffers) -> Option<LandingPair> {
+        let ([a, b], [p], [s, t], [facts]) = (
+            bufs.balls.as_slice(),
+            bufs.pairs.as_slice(),
+            bufs.surfaces.as_slice(),
+            bufs.pair_facts.as_slice(),
+        ) else {
+            return None;
+        };
+        let (a, b) = (*a, *b);
+        let ContactWith::Obstacle(obstacle) = s.with else {
+            return None;
+        };
+        let floor = self.settings.resting_speed * RESTING_EVENT_FRACTION;
+        let relative = (self.balls[a].velocity - self.balls[b].velocity).dot(facts.normal.as_vec2());
+        let one_each = (s.ball == a && t.ball == b) || (s.ball == b && t.ball == a);
+        let flying = self.step.clock[a].curved && self.step.clock[b].curved;
+        (p.is(a, b)
+            && one_each
+            && t.with == s.with
+            && flying
+            && facts.friction == 0.0
+            && relative.abs() <= floor)
+            .then(|| LandingPair {
+                balls: [a, b],
+                velocities: [self.balls[a].velocity, self.balls[b].velocity],
+                obstacle,
+                material: s.material,
+            })
     }
 
     /// Coulomb friction between the balls of `p`, at most μ times `impulse`.

@@ -17,13 +17,18 @@
 //! A pair starts to ride at a step's start, where the resting solve finds two balls of
 //! one radius, mass and gravity touching the same round part and each other, and nothing
 //! else, with no friction between them (`settle.rs` says which): from their velocities
-//! before the step's gravity, as a ball alone goes on. Not otherwise: two balls that land
-//! together or meet each other on a part during a step go on as before to the step's end
-//! (along chords, or straight), and ride together from the next step's start.
+//! before the step's gravity, as a ball alone goes on. And within a step, where two balls
+//! in flight (two riders that met each other leave their rides for that contact) come to
+//! rest together on one round part in a contact of one instant (`cluster.rs`,
+//! [`Sim::ride_landed`]): from their velocities after it.
 
+use super::round::going_on;
 use super::sim::Sim;
+use crate::bounce::still_wall;
+use crate::contact_with::ContactWith;
+use crate::material::Material;
 use crate::obstacle::{ObstacleId, Obstacles};
-use crate::ride::{Ridden, RideState, Track, zero_at};
+use crate::ride::{Ridden, RideState, Track, ridden, zero_at};
 use glam::{DVec2, Vec2};
 
 /// Where two balls start a ride together: their centres and velocities.
@@ -91,7 +96,56 @@ pub(super) fn pair_track(
     Some((track, RideState { angle: 0.0, rate }, [first, -first]))
 }
 
+/// Two balls in flight that a contact of one instant (`cluster.rs`) may bring to rest
+/// together on one wall's round part: the balls, their velocities after the contact, the
+/// wall, and its material.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LandingPair {
+    pub(super) balls: [usize; 2],
+    pub(super) velocities: [Vec2; 2],
+    pub(super) obstacle: ObstacleId,
+    pub(super) material: Material,
+}
+
 impl<O: Obstacles + ?Sized> Sim<'_, O> {
+    /// The two balls of `landing`, which the contact of one instant just brought to rest on
+    /// its wall (each settled, straight: [`Sim::settle`]), ride its round part together
+    /// from their velocities after the contact, or each alone where they press on the part
+    /// and not on each other; else they stay settled.
+    pub(super) fn ride_landed(&mut self, landing: LandingPair) {
+        let [a, b] = landing.balls;
+        let settled = |k: usize| {
+            let c = self.step.clock[k];
+            !(c.curved || c.sliding || c.on_round || c.waiting)
+        };
+        if !(settled(a) && settled(b)) {
+            return;
+        }
+        let ridden_of = |k: usize| {
+            let ball = self.balls[k];
+            let at = ContactWith::Obstacle(landing.obstacle);
+            still_wall(self.obstacles, at, ball.center)
+                .and_then(|shape| ridden(&shape, ball.center, ball.radius))
+        };
+        let (Some(on), Some(other)) = (ridden_of(a), ridden_of(b)) else {
+            return;
+        };
+        if on != other {
+            return;
+        }
+        let friction = self.balls[a].material.combine(landing.material).friction;
+        let start = PairStart {
+            centers: [a, b].map(|k| self.balls[k].center),
+            velocities: landing.velocities,
+        };
+        if self.start_pair_round([a, b], (landing.obstacle, on), friction, start) == Together::Apart {
+            for (k, velocity) in [a, b].into_iter().zip(landing.velocities) {
+                let start = going_on(self.balls[k].center, velocity);
+                self.start_round(k, (landing.obstacle, on), friction, start);
+            }
+        }
+    }
+
     /// Balls `pair`, pressed by the resting solve on the round part `ridden` of wall
     /// `obstacle` (of combined `friction`) and on each other, and on nothing else, ride it
     /// together from `start` at the step's start: two balls of one radius, mass and

@@ -43,7 +43,9 @@
 //!   (two balls on a post): where the resting solve pressed on both and they draw apart
 //!   slower than the resting speed, or where they close in or draw apart no faster than
 //!   the resting event floor (a fast pair round a loop's upper side is pressed by its
-//!   speed, which a velocity solve does not see).
+//!   speed, which a velocity solve does not see). Two balls in flight that a contact of
+//!   one instant brings to rest together on one round part ride it together from there
+//!   (`Sim::ride_landed`).
 //! - *Straight*, anywhere else (in a V, in a pile, beside another ball on a round part
 //!   it does not ride with):
 //!   it takes the rest of the step's gravity at once (`v += g·(dt − t)`) and moves on
