@@ -202,8 +202,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     }
 
     /// Ball `k`, pressed on the round part `ridden` of wall `obstacle` (of combined
-    /// `friction`) and on a ball it parts from at once, rides the part alone from its
-    /// `flight_velocity` at the step's start, or flies where the press would not hold it.
+    /// `friction`), alone or beside a ball it parts from at once, rides the part alone
+    /// from its `flight_velocity` at the step's start, or flies where the press would not
+    /// hold it.
     fn ride_alone(&mut self, k: usize, part: (ObstacleId, Ridden), friction: f32, flight_velocity: Vec2) {
         let start = going_on(self.balls[k].center, flight_velocity);
         if !self.start_round(k, part, friction, start) {
@@ -274,11 +275,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         else {
             return;
         };
-        let start = going_on(ball.center, flight_velocity);
-        if !self.start_round(k, (c.obstacle, ridden), c.friction, start) {
-            self.balls[k].velocity = flight_velocity;
-            self.step.clock[k].curved = true;
-        }
+        self.ride_alone(k, (c.obstacle, ridden), c.friction, flight_velocity);
         self.moved(k);
     }
 
