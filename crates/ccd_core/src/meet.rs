@@ -319,16 +319,21 @@ pub(crate) fn meet(
     };
     let mut met = facts.push_or_respond(world, second);
     // The event machinery's ball beside another ball that grazes the inside of a still
-    // arc follows it along chords: it neither rests nor settles there.
+    // arc follows it along chords: it neither rests nor settles there. One in flight
+    // that lands there (gravity presses it in, too slowly to hop) comes to rest as on
+    // any surface: gravity bends a chord's flight back onto the arc at once (3e-5 s
+    // on a bowl's bottom), and it met the arc again and again to the bounce cap.
     let chord = match (meeting.with, second, ball.response, meeting.rule) {
         (
             ContactWith::Obstacle(_),
             None,
             ResponseMode::Bounce,
             RestRule::Event {
-                beside_ball: true, ..
+                beside_ball: true,
+                in_flight,
+                ..
             },
-        ) => ride(&*world, &facts, met.velocity),
+        ) if !(in_flight && facts.lands(&met)) => ride(&*world, &facts, met.velocity),
         _ => None,
     };
     met.velocity = limit_speed(chord.unwrap_or(met.velocity), ball.max_speed);

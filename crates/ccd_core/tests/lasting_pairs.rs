@@ -286,10 +286,10 @@ fn a_ball_dropped_onto_two_resting_in_a_bowl_parts_them_and_keeps_the_energy() {
     // The bowl of 10 about (7, −12), two balls at rest touching at its bottom (held there:
     // their middle's pull is zero), and a third dropped from 4 above onto the right-hand
     // one: the two that rode together part where it strikes. Every contact is elastic:
-    // for 3 s (after which, at 30 Hz, the three meet pressed together mid-step, and a
-    // step reaches the bounce cap, as it did before pairs rode) the three keep their
-    // energy (within 1e-5 of 3·g·L), none sinks into the bowl by more than the f32
-    // rounding, nor into another by more than a slow contact allows.
+    // for 3 s (after which the three come together pressed at the bottom, and the
+    // resting contacts, which do not bounce, take energy) the three keep their energy
+    // (within 1e-5 of 3·g·L), none sinks into the bowl by more than the f32 rounding,
+    // nor into another by more than a slow contact allows.
     let c = Vec2::new(7.0, -12.0);
     let l = 9.5_f64;
     let h = (R / l).asin();

@@ -189,7 +189,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             return;
         };
         let ball = self.balls[i];
-        let flight = ball.velocity - g * (self.dt - time);
+        let flight = self.grazing_velocity(i, time);
         let approach = -flight.dot(contact.hit.normal);
         // Most contacts are turned away by their angle alone, before the shape is looked up.
         if !rides_at_most(approach, flight) {
@@ -329,7 +329,23 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         contact: ObstacleHit,
         bufs: &mut ClusterBuffers,
     ) -> bool {
-        self.grazes_round(i, contact, self.effective_velocity(i)) && self.beside_a_ball(i, time, bufs)
+        self.grazes_round(i, contact, self.grazing_velocity(i, time)) && self.beside_a_ball(i, time, bufs)
+    }
+
+    /// The velocity ball `i` grazes a surface with at `time`: a settled ball's without the
+    /// rest of the step's gravity it carries (`settle.rs`), its flight's, as
+    /// `unsettle_graze` lets it fly; any other's own. (Judged with that gravity, a settled
+    /// ball in a pile came in too steeply to graze the bowl under it, so was not asked
+    /// whether it touched a ball; it flew and rode the bowl, the ball on it landed on it
+    /// again and again, and the pile reached the bounce cap.)
+    fn grazing_velocity(&self, i: usize, time: f32) -> Vec2 {
+        let clock = self.step.clock[i];
+        let velocity = self.effective_velocity(i);
+        if clock.curved || clock.sliding || clock.on_round || clock.waiting {
+            velocity
+        } else {
+            velocity - self.gravity_of(i) * (self.dt - time)
+        }
     }
 
     /// Calls `visit` with every solid surface whose box may meet `area` at `time`: what it

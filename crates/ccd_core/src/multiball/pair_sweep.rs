@@ -12,7 +12,7 @@ use crate::shape::Circle;
 use crate::sweep::{moving_circles_toi, sweep_parabola_circle_ordered};
 use crate::tolerance::{
     CLEARLY_APART_MARGIN, CLEARLY_SEPARATING_COS, PAIR_HORIZON_SLACK_REL, RESTING_EVENT_FRACTION,
-    SIMULTANEOUS_TIME_REL,
+    SIMULTANEOUS_TIME_REL, TOUCH_SLOP_REL,
 };
 use glam::Vec2;
 
@@ -63,15 +63,19 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 sweep_parabola_circle_ordered(moving, relative, reach, Circle::new(pb, b.radius))?;
             found.hit.toi
         };
-        // Already touching: an event only if the pair closes in by the measure the
-        // impulse uses (the line of centres, strictly closing); the sweep's own normal
-        // may differ from it in the last bit, and a contact the sweep calls closing but
-        // the impulse does not was resolved to nothing and found again at the same
-        // instant, over and over. Closing slower than the resting floor: the next
-        // resting solve's job.
+        // Already touching (at the legs' common time, or within the touch slop of it: a
+        // pair a contact left at its separation bias meets again just past it): an event
+        // only if the pair closes in by the measure the impulse uses (the line of
+        // centres, strictly closing); the sweep's own normal may differ from it in the
+        // last bit, and a contact the sweep calls closing but the impulse does not was
+        // resolved to nothing and found again at the same instant, over and over.
+        // Closing slower than the resting floor: the next resting solve's job. (Within
+        // the slop but just apart, such a pair in a pile on a bowl met again and again,
+        // at a few thousandths of the resting speed, to the bounce cap.)
         // One in flight resting on a settled one is pressed in by gravity alone: an event
         // all the same, where it settles (`settle.rs`).
-        if toi == 0.0 {
+        let touch = (a.radius + b.radius) * (1.0 + TOUCH_SLOP_REL);
+        if toi == 0.0 || (pa - pb).length_squared() <= touch * touch {
             // (Coincident centres: against the relative motion, as the full sweep.)
             let normal = (pa - pb).try_normalize().unwrap_or((vb - va).normalize_or_zero());
             let pressed = bend.dot(normal) < 0.0;

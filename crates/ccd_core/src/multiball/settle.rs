@@ -36,7 +36,8 @@
 //!   during the step (`meet.rs`) or comes to rest there in a contact of one instant
 //!   (`Sim::come_to_rest`); where the press would not hold it, it flies. A settled ball
 //!   that grazes the inside of a wall's round part flies from there, the gravity it
-//!   carries taken back, and rides it (`obstacle_contact.rs`). Two balls of one radius
+//!   carries taken back, and rides it (`obstacle_contact.rs`); beside another ball (in a
+//!   pile on a bowl) it settles there, or goes on along a chord (`meet.rs`). Two balls of one radius
 //!   and mass touching each other and one round part, the same, and nothing else, with
 //!   no friction between them, ride it together from the step's start where they press
 //!   on each other (`round_pair.rs`), or each alone where they only press on the part
