@@ -2,8 +2,8 @@
 //! at the plugin's resting speed 2·g·dt), stepped at 30, 60, 120 and 1,000 Hz. Two lie
 //! touching at the bottom of a narrow bowl and a third is let down onto them: none rides
 //! the bowl while another touches it (the curve would turn it into that ball); they
-//! settle there as on a floor, with no step capped and nothing sunk. Run with
-//! `--nocapture` for the figures.
+//! settle there as on a floor, with no step capped. Three piled there at rest stay where
+//! they are. Run with `--nocapture` for the figures.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -12,7 +12,7 @@
 
 use ccd_core::{
     ALLOWED_OVERLAP_REL, Ball, CircleArc, CombineRule, Material, MultiballScratch, MultiballSettings,
-    MultiballStep, Obstacle, Vec2, step_balls,
+    MultiballStep, Obstacle, RESTING_ITERATIONS, Vec2, step_balls,
 };
 
 mod bowl;
@@ -135,4 +135,36 @@ fn a_ball_let_down_onto_two_in_a_narrow_bowl_piles_on_them_with_no_step_capped()
         energy[0], energy[1]
     );
     assert!(overlap <= allowed, "sunk into each other by {overlap}");
+}
+
+#[test]
+fn a_pile_of_three_at_rest_in_a_narrow_bowl_stays_where_it_is() {
+    // Two at the bottom touching, the third on them touching both, all at rest: the pile
+    // is held (statics: pushed apart by the one above, the two are pressed together by
+    // the bowl's curve, for `3·L·sin h > L²·sin h·cos h/√(4R² − L²·sin²h)` at `sin h =
+    // R/L`). For 60 s no ball moves or sinks into the bowl by more than the f32 rounding
+    // of its centre (coordinates near 13: 1e-6 a spacing); each step's resting solve
+    // stops within its tolerance, short of its cap.
+    let mut worst = [0.0_f64; 2];
+    let mut passes = 0;
+    for rate in RATES {
+        let mut pile = Pile::new(0.5, 0.0, 0.0, rate);
+        let start = pile.balls.map(|b| b.center);
+        for _ in 0..(60.0 * rate) as usize {
+            let step = MultiballStep::new(&mut pile.balls, pile.dt, &pile.walls);
+            let report = step_balls(step, &pile.settings, &mut pile.scratch, |_| {});
+            assert_eq!(report.capped_balls, 0, "{rate} Hz: no step is capped");
+            passes = passes.max(report.resting_passes);
+            for (b, s) in pile.balls.iter().zip(start) {
+                worst[0] = worst[0].max(f64::from(b.center.distance(s)));
+            }
+            worst[1] = worst[1].max(pile.sunk().0);
+        }
+    }
+    println!(
+        "three at rest piled in a narrow bowl, 60 s at 30 to 1,000 Hz: moved at most {:.1e}, into the bowl at most {:.1e}; at most {passes} passes of the resting solve",
+        worst[0], worst[1]
+    );
+    assert!(passes < RESTING_ITERATIONS, "the resting solve reached its cap");
+    assert!(worst[0] < 4e-6 && worst[1] < 4e-6, "moved {:?}", worst);
 }

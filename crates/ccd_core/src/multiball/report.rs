@@ -51,6 +51,11 @@ pub struct MultiballReport {
     /// balls (0: every one was small enough to be solved exactly; at most
     /// [`MAX_SIMULTANEOUS_PASSES`](crate::MAX_SIMULTANEOUS_PASSES) a round).
     pub max_batch_passes: u32,
+    /// The passes of the step's resting-contact solve: until one changed no velocity by
+    /// more than [`RESTING_SOLVE_TOLERANCE_REL`](crate::RESTING_SOLVE_TOLERANCE_REL) of the
+    /// resting speed, or [`RESTING_ITERATIONS`](crate::RESTING_ITERATIONS) (stopped short
+    /// there). 0 without resting contacts' solve (no resting speed).
+    pub resting_passes: u32,
     /// Contacts of one instant that reached
     /// [`MAX_INSTANT_BALLS`](crate::tolerance::MAX_INSTANT_BALLS) balls or half of
     /// [`MAX_INSTANT_ROWS`](crate::tolerance::MAX_INSTANT_ROWS) in ball–ball rows (the other

@@ -21,7 +21,7 @@ use crate::instant::{OneBall, Row};
 use crate::obstacle::{ObstacleShape, Obstacles};
 use crate::response::{Accumulated, leave_wall, rest_step, without_approach, without_bias};
 use crate::shape::{Aabb, Segment};
-use crate::tolerance::{PRESS_SLACK_REL, RESTING_ITERATIONS, TOUCH_SLOP_REL};
+use crate::tolerance::{PRESS_SLACK_REL, RESTING_ITERATIONS, RESTING_SOLVE_TOLERANCE_REL, TOUCH_SLOP_REL};
 use glam::{DVec2, Vec2};
 
 /// Where on `s` the point closest to `p` is: an end cap (the end point itself) or a face.
@@ -82,7 +82,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 self.balls[c.ball].velocity += without_bias(before, c.normal) - before;
             }
         }
-        self.sequential_impulses(&mut rest.walls, &mut rest.pairs);
+        self.report.resting_passes = self.sequential_impulses(&mut rest.walls, &mut rest.pairs);
         self.leave_pushing_walls(&rest.walls);
         self.propagate_shock(&rest.walls, &mut rest.pairs);
         self.report_resting(&rest.walls, &rest.pairs);
@@ -109,10 +109,17 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         rest.pairs.retain(|p| p.approach < resting);
     }
 
-    /// The sequential impulses on the slow contacts, up to [`RESTING_ITERATIONS`] passes
-    /// (fewer once a pass changes nothing).
-    fn sequential_impulses(&mut self, walls: &mut [WallContact], pairs: &mut [RestingPair]) {
-        for _ in 0..RESTING_ITERATIONS {
+    /// The sequential impulses on the slow contacts, pass after pass until one changes no
+    /// velocity by more than [`RESTING_SOLVE_TOLERANCE_REL`] of the resting speed, at most
+    /// [`RESTING_ITERATIONS`] passes; returns how many it took.
+    fn sequential_impulses(&mut self, walls: &mut [WallContact], pairs: &mut [RestingPair]) -> u32 {
+        if walls.is_empty() && pairs.is_empty() {
+            return 0;
+        }
+        let tolerance = RESTING_SOLVE_TOLERANCE_REL * self.settings.resting_speed;
+        let mut passes = 0;
+        while passes < RESTING_ITERATIONS {
+            passes += 1;
             let mut change = 0.0_f32;
             for c in walls.iter_mut() {
                 let v = self.balls[c.ball].velocity;
@@ -134,10 +141,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 self.balls[p.b].velocity -= impulse * b.inverse_mass;
                 change = change.max(impulse.length() * inv_sum);
             }
-            if !(change > 0.0) {
+            if !(change > tolerance) {
                 break;
             }
         }
+        passes
     }
 
     /// A wall contact that pushed leaves at the separation bias, so that rounding does not
