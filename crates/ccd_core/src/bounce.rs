@@ -711,7 +711,7 @@ pub(crate) use leg::{
 use leg::{SensorHits, earliest_on_path};
 use ride_leg::RideOn;
 use slide::Slide;
-pub(crate) use slide::{foot_leaves_face, seat};
+pub(crate) use slide::{foot_leaves_face, reseats, seat};
 
 #[cfg(test)]
 mod tests;

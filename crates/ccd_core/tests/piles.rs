@@ -12,7 +12,7 @@
 
 use ccd_core::{
     ALLOWED_OVERLAP_REL, Ball, CircleArc, CombineRule, Material, MultiballScratch, MultiballSettings,
-    MultiballStep, Obstacle, RESTING_ITERATIONS, Vec2, step_balls,
+    MultiballStep, Obstacle, RESTING_ITERATIONS, SLIDE_SEAT_ULPS, Vec2, step_balls,
 };
 
 mod bowl;
@@ -108,7 +108,10 @@ fn a_ball_let_down_onto_two_in_a_narrow_bowl_piles_on_them_with_no_step_capped()
     // another flew and rode the bowl, or went along a chord its flight bent back from at
     // once, the ball above landed on it again and again, and 226 balls in all reached the
     // cap, up to 47 in one run); none sinks into another deeper than the overlap the
-    // position correction leaves alone (before, 5.2e-3 at 30 Hz). The energy is printed:
+    // position correction leaves alone (before, 5.2e-3 at 30 Hz), nor into the bowl
+    // deeper than where a resting ball is put back on it, `SLIDE_SEAT_ULPS` f32 epsilons
+    // of its coordinates (3.2e-6 near 13.4), and one step's rounding on top, an f32
+    // spacing there (before, 7.5e-5 at 1 kHz, as the pile swung). The energy is printed:
     // the resting contacts take some (they do not bounce), and at 30 Hz the settled
     // balls' straight legs swing it both ways.
     let l = f64::from(BOWL_RADIUS - R);
@@ -135,6 +138,11 @@ fn a_ball_let_down_onto_two_in_a_narrow_bowl_piles_on_them_with_no_step_capped()
         energy[0], energy[1]
     );
     assert!(overlap <= allowed, "sunk into each other by {overlap}");
+    let rounding = f64::from(SLIDE_SEAT_ULPS * 13.4 * f32::EPSILON + 8.0 * f32::EPSILON);
+    assert!(
+        bowl <= rounding,
+        "sunk into the bowl by {bowl} (rounding {rounding:.1e})"
+    );
 }
 
 #[test]

@@ -122,11 +122,20 @@ pub(crate) fn seat(center: Vec2, face: Segment, normal: Vec2, radius: f32) -> Ve
         across
     };
     let sunk = f64::from(radius) - (p - a).dot(normal);
-    let scale = center.abs().max_element().max(1.0);
-    let slop = (TOUCH_SLOP_REL * radius).max(CHAIN_VERTEX_SLOP_REL * scale);
-    if sunk > f64::from(SLIDE_SEAT_ULPS * scale * f32::EPSILON) && sunk <= f64::from(slop) {
+    if reseats(sunk, center, radius) {
         (p + normal * sunk).as_vec2()
     } else {
         center
     }
+}
+
+/// Whether a ball of `radius` centred at `center`, `sunk` below the surface it rests on
+/// (in f64), is put back on it ([`seat`]): deeper than [`SLIDE_SEAT_ULPS`] of its
+/// coordinates' f32 spacing, and no deeper than the touch slop ([`TOUCH_SLOP_REL`] of
+/// `radius`, or the f32 rounding of the coordinates, [`CHAIN_VERTEX_SLOP_REL`], whichever
+/// is more).
+pub(crate) fn reseats(sunk: f64, center: Vec2, radius: f32) -> bool {
+    let scale = center.abs().max_element().max(1.0);
+    let slop = (TOUCH_SLOP_REL * radius).max(CHAIN_VERTEX_SLOP_REL * scale);
+    sunk > f64::from(SLIDE_SEAT_ULPS * scale * f32::EPSILON) && sunk <= f64::from(slop)
 }

@@ -71,7 +71,7 @@ use super::round::{going_on, landed};
 use super::round_pair::{PairStart, Together};
 use super::sim::Sim;
 use super::state::SlideOn;
-use crate::bounce::{end_left, flat_beyond, seat, still_wall};
+use crate::bounce::{end_left, flat_beyond, reseats, seat, still_wall};
 use crate::contact_with::ContactWith;
 use crate::obstacle::{ObstacleId, ObstacleShape, Obstacles};
 use crate::response::{rested, rough_pull, slide_along};
@@ -141,7 +141,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             else {
                 continue;
             };
-            if !rest.resting[c.ball] || rest.paired[c.ball] {
+            if !rest.resting[c.ball] {
+                continue;
+            }
+            if rest.paired[c.ball] {
+                self.seat_in_pile(c);
                 continue;
             }
             match c.on {
@@ -159,6 +163,28 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             }
         }
         self.ride_pairs(rest, flight);
+    }
+
+    /// Ball `c.ball`, pressed on the round part of the one wall of `c` and on a ball (in
+    /// a pile in a bowl), is put back on the circle its centre rides where the f32
+    /// rounding of its straight legs sank it, as a slide's start puts back a ball alone
+    /// on its face ([`seat`]): while a pile moves steadily, each step rounds its balls'
+    /// centres the same way. (Three piled in a bowl of 2, swinging, sank 7.5e-5 into it at
+    /// 1 kHz, 79 f32 spacings. Piled on slopes of 0.02 to 0.3 rad, at 30 Hz to 1 kHz, the
+    /// balls under the pile sank into the face by at most 2.2 f32 epsilons of their
+    /// coordinates, so a face is left as it is.)
+    fn seat_in_pile(&mut self, c: &WallContact) {
+        if matches!(c.on, Rest::Face(_)) {
+            return;
+        }
+        let ball = self.balls[c.ball];
+        let seated = still_wall(self.obstacles, ContactWith::Obstacle(c.obstacle), c.point)
+            .and_then(|shape| ridden(&shape, ball.center, ball.radius))
+            .map_or(ball.center, |part| seat_round(&part, ball.center, ball.radius));
+        if seated != ball.center && seated.is_finite() {
+            self.balls[c.ball].center = seated;
+            self.moved(c.ball);
+        }
     }
 
     /// Two balls that touch each other and, each, one round part, the same, and nothing
@@ -533,5 +559,24 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         clock.version = clock.version.wrapping_add(1);
         self.moved(k);
         self.repredict(k);
+    }
+}
+
+/// `center`, of a ball of `radius` resting on the round part `part`, put back on the
+/// circle its centre rides where it has sunk into the part (beyond the circle from a
+/// bowl's inside, within it on a post), at the depths a face's [`seat`] puts one back
+/// at ([`reseats`]); otherwise as it is.
+fn seat_round(part: &Ridden, center: Vec2, radius: f32) -> Vec2 {
+    let out = center.as_dvec2() - part.center;
+    let distance = out.length();
+    let sunk = if part.inside {
+        distance - part.radius
+    } else {
+        part.radius - distance
+    };
+    if distance > 0.0 && reseats(sunk, center, radius) {
+        (part.center + out * (part.radius / distance)).as_vec2()
+    } else {
+        center
     }
 }
