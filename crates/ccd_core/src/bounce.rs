@@ -11,7 +11,7 @@ use crate::meet::{
 use crate::obstacle::{Layers, Obstacle, ObstacleId, ObstacleShape, Obstacles};
 use crate::parabola::{Parabola, PathLeg};
 use crate::response::{ResponseMode, rested};
-use crate::shape::{Aabb, Circle, Segment, ShapeError};
+use crate::shape::{Aabb, ChainEdge, Circle, Segment, ShapeError};
 use crate::tolerance::{DEFAULT_MAX_BOUNCES, TOUCH_SLOP_REL};
 use glam::Vec2;
 
@@ -483,7 +483,9 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
                 return;
             }
             match o.shape {
-                ObstacleShape::Segment(other) if next.is_none() => {
+                ObstacleShape::Segment(other) | ObstacleShape::Edge(ChainEdge { segment: other, .. })
+                    if next.is_none() =>
+                {
                     next = flat_beyond(face, end, other).map(|far| (id, o.material, Segment::new(end, far)));
                 }
                 ObstacleShape::Arc(arc) if ride.is_none() => {

@@ -1194,18 +1194,28 @@ enum Engine {
 /// The gravity of the slope's slides.
 const SLOPE_G: f32 = 1000.0;
 
-/// A ball of 10 (of friction `mu`) let go at rest on a 20° slope under g = 1,000 at 120
-/// Hz, its lowest point on the slope's top, stepped by `engine` (the event machinery's
-/// at `resting_speed`): how far each ball has slid after 1 s, how fast, and the most any
-/// contact's normal tilts beyond the normals of the faces it touches, radians
-/// ([`tilt_beyond_faces`]).
+/// What [`slope_slide`] found.
+struct SlopeRun {
+    /// How far each ball has slid after 1 s, and how fast.
+    slid: Vec<(f64, f64)>,
+    /// The most any contact's normal tilts beyond the normals of the faces it touches,
+    /// radians ([`tilt_beyond_faces`]).
+    tilt: f32,
+    /// The deepest any ball was into the slope's line at a step's end.
+    deepest: f32,
+}
+
+/// A ball of 10 (of friction `mu`) let go at rest on a 20° slope under g = 1,000 at
+/// `rate`, its lowest point on the slope's top, stepped by `engine` (the event
+/// machinery's at `resting_speed`) for 1 s.
 fn slope_slide(
     walls: &[Obstacle],
     (dir, top): (Vec2, Vec2),
     engine: Engine,
     mu: f32,
     resting_speed: f32,
-) -> (Vec<(f64, f64)>, f32) {
+    rate: f32,
+) -> SlopeRun {
     let normal = dir.perp();
     let first = top + normal * 10.0 + dir * 1.0;
     let starts = match engine {
@@ -1224,14 +1234,15 @@ fn slope_slide(
         worst_tilt = worst_tilt.max(tilt_beyond_faces(walls, obstacle, normal));
     };
     let gravity = Vec2::new(0.0, -SLOPE_G);
-    let dt = 1.0 / 120.0;
+    let dt = 1.0 / rate;
     let multiball = MultiballSettings {
         gravity,
         resting_speed,
         ..MultiballSettings::default()
     };
     let mut scratch = MultiballScratch::default();
-    for _ in 0..120 {
+    let mut deepest = 0.0_f32;
+    for _ in 0..rate as usize {
         match engine {
             Engine::Lone => {
                 let sweep = SweepSettings {
@@ -1269,20 +1280,27 @@ fn slope_slide(
                 assert_eq!(report.event_balls, 2, "both balls are the event machinery's");
             }
         }
+        for b in &balls {
+            deepest = deepest.max(b.radius - (b.center - top).dot(normal));
+        }
     }
     let slid = balls
         .iter()
         .zip(starts)
         .map(|(b, p)| (f64::from((b.center - p).length()), f64::from(b.velocity.length())))
         .collect();
-    (slid, worst_tilt)
+    SlopeRun {
+        slid,
+        tilt: worst_tilt,
+        deepest,
+    }
 }
 
 #[test]
 fn a_slope_of_many_segments_slides_as_one() {
     // 200 segments of 5 down a 20° slope, and a chain of the same points, against one
     // segment of 1,000: the same distance and speed after 1 s, within 1e-5 of them, on
-    // both engines.
+    // both engines, at 30, 60, 120 and 1,000 Hz (at 30 Hz a step crosses a seam or two).
     let (s, c) = (-20.0_f32).to_radians().sin_cos();
     let dir = Vec2::new(c, s);
     let top = Vec2::new(0.0, 0.0);
@@ -1295,21 +1313,33 @@ fn a_slope_of_many_segments_slides_as_one() {
     let chain: Vec<Obstacle> = Obstacle::polyline(&Polyline::open(points.clone())).collect();
     // Sliding from rest, frictionless: s = ½·g·sin 20°·t², v = g·sin 20°·t.
     let g_along = f64::from(SLOPE_G) * f64::from(20.0_f32.to_radians().sin());
-    for engine in [Engine::Lone, Engine::Events] {
-        let (on_one, tilt1) = slope_slide(&one, (dir, top), engine, 0.0, 0.0);
-        assert!(tilt1 < 1e-6, "{engine:?}: {tilt1}");
-        for &(d1, v1) in &on_one {
+    for (engine, rate) in [Engine::Lone, Engine::Events]
+        .into_iter()
+        .flat_map(|e| RATES.map(|r| (e, r)))
+    {
+        let on_one = slope_slide(&one, (dir, top), engine, 0.0, 0.0, rate);
+        assert!(on_one.tilt < 1e-6, "{engine:?}, {rate} Hz: {}", on_one.tilt);
+        for &(d1, v1) in &on_one.slid {
             assert!(
                 (d1 / (0.5 * g_along) - 1.0).abs() < 1e-5 && (v1 / g_along - 1.0).abs() < 1e-5,
-                "{engine:?}: {d1} {v1}"
+                "{engine:?}, {rate} Hz: {d1} {v1}"
             );
         }
         for (name, walls) in [("segments", &seams), ("chain", &chain)] {
-            let (slid, tilt) = slope_slide(walls, (dir, top), engine, 0.0, 0.0);
-            for (&got, &want) in slid.iter().zip(&on_one) {
-                let label = format!("{engine:?}: a slope of 200 {name}");
-                slid_as(&label, got, (want, "one segment's"), tilt);
+            let run = slope_slide(walls, (dir, top), engine, 0.0, 0.0, rate);
+            let label = format!("{engine:?}, {rate} Hz: a slope of 200 {name}");
+            for (&got, &want) in run.slid.iter().zip(&on_one.slid) {
+                slid_as(&label, got, (want, "one segment's"), run.tilt);
             }
+            // Never into the slope deeper than on the one segment, and an f32 spacing of
+            // the coordinates (near 170: 1.5e-5) on top.
+            let bound = on_one.deepest + 1.53e-5;
+            println!(
+                "{label}: into the slope at most {:.1e} (one segment: {:.1e})",
+                run.deepest, on_one.deepest
+            );
+            assert!(run.deepest <= bound, "{label}: {} into the slope", run.deepest);
+            let tilt = run.tilt;
             // Every contact is with a face, its normal the face's: a chain's joints are
             // met on its faces, and separate segments' seams are crossed with no contact
             // (the end caps there, a hair before the seam, are not met: `is_seam_end`).
@@ -1368,7 +1398,8 @@ fn a_rough_slope_of_many_segments_slides_as_the_closed_form_says() {
             ("one material", &one, (0.5 * a, a)),
             ("two materials", &two, alternating),
         ] {
-            let (slid, tilt) = slope_slide(walls, (dir, top), engine, mu, resting_speed);
+            let SlopeRun { slid, tilt, .. } =
+                slope_slide(walls, (dir, top), engine, mu, resting_speed, 120.0);
             let label = format!(
                 "{engine:?} at resting speed {resting_speed:.1}: a rough slope of 200 segments of {name} (μ = {mu})"
             );
