@@ -22,8 +22,9 @@
 //!    ball rides it exactly (its rest, 8).
 //! 6. **The speed limit** ([`limit_speed`]).
 //! 7. **The bounce cap** ([`Bounces`]), raised in a corner by the bounces an elastic ball
-//!    can take there ([`corner_bounces`]); a ball that stops dead on a still surface halts
-//!    too.
+//!    can take there ([`corner_bounces`]), and along chords by the contacts the chords
+//!    left in the step bring ([`chord_contacts`]); a ball that stops dead on a still
+//!    surface halts too.
 //! 8. **Rest**, under gravity ([`Rest`]), by the caller's [`RestRule`]. Both rides a
 //!    wall's round part it lands on too slowly to hop, or grazes from inside, alone
 //!    (`ride/`; the event machinery's ball must be in flight and touch no other ball).
@@ -46,7 +47,7 @@ use crate::response::{
     rub_across, rub_on_surface, slide_along, two_surfaces,
 };
 use crate::ride::{
-    Ridden, ends_on, flat_joint, grazes_inside, heads_off_end, ridden, ride_chord, ride_radius,
+    Chord, Ridden, ends_on, flat_joint, grazes_inside, heads_off_end, ridden, ride_chord, ride_radius,
     rides_at_most, rides_same,
 };
 use crate::shape::{Aabb, Segment};
@@ -336,7 +337,12 @@ pub(crate) fn meet(
         ) if !(in_flight && facts.lands(&met)) => ride(&*world, &facts, met.velocity),
         _ => None,
     };
-    met.velocity = limit_speed(chord.unwrap_or(met.velocity), ball.max_speed);
+    if let Some(chord) = chord {
+        bounces.allowed = bounces
+            .allowed
+            .max(chord_contacts(bounces, chord, rules.dt - meeting.time));
+    }
+    met.velocity = limit_speed(chord.map_or(met.velocity, |c| c.velocity), ball.max_speed);
     met.halt = facts.count(bounces);
     met.rest = facts.rest(&*world, &mut met, second, chord.is_some());
     met
@@ -968,11 +974,10 @@ fn touches_another(
     touches
 }
 
-/// The velocity along the next chord, if the ball of `facts` (at its velocity before the
-/// contact) grazed the inside of a still arc, and the contact left it at `after` (see
-/// `ride/chord.rs`). Most contacts are turned away by their angle alone, before the shape is
-/// looked up.
-fn ride(world: &impl Surroundings, facts: &Facts<'_>, after: Vec2) -> Option<Vec2> {
+/// The next chord, if the ball of `facts` (at its velocity before the contact) grazed the
+/// inside of a still arc, and the contact left it at `after` (see `ride/chord.rs`). Most
+/// contacts are turned away by their angle alone, before the shape is looked up.
+fn ride(world: &impl Surroundings, facts: &Facts<'_>, after: Vec2) -> Option<Chord> {
     let Facts {
         ball,
         meeting,
@@ -987,6 +992,20 @@ fn ride(world: &impl Surroundings, facts: &Facts<'_>, after: Vec2) -> Option<Vec
     let shape = world.still_shape(meeting.with, hit.point)?;
     let radius = ride_radius(&shape, hit, ball.radius)?;
     ride_chord([before, after], approach, hit.normal, radius, ball.radius)
+}
+
+/// The contacts a ball of `bounces` may take by the end of the step, `left` seconds away,
+/// when it goes along `chord`: those it took, this graze, and for each chord that starts
+/// in the time left, the graze at its end and a push of the ball beside it (the chord's
+/// tilt towards the arc's centre closes in on that ball, which is what sent it along
+/// chords). A corner bounds the bounces in it; an arc bounds the chords along it.
+/// Without it a ball riding a bowl's side beside a ball, pressed into it, met the arc
+/// and the ball in turn every 4 ms at 30 Hz, and reached the cap of 16 in a step.
+fn chord_contacts(bounces: &Bounces, chord: Chord, left: f32) -> u32 {
+    bounces
+        .count
+        .saturating_add(1)
+        .saturating_add(chord.within(left).saturating_mul(2))
 }
 
 /// Count a bounce `this` against the cap of `bounces` (raised in a corner: as many more

@@ -198,8 +198,10 @@ pub const DEFAULT_MAX_BOUNCES: u32 = 16;
 /// Solid contacts. The most one circle may resolve in one step when its contacts are
 /// those of a narrow corner (two walls meeting at an angle α, where an elastic ball
 /// bounces at most ⌈π/α⌉ times before it comes out): past [`DEFAULT_MAX_BOUNCES`] (or the
-/// configured cap), the cap is raised by that count, up to this. 1,024 covers a V of 0.18°
-/// and bounds the work of one ball in one step to a thousand sweeps.
+/// configured cap), the cap is raised by that count, up to this. So is it for an event
+/// ball going along an arc's chords beside another ball, by two contacts for each chord
+/// the rest of the step holds (see [`ARC_RIDE_SAG_REL`]). 1,024 covers a V of 0.18° and
+/// bounds the work of one ball in one step to a thousand sweeps.
 pub const MAX_WEDGE_BOUNCES: u32 = 1024;
 
 /// Cap on sensor contacts reported for one straight leg of the path (between two solid

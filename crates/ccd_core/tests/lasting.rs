@@ -1490,10 +1490,12 @@ fn closed_scene_starts(n: usize) -> Vec<Vec2> {
 fn a_closed_scene_of_mixed_shapes_keeps_its_energy() {
     // [`closed_scene`], with elastic, frictionless balls let go at rest under g = 10:
     // they bounce, slide and ride. Kinetic plus potential energy (zero at the box's
-    // floor) is kept within 1e-5 over 10⁴ steps at 60 and 120 Hz, and within 1e-4 at 1
-    // kHz: 12 balls each on its own (the lone sweep, ball–ball off), and 36 balls through
-    // the event machinery (ball–ball on, at no resting speed and at the plugin's 2·g·dt),
-    // which meet each other hundreds of times.
+    // floor) is kept within 1e-5 over 10⁴ steps at 30, 60 and 120 Hz, and within 1e-4 at
+    // 1 kHz: 12 balls each on its own (the lone sweep, ball–ball off), and 36 balls
+    // through the event machinery (ball–ball on, at no resting speed and at the plugin's
+    // 2·g·dt), which meet each other hundreds of times, with no step capped (at 30 Hz a
+    // ball riding the bowl's side beside another, pressed into it, goes along chords and
+    // meets the bowl and the ball in turn, 8 times each in a step: `chord_contacts`).
     let walls = closed_scene();
     let energy = |balls: &[(Vec2, Vec2)]| -> f64 {
         balls
@@ -1503,7 +1505,8 @@ fn a_closed_scene_of_mixed_shapes_keeps_its_energy() {
     };
     let in_box = |p: Vec2| p.x.abs() < 49.0 + 1e-3 && p.y > 1.0 - 1e-3 && p.y < 79.0 + 1e-3;
     for (rate, steps, bound) in [
-        (60.0_f32, 10_000, 1e-5),
+        (30.0_f32, 10_000, 1e-5),
+        (60.0, 10_000, 1e-5),
         (120.0, 10_000, 1e-5),
         (1000.0, 10_000, 1e-4),
     ] {

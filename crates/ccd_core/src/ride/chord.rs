@@ -41,9 +41,33 @@ pub(crate) fn ride_radius(shape: &ObstacleShape, hit: &Hit, ball_radius: f32) ->
     (inside && on_face && radius > 0.0).then_some(radius)
 }
 
-/// The velocity along the next chord, for a contact met at `before` and `approach`
-/// (units/s along the normal) that left the ball at `after`: `Some` when the contact came
-/// in at less than a chord's angle (a graze), `None` for a bounce.
+/// The next chord a ball rides along after a graze.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Chord {
+    /// Its velocity along the chord, units/s.
+    pub(crate) velocity: Vec2,
+    /// The chord's length, units: where it meets the wall again.
+    pub(crate) length: f32,
+}
+
+impl Chord {
+    /// How many chords (this one, and those after it) a ball at this chord's speed
+    /// starts within `time` seconds: an upper bound on the grazes still to come, since
+    /// every chord is as long as this one at no more than this speed.
+    pub(crate) fn within(self, time: f32) -> u32 {
+        let chords = (self.velocity.length() * time.max(0.0) / self.length).ceil();
+        // (A NaN or an infinite count saturates: the caller's cap holds.)
+        if chords.is_finite() {
+            chords as u32
+        } else {
+            u32::MAX
+        }
+    }
+}
+
+/// The next chord, for a contact met at `before` and `approach` (units/s along the
+/// normal) that left the ball at `after`: `Some` when the contact came in at less than a
+/// chord's angle (a graze), `None` for a bounce.
 ///
 /// Lasting contact does no work: the ball leaves at the chord's angle with the speed it
 /// came at, less what friction took from its speed along the wall (the restitution's loss
@@ -55,7 +79,7 @@ pub(crate) fn ride_chord(
     normal: Vec2,
     ride_radius: f32,
     ball_radius: f32,
-) -> Option<Vec2> {
+) -> Option<Chord> {
     let along = after - normal * after.dot(normal);
     let tangent = along.try_normalize()?;
     let half = chord_half_angle(ride_radius, ball_radius);
@@ -65,7 +89,10 @@ pub(crate) fn ride_chord(
     // Friction's loss is what the contact took from the speed along the wall.
     let friction_loss = ((before - normal * before.dot(normal)).length() - along.length()).max(0.0);
     let out_speed = (before.length() - friction_loss).max(0.0);
-    grazes.then(|| (tangent * half.cos() + normal * half.sin()) * out_speed)
+    grazes.then(|| Chord {
+        velocity: (tangent * half.cos() + normal * half.sin()) * out_speed,
+        length: 2.0 * ride_radius * half.sin(),
+    })
 }
 
 /// Whether a contact approached at `approach` by a ball of `ball_radius` at `before` grazes
@@ -104,11 +131,19 @@ mod tests {
         // Riding: it came at the chord's angle, and leaves along the next at its speed.
         let before = Vec2::new(50.0 * half.cos(), -50.0 * half.sin());
         let after = Vec2::new(before.x, 0.0);
-        let v = ride_chord([before, after], -before.y, normal, 100.0, 10.0).unwrap();
+        let chord = ride_chord([before, after], -before.y, normal, 100.0, 10.0).unwrap();
+        let v = chord.velocity;
         assert!((v.length() - 50.0).abs() < 1e-4, "the speed is kept: {v}");
+        // 2·100·sin(4.472e-3) = 0.8944 long: at 50 units/s, 1/60 s holds 0.8333 / 0.8944
+        // of a chord, so one chord starts within it, and 1/30 s two.
+        assert!((chord.length - 0.894_424).abs() < 1e-5, "{}", chord.length);
+        assert_eq!(chord.within(1.0 / 60.0), 1);
+        assert_eq!(chord.within(1.0 / 30.0), 2);
         assert!((v.y / v.x - half.tan()).abs() < 1e-6, "{v}");
         // A shallower graze (along the wall) leaves along the chord no faster than it came.
-        let v = ride_chord([Vec2::new(50.0, 0.0); 2], 0.0, normal, 100.0, 10.0).unwrap();
+        let v = ride_chord([Vec2::new(50.0, 0.0); 2], 0.0, normal, 100.0, 10.0)
+            .unwrap()
+            .velocity;
         assert!(v.length() <= 50.0 && (v.y / v.x - half.tan()).abs() < 1e-6, "{v}");
         // Coming in steeper than twice the chord's half angle: a bounce, not a ride.
         let steep = 50.0 * (2.5 * half).sin();

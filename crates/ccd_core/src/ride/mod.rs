@@ -25,7 +25,7 @@ mod joint;
 mod motion;
 mod place;
 
-pub(crate) use chord::{grazes_inside, ride_chord, ride_radius, rides_at_most};
+pub(crate) use chord::{Chord, grazes_inside, ride_chord, ride_radius, rides_at_most};
 pub(crate) use joint::{arc_joining, ends_on, flat_joint};
 pub(crate) use motion::{RideState, Run, RunEnd, RunLimits, Track, run};
 pub(crate) use place::in_f32;
