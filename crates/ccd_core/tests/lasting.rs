@@ -1091,64 +1091,135 @@ fn leaves_inside(
     (at.x.atan2(-at.y).abs(), velocity.length())
 }
 
+/// Step a ball of 0.5 and `material` (combined with the walls' own) let go at rest at
+/// `start` among `walls` by `engine` at `rate` for `seconds`: how far it moved, and its
+/// speed at the end.
+fn rest_run(
+    walls: &[Obstacle],
+    start: Vec2,
+    material: Material,
+    engine: Leaver,
+    (rate, seconds): (f32, f32),
+) -> (f32, f32) {
+    let dt = 1.0 / rate;
+    let mut ball = Ball::new(start, Vec2::ZERO, 0.5);
+    ball.material = material;
+    let mut scratch = MultiballScratch::default();
+    let mut sweep = settings();
+    sweep.material = material;
+    for _ in 0..(seconds * rate) as usize {
+        match engine {
+            Leaver::Lone => {
+                let out = sweep_bounces(
+                    Circle::new(ball.center, 0.5),
+                    ball.velocity,
+                    dt,
+                    walls,
+                    &sweep,
+                    |_| {},
+                )
+                .unwrap();
+                assert!(!out.capped, "no step is capped: {out:?}");
+                (ball.center, ball.velocity) = (out.center, out.velocity);
+            }
+            Leaver::Events(resting) => {
+                let multiball = MultiballSettings {
+                    gravity: sweep.gravity,
+                    resting_speed: resting * G as f32 * dt,
+                    ..MultiballSettings::default()
+                };
+                step_event_ball(walls, &mut ball, dt, &multiball, &mut scratch);
+            }
+        }
+    }
+    ((ball.center - start).length(), ball.velocity.length())
+}
+
 #[test]
 fn a_ball_at_rest_stays_only_where_it_is_held() {
+    // A ball of 0.5 let go at rest, 10 s, at 30 Hz to 1 kHz, alone and through the event
+    // machinery at no resting speed and at the plugin's.
     let c = Vec2::new(0.0, 0.0);
-    // Exactly on top of a post: an equilibrium (unstable), where it stays, alone and
-    // through the event machinery.
+    let smooth = Material::new(1.0, 0.0);
     let post = [Obstacle::pillar(Circle::new(c, 9.5))];
-    for mut stepper in [Stepper::Lone, Stepper::events()] {
-        let mut ball = (Vec2::new(0.0, 10.0), Vec2::ZERO);
-        for _ in 0..600 {
-            ball = stepper.step(&post, ball, 0.5, 1.0 / 60.0);
-        }
-        assert_eq!(ball, (Vec2::new(0.0, 10.0), Vec2::ZERO), "on top of the post");
-    }
-    // With friction μ = 0.2 (the ball's and the post's combined), it stays where
-    // tan α ≤ μ and slides off where it is steeper.
-    let rough = [Obstacle::pillar(Circle::new(c, 9.5)).with_material(Material::new(1.0, 0.2))];
-    for (alpha, held) in [(0.19_f32, true), (0.21, false)] {
-        let start = Vec2::new(alpha.sin(), alpha.cos()) * 10.0;
-        let mut ball = (start, Vec2::ZERO);
-        let mut rough_settings = settings();
-        rough_settings.material = Material::new(1.0, 0.2);
-        for _ in 0..120 {
-            let out = sweep_bounces(
-                Circle::new(ball.0, 0.5),
-                ball.1,
-                1.0 / 60.0,
-                &rough[..],
-                &rough_settings,
-                |_| {},
-            )
-            .unwrap();
-            ball = (out.center, out.velocity);
-        }
-        let moved = (ball.0 - start).length();
-        assert_eq!(
-            moved < 1e-5,
-            held,
-            "α {alpha} (tan α {}): moved {moved}",
-            alpha.tan()
-        );
-    }
-    // At the bottom of a bowl it stays.
     let bowl = [Obstacle::arc(CircleArc::new(
         c,
         10.0,
         std::f32::consts::PI,
         2.0 * std::f32::consts::PI,
     ))];
-    for mut stepper in [Stepper::Lone, Stepper::events()] {
-        let mut ball = (Vec2::new(0.0, -9.5), Vec2::ZERO);
-        for _ in 0..600 {
-            ball = stepper.step(&bowl, ball, 0.5, 1.0 / 60.0);
+    // A V of two faces of ±0.5 rad meeting at (0, −20): the ball's centre at its bottom
+    // is 0.5 / cos 0.5 above the point.
+    let (s, k) = 0.5_f32.sin_cos();
+    let point = Vec2::new(0.0, -20.0);
+    let vee = [
+        Obstacle::segment(Segment::new(point + Vec2::new(-10.0 * k, 10.0 * s), point)),
+        Obstacle::segment(Segment::new(point, point + Vec2::new(10.0 * k, 10.0 * s))),
+    ];
+    // Friction μ = 0.2 (the ball's and the wall's combined; the combined friction is
+    // the geometric mean of the two, so both are 0.2): on the post it stays where tan α
+    // ≤ μ, α from the top, and slides off where it is steeper; on a face of slope β the
+    // same.
+    let rough = Material::new(1.0, 0.2);
+    let rough_post = [Obstacle::pillar(Circle::new(c, 9.5)).with_material(rough)];
+    let on_post = |alpha: f32| Vec2::new(alpha.sin(), alpha.cos()) * 10.0;
+    let face = |beta: f32| {
+        let dir = Vec2::new(beta.cos(), -beta.sin());
+        (
+            [Obstacle::segment(Segment::new(c - dir * 30.0, c + dir * 30.0)).with_material(rough)],
+            dir.perp() * 0.5,
+        )
+    };
+    let mut most = 0.0_f32;
+    for (rate, engine) in RATES.into_iter().flat_map(|r| LEAVERS.map(|e| (r, e))) {
+        let label = format!("{rate} Hz ({engine:?})");
+        let mut stays = |name: &str, walls: &[Obstacle], start: Vec2, material: Material| {
+            let (moved, speed) = rest_run(walls, start, material, engine, (rate, 10.0));
+            most = most.max(moved);
+            assert!(
+                moved < 1e-5 && speed < 1e-4,
+                "{label}: {name}: moved {moved}, at {speed} u/s"
+            );
+        };
+        // Exactly on top of a post: an equilibrium (unstable), where it stays.
+        stays("on top of the post", &post, Vec2::new(0.0, 10.0), smooth);
+        stays("at the bottom of the bowl", &bowl, Vec2::new(0.0, -9.5), smooth);
+        // (Not yet through the event machinery at no resting speed: landing on one face
+        // it slides into the other at once, settles there with the rest of the step's
+        // gravity in its velocity, and bounces that off at e = 1, hopping at 0.35 u/s
+        // after 10 s at 30 Hz. docs/design.md, "Not exact yet".)
+        if !matches!(engine, Leaver::Events(r) if r == 0.0) {
+            stays(
+                "at the bottom of the V",
+                &vee,
+                point + Vec2::new(0.0, 0.5 / k),
+                smooth,
+            );
         }
+        stays(
+            "on the rough post at α = 0.19 (tan α = 0.192)",
+            &rough_post,
+            on_post(0.19),
+            rough,
+        );
+        let (wall, up) = face(0.19);
+        stays("on the rough face at β = 0.19", &wall, up, rough);
+        // Steeper than friction holds: it slides off, well away in 10 s.
+        let (moved, _) = rest_run(&rough_post, on_post(0.21), rough, engine, (rate, 10.0));
         assert!(
-            (ball.0 - Vec2::new(0.0, -9.5)).length() < 1e-5 && ball.1.length() < 1e-4,
-            "{ball:?}"
+            moved > 1.0,
+            "{label}: on the rough post at α = 0.21 it moved only {moved}"
+        );
+        let (wall, up) = face(0.21);
+        let (moved, _) = rest_run(&wall, up, rough, engine, (rate, 2.0));
+        // Down the face at g·(sin β − μ·cos β) = 0.124 u/s² for 2 s: 0.249 along it.
+        let slid = 0.5 * G as f32 * (0.21_f32.sin() - 0.2 * 0.21_f32.cos()) * 4.0;
+        assert!(
+            (moved / slid - 1.0).abs() < 1e-3,
+            "{label}: on the rough face at β = 0.21 it slid {moved}, not {slid}"
         );
     }
+    println!("at rest where it is held, 30 Hz to 1 kHz, both engines: moved at most {most:.1e} in 10 s");
 }
 
 /// The unit normal of a flat face (a segment or a chain's edge), to the left of its
