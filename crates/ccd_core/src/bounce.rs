@@ -234,11 +234,13 @@ pub(crate) fn sweep_legs<O: Obstacles + ?Sized>(
         left: None,
         ran_off: false,
         bounces: Bounces::new(settings.max_bounces),
+        runs: 0,
         sensors: SensorHits::new(),
     };
-    // Each pass is one leg; every pass but the last resolves a bounce or ends a slide at
-    // its face's end (after which the next contact is a bounce), so the bounce cap (at
-    // most `MAX_WEDGE_BOUNCES`) bounds the loop.
+    // Each pass is one leg; every pass but the last resolves a bounce, ends a slide at
+    // its face's end (after which the next contact is a bounce), or is a run of a ride,
+    // so the bounce cap (at most `MAX_WEDGE_BOUNCES`) and the runs' (`MAX_RIDE_RUNS`)
+    // bound the loop.
     while sweep.leg(watch) {}
     Ok(sweep.out)
 }
@@ -265,6 +267,8 @@ struct Sweep<'a, O: ?Sized> {
     /// another face since (see [`RestRule::Lone`]).
     ran_off: bool,
     bounces: Bounces,
+    /// The runs of rides so far (see `ride_leg.rs`; at most `MAX_RIDE_RUNS`).
+    runs: u32,
     /// One list for every leg's sensors.
     sensors: SensorHits,
 }

@@ -11,7 +11,7 @@
 //! | response | [`DEGENERATE_LENGTH_REL`], [`SEPARATION_SPEED_REL`] | |
 //! | chains (polylines, polygons) | [`CHAIN_VERTEX_SLOP_REL`] | |
 //! | arcs | [`ARC_RIDE_SAG_REL`], [`FULL_TURN_SLACK_REL`], [`MAX_RIDE_HALF_ANGLE`] | [`MAX_ARC_ENTRIES`] |
-//! | rides (lasting contacts on circles) | [`RIDE_TOLERANCE`], [`MAX_RIDE_STEP_ANGLE`], [`RIDE_SEARCH_SAG_REL`], [`END_FOOT_SLOP_REL`], [`RIDE_ROUNDING_WORK_MAX_REL`] | [`MAX_RIDE_STEPS`], [`MAX_RIDE_EVENT_HALVINGS`] |
+//! | rides (lasting contacts on circles) | [`RIDE_TOLERANCE`], [`MAX_RIDE_STEP_ANGLE`], [`RIDE_SEARCH_SAG_REL`], [`END_FOOT_SLOP_REL`], [`RIDE_ROUNDING_WORK_MAX_REL`] | [`MAX_RIDE_STEPS`], [`MAX_RIDE_RUNS`], [`MAX_RIDE_EVENT_HALVINGS`] |
 //! | slides (lasting contacts on faces) | [`SEAM_FLAT_SIN`], [`SLIDE_SEAT_ULPS`] | |
 //! | curved sweeps (gravity) | [`ROOT_BRACKET_REL`], [`CHORD_WINDOW_MARGIN_REL`] | [`MAX_ROOT_ITERATIONS`] |
 //! | moving segment sweep | [`MOVING_SEGMENT_TOLERANCE_REL`], [`MOVING_SEGMENT_ACCEPT_BAND`] | [`MAX_MOVING_SEGMENT_ITERATIONS`], [`MAX_MOVING_SEGMENT_RESTARTS`] |
@@ -109,6 +109,17 @@ pub const RIDE_ROUNDING_WORK_MAX_REL: f64 = 1e-4;
 /// sweep ([`SweepOutcome::capped`](crate::SweepOutcome::capped)). A ride at 1,000 rad/s
 /// for a step of 1/30 s takes about 700.
 pub const MAX_RIDE_STEPS: u32 = 100_000;
+
+/// Cap. A lone sweep rides in at most this many runs in one step (each to a turning
+/// point, a contact, the part's end, where the press vanishes, or the step's end). A turn
+/// is no contact, so the bounce cap does not bound them: a ball swings to a turn twice a
+/// period (a bowl of L = 0.5 under g = 10: 0.7 s), and friction brings it to rest in a
+/// finite number. Past this the sweep is capped: the ball waits where its last run ended
+/// for the rest of the step, counted in [`SweepOutcome::capped`](crate::SweepOutcome::capped)
+/// and its lost time. Against a rounding that would turn a ball at rest back and forth
+/// for ever (a hold rule at 0.9 of μ, planted, looped so). 1,024, as
+/// [`MAX_WEDGE_BOUNCES`], bounds one ball's work in one step to a thousand runs.
+pub const MAX_RIDE_RUNS: u32 = 1024;
 
 /// Cap. The halvings of a ride's step that crosses an event, to find it: 64 leave the
 /// bracket at the f64 resolution of the step's length (the loop also stops there).

@@ -16,7 +16,7 @@
 )]
 
 use ccd_core::{
-    Ball, Capsule, Circle, CircleArc, CombineRule, ContactWith, Material, MultiballScratch,
+    Ball, Capsule, Circle, CircleArc, CombineRule, ContactWith, MAX_RIDE_RUNS, Material, MultiballScratch,
     MultiballSettings, MultiballStep, Obstacle, ObstacleShape, PathLeg, Polyline, PredictSettings, Segment,
     SweepSettings, Vec2, predict_path, step_balls, sweep_bounces,
 };
@@ -376,6 +376,54 @@ fn swings_as_a_pendulum(mut stepper: Stepper, label: &str) {
 /// every start. Let go a few ulps off the bowl (the f32 rounding of the start), the ball
 /// first drops onto it; the landing takes the fall's speed, and does not turn it along
 /// the bowl (it did: up to 2.2e-4 of a period at the 10th pass).
+#[test]
+fn a_step_holding_more_turns_than_the_runs_cap_is_capped_there() {
+    // A bowl of 1 and a ball of 0.5 (L = 0.5), g = 10, let go at rest 0.6 rad from the
+    // bottom: T = 4·K(sin 0.3)·√(L/g) = 1.4372 s. One lone sweep of 1,000 s holds 1,391
+    // turns; it rides `MAX_RIDE_RUNS` = 1,024 runs, each from a turn to the next, T/2
+    // long, and then waits where the last ended: capped, with 1,000 − 512·T lost, on the
+    // circle, at rest at a turning point.
+    let bowl = [Obstacle::arc(CircleArc::new(
+        Vec2::ZERO,
+        1.0,
+        std::f32::consts::PI,
+        2.0 * std::f32::consts::PI,
+    ))];
+    let (l, theta0) = (0.5_f64, 0.6_f64);
+    let period = 4.0 * elliptic_k((theta0 / 2.0).sin()) * (l / G).sqrt();
+    assert!((period - 1.4372).abs() < 1e-4, "{period}");
+    let start = Vec2::new((l * theta0.sin()) as f32, (-l * theta0.cos()) as f32);
+    let dt = 1000.0_f32;
+    let out = sweep_bounces(
+        Circle::new(start, 0.5),
+        Vec2::ZERO,
+        dt,
+        &bowl,
+        &settings(),
+        |_| {},
+    )
+    .unwrap();
+    let lost = f64::from(dt) - f64::from(MAX_RIDE_RUNS / 2) * period;
+    println!(
+        "a step of 1,000 s in a bowl of T = {period:.6} s: capped {}, lost {} s (512·T short of the step: {lost:.4} s)",
+        out.capped, out.lost_time
+    );
+    assert!(out.capped, "{out:?}");
+    // The f32 sum of 1,024 runs' times, each near 0.74 s: within 5e-2 s of the closed form.
+    assert!(
+        (f64::from(out.lost_time) - lost).abs() < 5e-2,
+        "lost {} s, not {lost}",
+        out.lost_time
+    );
+    assert!((f64::from(out.center.length()) - l).abs() < 1e-5 * l, "{out:?}");
+    // At a turn: as high as it started, at rest.
+    assert!(
+        (f64::from(out.center.y) + l * theta0.cos()).abs() < 1e-4 * l,
+        "{out:?}"
+    );
+    assert!(out.velocity.length() < 1e-3, "{out:?}");
+}
+
 #[test]
 fn from_starts_a_few_ulps_apart_a_bowl_passes_on_time() {
     let (c, bowl) = bowl();

@@ -19,7 +19,7 @@ use crate::ride::{
     rides_same, run, track_from,
 };
 use crate::shape::{Aabb, Circle};
-use crate::tolerance::{MAX_RIDE_STEP_ANGLE, RIDE_SEARCH_SAG_REL};
+use crate::tolerance::{MAX_RIDE_RUNS, MAX_RIDE_STEP_ANGLE, RIDE_SEARCH_SAG_REL};
 use glam::{DVec2, Vec2};
 use std::f64::consts::{PI, TAU};
 
@@ -65,9 +65,13 @@ struct Ahead {
 }
 
 impl<O: Obstacles + ?Sized> Sweep<'_, O> {
-    /// Ride `on` for at most `time_left` seconds: one run ([`run`]); whether another leg
-    /// follows.
+    /// Ride `on` for at most `time_left` seconds: one run ([`run`]), or none past
+    /// [`MAX_RIDE_RUNS`] in the step (capped); whether another leg follows.
     pub(super) fn ride_leg(&mut self, on: RideOn, time_left: f32, watch: &mut impl SweepWatch) -> bool {
+        if self.runs >= MAX_RIDE_RUNS {
+            return self.after_run(on, RunEnd::Capped, None, watch);
+        }
+        self.runs += 1;
         let Some((track, start)) = self.track(on) else {
             self.ride = None;
             return true;
