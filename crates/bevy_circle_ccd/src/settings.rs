@@ -23,7 +23,10 @@ pub struct CcdSettings {
     /// Approach speed (world units per second) below which a contact stops the normal
     /// motion instead of bouncing, so a ball rolls along a slope without chatter.
     /// Default `None`: automatic, `2·|gravity|·dt`, twice what gravity can add in one step
-    /// (zero without gravity, so every contact bounces exactly).
+    /// (zero without gravity, so every contact bounces exactly). `Some(0.0)` under gravity
+    /// bounces every contact too: a ball near another or near a moving part then hops
+    /// where it rests in a V or on a moving part, at up to about `2·|gravity|·dt` (see
+    /// `docs/design.md`, "Not exact yet").
     pub resting_speed: Option<f32>,
     /// Whether each [`CircleHit`](crate::CircleHit) is also triggered as a
     /// [`CircleHitEvent`](crate::CircleHitEvent) on the obstacle and on the circle, for
