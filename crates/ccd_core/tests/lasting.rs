@@ -1511,7 +1511,7 @@ fn a_rough_slope_of_many_segments_slides_as_the_closed_form_says() {
     // The slope of 200 segments of 5 at 20°, ball and faces of friction μ = 0.1 and
     // restitution 1: kinetic friction is the steady deceleration μ·g·cos 20°, so
     // s = ½·g·(sin 20° − μ·cos 20°)·t² and v = g·(sin 20° − μ·cos 20°)·t, within 1e-5, on
-    // both engines. The lone sweep starts each step with a landing (the ball a hair off
+    // both engines, at 30 Hz to 1 kHz (but one case, below). The lone sweep starts each step with a landing (the ball a hair off
     // the face): friction there takes μ times the approach, not the bounce's (1 + e) times
     // it (6.9e-5 of the distance lost). The event machinery's slide goes on across each
     // seam at the next face's friction (it flew over it and landed on the next face, and
@@ -1544,21 +1544,40 @@ fn a_rough_slope_of_many_segments_slides_as_the_closed_form_says() {
     // 2·|g|·dt: with none, the event machinery's ball lands on the slope at each step and
     // slides on, friction in its pull (it was settled there, met the face again at once
     // and bounced at its restitution: it hopped down the slope, 7.2e-4 fast after 1 s).
-    for (engine, resting_speed) in [
-        (Engine::Lone, 0.0),
-        (Engine::Events, 0.0),
-        (Engine::Events, 2.0 * SLOPE_G / 120.0),
-    ] {
+    for (rate, engine, resting) in RATES.into_iter().flat_map(|r| {
+        [
+            (r, Engine::Lone, 0.0),
+            (r, Engine::Events, 0.0),
+            (r, Engine::Events, 2.0),
+        ]
+    }) {
+        let resting_speed = resting * SLOPE_G / rate;
         for (name, walls, (want_d, want_v)) in [
             ("one material", &one, (0.5 * a, a)),
             ("two materials", &two, alternating),
         ] {
-            let SlopeRun { slid, tilt, .. } =
-                slope_slide(walls, (dir, top), engine, mu, resting_speed, 120.0);
+            let SlopeRun { slid, tilt, .. } = slope_slide(walls, (dir, top), engine, mu, resting_speed, rate);
             let label = format!(
-                "{engine:?} at resting speed {resting_speed:.1}: a rough slope of 200 segments of {name} (μ = {mu})"
+                "{engine:?}, {rate} Hz, resting speed {resting_speed:.1}: a rough slope of 200 segments of {name} (μ = {mu})"
             );
-            slid_as(&label, slid[0], ((want_d, want_v), "the closed form"), tilt);
+            if matches!(engine, Engine::Events) && resting == 0.0 && rate < 60.0 {
+                // At no resting speed the event machinery's ball lands at each step's
+                // start after a short flight, which friction does not slow: at 30 Hz on
+                // faces of two frictions, 2.8e-5 of the distance and 5.6e-5 of the speed
+                // fast (docs/design.md, "Not exact yet"). Within 1e-4 here.
+                let (d, v) = slid[0];
+                println!(
+                    "{label}: {:.1e} and {:.1e} from the closed form",
+                    d / want_d - 1.0,
+                    v / want_v - 1.0
+                );
+                assert!(
+                    (d / want_d - 1.0).abs() < 1e-4 && (v / want_v - 1.0).abs() < 1e-4,
+                    "{label}: {d} at {v}"
+                );
+            } else {
+                slid_as(&label, slid[0], ((want_d, want_v), "the closed form"), tilt);
+            }
             assert!(tilt < 1e-6, "{label}: a normal tilts {tilt} rad");
         }
     }
