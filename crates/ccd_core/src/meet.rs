@@ -184,7 +184,8 @@ pub(crate) struct Pushed {
 }
 
 /// A ball's bounces so far in the step: how many, how many it may take before it waits
-/// (the cap, raised in corners), and the last one with a wall or a moving part.
+/// (the cap, raised in corners and along chords), and the last one with a wall or a
+/// moving part.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct Bounces {
     pub(crate) count: u32,
@@ -206,6 +207,16 @@ impl Bounces {
     #[inline]
     pub(crate) fn capped(&self) -> bool {
         self.count >= self.allowed.min(MAX_WEDGE_BOUNCES)
+    }
+
+    /// Raise the cap to `more` contacts beyond those taken so far, where the geometry
+    /// bounds them (a corner's bounces, an arc's chords); never lower it. [`capped`]
+    /// holds it to [`MAX_WEDGE_BOUNCES`].
+    ///
+    /// [`capped`]: Self::capped
+    #[inline]
+    pub(crate) fn allow(&mut self, more: u32) {
+        self.allowed = self.allowed.max(self.count.saturating_add(more));
     }
 }
 
@@ -338,9 +349,7 @@ pub(crate) fn meet(
         _ => None,
     };
     if let Some(chord) = chord {
-        bounces.allowed = bounces
-            .allowed
-            .max(chord_contacts(bounces, chord, rules.dt - meeting.time));
+        bounces.allow(chord_contacts(chord, rules.dt - meeting.time));
     }
     met.velocity = limit_speed(chord.map_or(met.velocity, |c| c.velocity), ball.max_speed);
     met.halt = facts.count(bounces);
@@ -994,18 +1003,15 @@ fn ride(world: &impl Surroundings, facts: &Facts<'_>, after: Vec2) -> Option<Cho
     ride_chord([before, after], approach, hit.normal, radius, ball.radius)
 }
 
-/// The contacts a ball of `bounces` may take by the end of the step, `left` seconds away,
-/// when it goes along `chord`: those it took, this graze, and for each chord that starts
+/// The contacts a ball may take beyond those it took, by the end of the step, `left`
+/// seconds away, when it goes along `chord`: this graze, and for each chord that starts
 /// in the time left, the graze at its end and a push of the ball beside it (the chord's
 /// tilt towards the arc's centre closes in on that ball, which is what sent it along
 /// chords). A corner bounds the bounces in it; an arc bounds the chords along it.
 /// Without it a ball riding a bowl's side beside a ball, pressed into it, met the arc
 /// and the ball in turn every 4 ms at 30 Hz, and reached the cap of 16 in a step.
-fn chord_contacts(bounces: &Bounces, chord: Chord, left: f32) -> u32 {
-    bounces
-        .count
-        .saturating_add(1)
-        .saturating_add(chord.within(left).saturating_mul(2))
+fn chord_contacts(chord: Chord, left: f32) -> u32 {
+    chord.within(left).saturating_mul(2).saturating_add(1)
 }
 
 /// Count a bounce `this` against the cap of `bounces` (raised in a corner: as many more
@@ -1017,11 +1023,7 @@ pub(crate) fn count_contact(bounces: &mut Bounces, this: LastContact) -> Option<
         && let Some(last) = bounces.last
         && last.with != this.with
     {
-        bounces.allowed = bounces.allowed.max(
-            bounces
-                .count
-                .saturating_add(corner_bounces(last.normal, this.normal)),
-        );
+        bounces.allow(corner_bounces(last.normal, this.normal));
     }
     bounces.last = Some(this);
     bounces.capped().then_some(Halt::Capped)
