@@ -25,7 +25,7 @@ pub struct CcdSettings {
     /// Default `None`: automatic, `2·|gravity|·dt`, twice what gravity can add in one step
     /// (zero without gravity, so every contact bounces exactly). `Some(0.0)` under gravity
     /// bounces every contact too: a ball near another or near a moving part then hops
-    /// where it rests in a V or on a moving part, at up to about `2·|gravity|·dt` (see
+    /// where it rests on a moving part, by up to about `¼·|gravity|·dt²` (see
     /// `docs/design.md`, "Not exact yet").
     pub resting_speed: Option<f32>,
     /// Whether each [`CircleHit`](crate::CircleHit) is also triggered as a

@@ -30,9 +30,11 @@
 //!    (`ride/`; the event machinery's ball must be in flight and touch no other ball).
 //!    On a face the two come to rest by two rules, each written here once: a lone ball
 //!    slides on a face it lands on too slowly to hop (and is held still in a wedge of two
-//!    faces); an event ball in flight that lands slower than the resting speed slides on
-//!    the face of one still surface, and elsewhere *settles*: it takes the rest of the
-//!    step's gravity at once and moves on straight, and the resting contacts hold it.
+//!    faces); an event ball in flight that lands slower than the resting speed is held
+//!    still where it slid into a face that wedges it with the face it slid on (the
+//!    bottom of a V), slides on the face of one still surface, and elsewhere *settles*:
+//!    it takes the rest of the step's gravity at once and moves on straight, and the
+//!    resting contacts hold it.
 //!    (One rule for both changed the classic pinball table: a ball wedged in a corner
 //!    took 1,968 capped steps in 300 s.)
 
@@ -132,12 +134,16 @@ pub(crate) enum RestRule {
     /// round part alone, it rides it as a lone ball does; beside another ball, it follows
     /// the inside of an arc it grazes along chords (`ride/chord.rs`). In flight, it comes
     /// to rest where gravity presses it on and it came slower than the resting speed or
-    /// than a fall from within the touch slop gives: it slides on the face of one still
-    /// surface, no corner and no hinged body, unless friction holds it there; anywhere
-    /// else it settles.
+    /// than a fall from within the touch slop gives: held still where the face it slid
+    /// into this instant and this one wedge it against gravity (the bottom of a V), as a
+    /// lone ball is; else it slides on the face of one still surface, no corner and no
+    /// hinged body, unless friction holds it there; anywhere else it settles.
     Event {
         /// It was in flight (on its parabola), not settled or sliding.
         in_flight: bool,
+        /// The normal of the face it slid on till this instant, where that face and this
+        /// surface wedge it against gravity ([`wedged`]); it then meets this one in flight.
+        sliding_on: Option<Vec2>,
         /// It touches another ball (asked only where it may graze a round part's inside:
         /// [`rides_at_most`]). Ridden, the part's curve would turn it into that ball at
         /// once, and the two would meet again and again at one instant.
@@ -270,8 +276,9 @@ pub(crate) enum Rest {
     /// Anywhere else (event machinery): the rest of the step's gravity at once, then
     /// straight.
     Settle,
-    /// Wedged between two faces that hold it against gravity (lone sweep): at rest for the
-    /// rest of the step.
+    /// Wedged between two faces that hold it against gravity (the lone sweep's, and the
+    /// event machinery's where it slid into the second): at rest for the rest of the
+    /// step, carrying none of its gravity.
     Held,
     /// On a round part: it rides the circle `ridden` of `on` (the surface met, or the
     /// round part a face met at its end ends on: [`lip_beyond`]), with `friction` (the
@@ -473,6 +480,7 @@ impl<'a> Facts<'a> {
             RestRule::Event { .. } if chord => None,
             RestRule::Event {
                 in_flight,
+                sliding_on,
                 left_with,
                 beside_ball,
             } => {
@@ -489,7 +497,7 @@ impl<'a> Facts<'a> {
                     && (self.lands(met) || rides_at_most(self.approach, self.ball.velocity));
                 match round.then(|| self.round_rest(world, met)).flatten() {
                     Some(rest) => Some(rest),
-                    None if in_flight => self.event_rest(world, met, second.is_some(), left_with),
+                    None if in_flight => self.event_rest(world, met, second.is_some(), sliding_on, left_with),
                     None => None,
                 }
             }
@@ -691,12 +699,13 @@ impl<'a> Facts<'a> {
     }
 
     /// [`RestRule::Event`] for a ball in flight (`corner`: it touches a second surface;
-    /// `left_with`, as the rule says).
+    /// `sliding_on` and `left_with`, as the rule says).
     fn event_rest(
         &self,
         world: &impl Surroundings,
         met: &mut Met,
         corner: bool,
+        sliding_on: Option<Vec2>,
         left_with: f32,
     ) -> Option<Rest> {
         let Facts {
@@ -714,6 +723,14 @@ impl<'a> Facts<'a> {
         let settling = settling_speed(pressing, ball.radius);
         if !(approach < rules.resting_speed.max(settling)) {
             return None;
+        }
+        // Slid into this face, and wedged between the two: both hold it, and gravity with
+        // them, so it carries none of the rest of the step's. (Settled with it, it met
+        // the face it slid on again at once and bounced that gravity off: at no resting
+        // speed a ball let go at the bottom of a V hopped, 0.35 u/s after 10 s at 30 Hz.)
+        if sliding_on.is_some_and(|other| wedged(n, other, g)) {
+            met.velocity = Vec2::ZERO;
+            return Some(Rest::Held);
         }
         let alone = !corner && !met.pushed && meeting.surface_velocity == Vec2::ZERO;
         let face = alone
@@ -1033,7 +1050,7 @@ pub(crate) fn count_contact(bounces: &mut Bounces, this: LastContact) -> Option<
 /// towards the ball) is wedged between them under `gravity`: gravity along each face
 /// pushes it into the other, so gravity lies between the two normals' opposites and the
 /// faces hold it still.
-fn wedged(n: Vec2, other: Vec2, gravity: Vec2) -> bool {
+pub(crate) fn wedged(n: Vec2, other: Vec2, gravity: Vec2) -> bool {
     let this_way = (gravity - n * gravity.dot(n)).dot(other);
     let that_way = (gravity - other * gravity.dot(other)).dot(n);
     gravity.dot(other) < 0.0 && this_way <= 0.0 && that_way <= 0.0

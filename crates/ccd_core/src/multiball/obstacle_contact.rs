@@ -12,7 +12,9 @@ use crate::bounce::{leave_clear, seat, still_wall};
 use crate::contact_with::ContactWith;
 use crate::hit::Hit;
 use crate::material::Material;
-use crate::meet::{Meeting, Met, Pushed, Rest, RestRule, Rules, SurfaceOf, Surroundings, Touch, meet};
+use crate::meet::{
+    Meeting, Met, Pushed, Rest, RestRule, Rules, SurfaceOf, Surroundings, Touch, meet, wedged,
+};
 use crate::obstacle::{Obstacle, ObstacleShape, Obstacles};
 use crate::ride::{grazes_inside, ridden, rides_at_most};
 use crate::shape::Aabb;
@@ -43,7 +45,8 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         bufs: &mut ClusterBuffers,
     ) {
         let left_with = self.left_with(i, contact);
-        let contact = self.arrive(i, time, contact);
+        let sliding_on = self.wedging_slide(i, contact);
+        let contact = self.arrive(i, time, contact, sliding_on.is_some());
         if self.strikes_beside_a_ball(i, time, contact, bufs) {
             return;
         }
@@ -66,6 +69,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             surface_velocity,
             rule: RestRule::Event {
                 in_flight: self.step.clock[i].curved,
+                sliding_on,
                 left_with,
                 beside_ball,
             },
@@ -161,7 +165,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                     self.settle(i);
                 }
             }
-            // (The event machinery's rule holds no ball: `Held` is the lone sweep's.)
+            // Held in a V, it carries no gravity (`meet.rs`); settled, the rest of the step's.
             Some(Rest::Settle | Rest::Held) => clock.curved = false,
             Some(Rest::Leaves) => {
                 // Off a round part's outside along its tangent: it flies on from just
@@ -217,6 +221,24 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         self.grazes_round(i, contact, self.balls[i].velocity)
     }
 
+    /// The normal of the face sliding ball `i` slides on, where it and the face of
+    /// `contact`'s still wall wedge the ball against gravity ([`wedged`]: it slid into the
+    /// other side of a V). It meets that face in flight, at the velocity of the instant,
+    /// and where it comes to rest there the two hold it (`meet.rs`). Asked by arithmetic
+    /// first; the wall is looked up only for a wedge.
+    fn wedging_slide(&self, i: usize, contact: ObstacleHit) -> Option<Vec2> {
+        let ContactWith::Obstacle(_) = contact.with else {
+            return None;
+        };
+        let ball = self.balls[i];
+        let slide = self.step.state[i].slide.filter(|_| self.step.clock[i].sliding)?;
+        let on = slide.face.normal_toward(ball.center - slide.face.a)?;
+        let into_face = wedged(contact.hit.normal, on, self.gravity_of(i))
+            && still_wall(self.obstacles, contact.with, contact.hit.point)
+                .is_some_and(|shape| shape.face_near(contact.hit.center).is_some());
+        into_face.then_some(on)
+    }
+
     /// Whether ball `i`, at `velocity`, may graze the round part of `contact`'s wall (a
     /// still one): it comes in at a ride's angle at most ([`rides_at_most`]; most contacts
     /// are turned away by that alone), and the wall has a round part where it touches.
@@ -247,10 +269,11 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
 
     /// Ball `i` arrives at `contact` at `time`: the sensors on the way are reported, a
     /// ball in flight or sliding takes the velocity of this instant (a sliding one
-    /// settles, or flies where its face hands it to a round part: `slides_onto_round`),
-    /// and it is placed at the contact (against a moving part's face or cap, at
-    /// exactly the contact distance). Returns the contact with the ball's centre there.
-    fn arrive(&mut self, i: usize, time: f32, contact: ObstacleHit) -> ObstacleHit {
+    /// settles, or flies where its face hands it to a round part, `slides_onto_round`, or
+    /// where it slid into a face that `wedges` it with its own, `wedging_slide`), and it
+    /// is placed at the contact (against a moving part's face or cap, at exactly the
+    /// contact distance). Returns the contact with the ball's centre there.
+    fn arrive(&mut self, i: usize, time: f32, contact: ObstacleHit, wedges: bool) -> ObstacleHit {
         let mut hit = contact.hit;
         self.flush_sensors(i, time);
         if self.step.clock[i].on_round {
@@ -264,8 +287,9 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
             self.step.clock[i].time = time;
         }
         if clock.sliding {
-            if self.slides_onto_round(i, contact) {
-                // It flies from here, and lands on the round part as a ball in flight.
+            if wedges || self.slides_onto_round(i, contact) {
+                // It flies from here, and lands on the round part or the face as a ball
+                // in flight.
                 self.step.clock[i].sliding = false;
                 self.step.clock[i].curved = true;
                 self.step.state[i].slide = None;

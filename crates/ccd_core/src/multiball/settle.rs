@@ -56,7 +56,10 @@
 //! across a seam, or flies on from there (`Sim::leave_face`); one that meets anything
 //! settles straight at that instant, unless it is struck sliding on a still face and
 //! slides on, friction against its new motion (`cluster/gravity.rs`), or grazes a still wall's round part (a post its
-//! face ends on), from where it flies, and lands on it (`obstacle_contact.rs`). A settled
+//! face ends on), from where it flies, and lands on it (`obstacle_contact.rs`), or
+//! slides into a still face that wedges it with its own against gravity (the other side
+//! of a V), which it meets in flight: it bounces off, or the two faces hold it there,
+//! carrying no gravity (`meet.rs`). A settled
 //! ball carries the rest of the step's gravity in its velocity: an impact takes it out and
 //! is solved on the velocities of its instant, and the balls that rest after it take the
 //! rest of the step's gravity then (`cluster/gravity.rs`). Settling is one way within a step (flight, then sliding, then
