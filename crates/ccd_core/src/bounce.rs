@@ -474,7 +474,7 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
 
 impl<O: Obstacles + ?Sized> Sweep<'_, O> {
     /// What goes on flat from the end of `slide`'s face that the ball's foot has just
-    /// left, if anything: the slide along a segment there ([`flat_beyond`]), with the
+    /// left, if anything: the slide along a segment there ([`Segment::flat_beyond`]), with the
     /// ball's velocity turned along it (its speed kept) and friction as that segment's
     /// material gives it; or the ride of an arc there (`bounce/joint.rs`).
     fn beyond_face(&mut self, slide: Slide) -> Option<Beyond> {
@@ -490,7 +490,9 @@ impl<O: Obstacles + ?Sized> Sweep<'_, O> {
                 ObstacleShape::Segment(other) | ObstacleShape::Edge(ChainEdge { segment: other, .. })
                     if next.is_none() =>
                 {
-                    next = flat_beyond(face, end, other).map(|far| (id, o.material, Segment::new(end, far)));
+                    next = face
+                        .flat_beyond(end, other)
+                        .map(|far| (id, o.material, Segment::new(end, far)));
                 }
                 ObstacleShape::Arc(arc) if ride.is_none() => {
                     ride = self.arc_beyond(id, o.material, arc, slide, end);
@@ -711,9 +713,7 @@ mod leg;
 mod ride_leg;
 mod slide;
 
-pub(crate) use leg::{
-    Counted, Course, JustMet, Solid, earliest_solid, flat_beyond, is_seam_end, keep_earliest, solid_on,
-};
+pub(crate) use leg::{Counted, Course, JustMet, Solid, earliest_solid, is_seam_end, keep_earliest, solid_on};
 use leg::{SensorHits, earliest_on_path};
 use ride_leg::RideOn;
 use slide::Slide;

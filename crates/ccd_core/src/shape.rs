@@ -2,7 +2,15 @@
 //! shapes a game is made of: [`Capsule`] (`shape/capsule.rs`), [`CircleArc`]
 //! (`shape/arc.rs`), [`Polyline`] and [`Polygon`] as [`ChainEdge`]s (`shape/chain.rs`).
 
+use crate::tolerance::{CHAIN_VERTEX_SLOP_REL, SEAM_FLAT_SIN};
 use glam::Vec2;
+
+/// Whether a contact at `point` is at the end point `end`, to the f32 rounding of the
+/// coordinates ([`CHAIN_VERTEX_SLOP_REL`] of their scale).
+#[inline]
+pub(crate) fn is_point(point: Vec2, end: Vec2) -> bool {
+    (point - end).abs().max_element() <= CHAIN_VERTEX_SLOP_REL * end.abs().max_element().max(1.0)
+}
 
 mod arc;
 mod capsule;
@@ -244,6 +252,21 @@ impl Segment {
         let d = self.direction();
         let along = (p - self.a).dot(d);
         along > 0.0 && along < d.length_squared()
+    }
+
+    /// `other`, as a face running on from this one's end `end`, when it shares that end
+    /// and turns from this one by less than [`SEAM_FLAT_SIN`] (a seam): its far end.
+    pub(crate) fn flat_beyond(&self, end: Vec2, other: Segment) -> Option<Vec2> {
+        let far = if other.a == end {
+            other.b
+        } else if other.b == end {
+            other.a
+        } else {
+            return None;
+        };
+        let near = if self.a == end { self.b } else { self.a };
+        let (into, on) = ((end - near).try_normalize()?, (far - end).try_normalize()?);
+        (on.dot(into) > 0.0 && into.perp_dot(on).abs() < SEAM_FLAT_SIN).then_some(far)
     }
 
     /// The unit normal on the side `side` points to (the front one for a `side` along

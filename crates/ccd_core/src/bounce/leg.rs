@@ -7,7 +7,7 @@ use crate::material::Material;
 use crate::obstacle::{Layers, Obstacle, ObstacleId, ObstacleShape, Obstacles};
 use crate::parabola::{Parabola, PathLeg};
 use crate::ride::arc_joining;
-use crate::shape::{Aabb, ChainEdge, Circle, Segment};
+use crate::shape::{Aabb, ChainEdge, Circle, Segment, is_point};
 use crate::sweep::met_again_from_behind;
 use crate::tolerance::{CHAIN_VERTEX_SLOP_REL, MAX_SENSOR_HITS_PER_LEG, SEAM_FLAT_SIN};
 use glam::Vec2;
@@ -374,26 +374,4 @@ pub(crate) fn is_arc_joint(obstacle: &Obstacle, hit: &Hit, face: Segment, radius
         .into_iter()
         .filter(|&end| is_point(hit.point, end))
         .any(|end| arc_joining(arc, face, end, side, f64::from(radius)).is_some())
-}
-
-/// Whether a contact at `point` is at the end point `end`, to the f32 rounding of the
-/// coordinates ([`CHAIN_VERTEX_SLOP_REL`] of their scale).
-#[inline]
-fn is_point(point: Vec2, end: Vec2) -> bool {
-    (point - end).abs().max_element() <= CHAIN_VERTEX_SLOP_REL * end.abs().max_element().max(1.0)
-}
-
-/// `other`, as a face running on from `face`'s end `end`, when it shares that end and
-/// turns from `face` by less than [`SEAM_FLAT_SIN`]: its far end.
-pub(crate) fn flat_beyond(face: Segment, end: Vec2, other: Segment) -> Option<Vec2> {
-    let far = if other.a == end {
-        other.b
-    } else if other.b == end {
-        other.a
-    } else {
-        return None;
-    };
-    let near = if face.a == end { face.b } else { face.a };
-    let (into, on) = ((end - near).try_normalize()?, (far - end).try_normalize()?);
-    (on.dot(into) > 0.0 && into.perp_dot(on).abs() < SEAM_FLAT_SIN).then_some(far)
 }

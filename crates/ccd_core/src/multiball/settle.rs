@@ -74,7 +74,7 @@ use super::round::{going_on, landed};
 use super::round_pair::{PairStart, Together};
 use super::sim::Sim;
 use super::state::SlideOn;
-use crate::bounce::{end_left, flat_beyond, reseats, seat, still_wall};
+use crate::bounce::{end_left, reseats, seat, still_wall};
 use crate::contact_with::ContactWith;
 use crate::obstacle::{ObstacleId, ObstacleShape, Obstacles};
 use crate::response::{rested, rough_pull, slide_along};
@@ -439,7 +439,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
     }
 
     /// Sliding ball `k`'s foot leaves its face at `time`. At a seam, where a segment goes
-    /// on flat from that end ([`flat_beyond`]), it slides on along it, its velocity kept
+    /// on flat from that end ([`Segment::flat_beyond`]), it slides on along it, its velocity kept
     /// (the faces turn by less than [`SEAM_FLAT_SIN`](crate::tolerance::SEAM_FLAT_SIN)),
     /// at that face's friction ([`rough_pull`], until it stops), as a lone slide does.
     /// Anywhere else it flies from there. (It flew
@@ -484,7 +484,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
                 return;
             }
             if next.is_none() {
-                next = flat_beyond(face, end, other).map(|far| (far, o.material));
+                next = face.flat_beyond(end, other).map(|far| (far, o.material));
             }
         });
         let (far, material) = next?;
