@@ -1652,7 +1652,8 @@ fn a_rough_slope_of_many_segments_slides_as_the_closed_form_says() {
     // seam at the next face's friction (it flew over it and landed on the next face, and
     // moved straight for the rest of the step: 5.5e-4 of the distance short). Then the
     // same with every other face of μ = 0.2 (combined with the ball's, √(0.1·0.2)),
-    // against the same motion face by face ([`slide_over`]).
+    // against the same motion face by face ([`slide_over`]); and a chain of one
+    // material, whose joints the slide crosses as it does the segments' seams.
     let mu = 0.1_f32;
     let (s, c) = (-20.0_f32).to_radians().sin_cos();
     let dir = Vec2::new(c, s);
@@ -1670,6 +1671,10 @@ fn a_rough_slope_of_many_segments_slides_as_the_closed_form_says() {
             .collect()
     };
     let (one, two) = (faces(&|_| Material::new(1.0, mu)), faces(&rough));
+    // A chain of the same points, of one material: slides as the segments.
+    let chain: Vec<Obstacle> = Obstacle::polyline(&Polyline::open(points.clone()))
+        .map(|o| o.with_material(Material::new(1.0, mu)))
+        .collect();
     let angle = 20.0_f64.to_radians();
     let accel = |mu: f64| f64::from(SLOPE_G) * (angle.sin() - mu * angle.cos());
     let a = accel(f64::from(mu));
@@ -1688,13 +1693,14 @@ fn a_rough_slope_of_many_segments_slides_as_the_closed_form_says() {
     }) {
         let resting_speed = resting * SLOPE_G / rate;
         for (name, walls, (want_d, want_v)) in [
-            ("one material", &one, (0.5 * a, a)),
-            ("two materials", &two, alternating),
+            ("segments of one material", &one, (0.5 * a, a)),
+            ("segments of two materials", &two, alternating),
+            ("edges of a chain, of one material", &chain, (0.5 * a, a)),
         ] {
             let SlopeRun { slid, tilt, .. } =
                 slope_slide(walls, &Slope::from_top(dir, top), engine, mu, resting_speed, rate);
             let label = format!(
-                "{engine:?}, {rate} Hz, resting speed {resting_speed:.1}: a rough slope of 200 segments of {name} (μ = {mu})"
+                "{engine:?}, {rate} Hz, resting speed {resting_speed:.1}: a rough slope of 200 {name} (μ = {mu})"
             );
             // At no resting speed the event machinery's ball lands at each step's start
             // after a short flight, which friction does not slow: at 30 Hz on faces of two

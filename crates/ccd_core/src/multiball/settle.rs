@@ -79,7 +79,7 @@ use crate::contact_with::ContactWith;
 use crate::obstacle::{ObstacleId, ObstacleShape, Obstacles};
 use crate::response::{rested, rough_pull, slide_along};
 use crate::ride::{Ridden, ends_on, ridden, rides_same};
-use crate::shape::{Aabb, Segment};
+use crate::shape::{Aabb, ChainEdge, Segment};
 use crate::tolerance::{RESTING_EVENT_FRACTION, TOUCH_SLOP_REL};
 use glam::Vec2;
 
@@ -469,15 +469,19 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         self.repredict(k);
     }
 
-    /// The slide of ball `k` as its foot leaves `face` at a seam, if a still segment on its
-    /// layers goes on flat from there and the ball moves along it: from a touch slop behind
-    /// the seam, so that its foot stands on it.
+    /// The slide of ball `k` as its foot leaves `face` at a seam, if a still segment or a
+    /// chain's edge on its layers goes on flat from there and the ball moves along it:
+    /// from a touch slop behind the seam, so that its foot stands on it. (A chain's joint
+    /// was flown over, without friction: on a rough chain, 3.9e-5 of the speed fast after
+    /// 1 s at 30 Hz.)
     fn face_beyond(&self, k: usize, face: Segment) -> Option<SlideOn> {
         let ball = self.balls[k];
         let end = end_left(face, ball.center);
         let mut next = None;
         self.obstacles.query(Aabb::new(end, end), |_, o| {
-            let ObstacleShape::Segment(other) = o.shape else {
+            let (ObstacleShape::Segment(other) | ObstacleShape::Edge(ChainEdge { segment: other, .. })) =
+                o.shape
+            else {
                 return;
             };
             if o.sensor || !ball.layers.interacts(o.layers) {
