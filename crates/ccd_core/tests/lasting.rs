@@ -1533,21 +1533,59 @@ fn slope_slide(
     }
 }
 
+/// The slope of the seam tests: 200 faces of 5 down a 20° slope from the origin, as one
+/// segment, as segments and as a chain of the same points.
+struct SeamedSlope {
+    /// Down the slope, a unit vector.
+    dir: Vec2,
+    /// Its top, the origin.
+    top: Vec2,
+    /// Its 201 points, 5 apart.
+    points: Vec<Vec2>,
+    /// One segment from the first point to the last.
+    one: [Obstacle; 1],
+    /// A segment between each two points.
+    seams: Vec<Obstacle>,
+    /// A chain of the points.
+    chain: Vec<Obstacle>,
+}
+
+impl SeamedSlope {
+    fn new() -> Self {
+        let (s, c) = (-20.0_f32).to_radians().sin_cos();
+        let dir = Vec2::new(c, s);
+        let top = Vec2::new(0.0, 0.0);
+        let points: Vec<Vec2> = (0..=200).map(|i| top + dir * (5.0 * i as f32)).collect();
+        let one = [Obstacle::segment(Segment::new(points[0], points[200]))];
+        let seams = points
+            .windows(2)
+            .map(|w| Obstacle::segment(Segment::new(w[0], w[1])))
+            .collect();
+        let chain = Obstacle::polyline(&Polyline::open(points.clone())).collect();
+        Self {
+            dir,
+            top,
+            points,
+            one,
+            seams,
+            chain,
+        }
+    }
+}
+
 #[test]
 fn a_slope_of_many_segments_slides_as_one() {
     // 200 segments of 5 down a 20° slope, and a chain of the same points, against one
     // segment of 1,000: the same distance and speed after 1 s, within 1e-5 of them, on
     // both engines, at 30, 60, 120 and 1,000 Hz (at 30 Hz a step crosses a seam or two).
-    let (s, c) = (-20.0_f32).to_radians().sin_cos();
-    let dir = Vec2::new(c, s);
-    let top = Vec2::new(0.0, 0.0);
-    let points: Vec<Vec2> = (0..=200).map(|i| top + dir * (5.0 * i as f32)).collect();
-    let one = [Obstacle::segment(Segment::new(points[0], points[200]))];
-    let seams: Vec<Obstacle> = points
-        .windows(2)
-        .map(|w| Obstacle::segment(Segment::new(w[0], w[1])))
-        .collect();
-    let chain: Vec<Obstacle> = Obstacle::polyline(&Polyline::open(points.clone())).collect();
+    let SeamedSlope {
+        dir,
+        top,
+        one,
+        seams,
+        chain,
+        ..
+    } = SeamedSlope::new();
     // Sliding from rest, frictionless: s = ½·g·sin 20°·t², v = g·sin 20°·t.
     let g_along = f64::from(SLOPE_G) * f64::from(20.0_f32.to_radians().sin());
     for (engine, rate) in [Engine::Lone, Engine::Events]
@@ -1592,26 +1630,23 @@ fn a_slope_of_many_segments_slides_as_one() {
 fn a_ball_let_go_over_a_joint_slides_as_on_one_segment() {
     // The slope above, the ball let go at rest with its foot exactly on one of its inner
     // points (a seam of two segments, a chain's joint: the first 40), for 1 s, on both
-    // engines at 30 Hz
-    // to 1 kHz: as on the one segment from the same start, within 1e-5 of its distance
-    // and speed, and no step capped (`slope_slide` asserts it). (Before, it met the
-    // seam's or the joint's point as a round part and rode it, off the faces' line: over
-    // a seam, up to 8e-4 of its speed fast at 30 Hz; over some of a chain's joints, which
-    // f32 rounding turned by up to about 1e-6 rad, it met the point again and again, to
+    // engines at 30 Hz to 1 kHz: as on the one segment from the same start, within 1e-5
+    // of its distance and speed, and no step capped (`slope_slide` asserts it). (Before,
+    // it met the seam's or the joint's point as a round part and rode it, off the faces'
+    // line: over a seam, up to 6.5e-2 off at 30 Hz; over some of a chain's joints, which
+    // f32 rounding turns by up to about 1e-6 rad, it met the point again and again, to
     // the bounce cap.) Further down the slope, at 1 kHz, a slide drifts from the one
     // segment's as the coordinates grow, whether let go over a joint or between two:
     // more than 1e-5 from about the 43rd point, 3e-5 by the 160th (docs/design.md, "Not
     // exact yet").
-    let (s, c) = (-20.0_f32).to_radians().sin_cos();
-    let dir = Vec2::new(c, s);
-    let top = Vec2::new(0.0, 0.0);
-    let points: Vec<Vec2> = (0..=200).map(|i| top + dir * (5.0 * i as f32)).collect();
-    let one = [Obstacle::segment(Segment::new(points[0], points[200]))];
-    let seams: Vec<Obstacle> = points
-        .windows(2)
-        .map(|w| Obstacle::segment(Segment::new(w[0], w[1])))
-        .collect();
-    let chain: Vec<Obstacle> = Obstacle::polyline(&Polyline::open(points.clone())).collect();
+    let SeamedSlope {
+        dir,
+        top,
+        points,
+        one,
+        seams,
+        chain,
+    } = SeamedSlope::new();
     let mut worst = 0.0_f64;
     for (engine, rate) in [Engine::Lone, Engine::Events]
         .into_iter()
