@@ -4,11 +4,15 @@
 //! ends on rides it and leaves it where the press vanishes, alone and near a moving part.
 //! With ball–ball on, two balls touching in a bowl swing together as one pendulum. At
 //! 30, 60, 120 and 1,000 Hz, alone and gathered with a moving part: the ride off the post
-//! lasts the closed form's time, and a ball in a bowl passes its bottom on the
-//! pendulum's time.
+//! lasts the closed form's time, a ball in a bowl passes its bottom on the pendulum's
+//! time, and with friction comes to rest where an f64 integration of the same equations
+//! says friction holds it.
 #![allow(clippy::unwrap_used, reason = "tests: a missing component is a failed test")]
 
 mod common;
+// The f64 reference of a rough bowl's turns, the core's tests' own.
+#[path = "../../ccd_core/tests/bowl/mod.rs"]
+mod bowl;
 
 use bevy::prelude::*;
 use bevy_circle_ccd::prelude::*;
@@ -235,6 +239,47 @@ fn at_every_rate_a_ball_in_a_bowl_swings_on_the_pendulums_time() {
     }
     println!(
         "through the plugin, 30 Hz to 1 kHz: a bowl's 10th pass within {worst_pass:.1e} of a period, energy within {worst_energy:.1e}"
+    );
+}
+
+#[test]
+fn at_every_rate_a_rough_bowl_holds_the_ball_where_the_same_equations_say() {
+    // The bowl above, ball and bowl of μ = 0.2, the ball let go at rest 1.2 rad from the
+    // bottom, alone and gathered, at 30 Hz to 1 kHz: it swings lower and lower and comes
+    // to rest where friction holds it (tan θ ≤ μ). Where that is depends on every turn
+    // before it: the f64 Runge–Kutta integration of the same equations
+    // (`bowl::reference_turns`) says at its last turn. Within 1e-5 of L in height.
+    let l = 9.5_f64;
+    let held = *bowl::reference_turns(l, 0.2, 1.2, usize::MAX).last().unwrap();
+    assert!(held.tan().abs() <= 0.2 && held.abs() > 0.1, "{held}");
+    let rough = CcdMaterial::new(1.0, 0.2);
+    let mut worst = 0.0_f64;
+    for (hz, gathered) in RATES.into_iter().flat_map(|r| [(r, false), (r, true)]) {
+        let mut app = app(hz);
+        app.world_mut().resource_mut::<CcdSettings>().gravity = Vec2::new(0.0, -10.0);
+        app.world_mut().spawn((
+            CcdShape::arc(Vec2::ZERO, 10.0, std::f32::consts::PI, std::f32::consts::TAU),
+            Transform::default(),
+            rough,
+        ));
+        if gathered {
+            gather(&mut app);
+        }
+        let at = Vec2::new((l * 1.2_f64.sin()) as f32, (-l * 1.2_f64.cos()) as f32);
+        let ball = ball(&mut app, 0.5, at, Vec2::ZERO);
+        app.world_mut().entity_mut(ball).insert(rough);
+        // 30 s: it is held after about 10.
+        steps(&mut app, (30.0 * hz) as u64);
+        let (p, v) = (position(&app, ball), velocity(&app, ball));
+        let off = (f64::from(p.y) + l * held.cos()).abs() / l;
+        worst = worst.max(off);
+        assert!(
+            v.length() < 1e-4 && off < 1e-5,
+            "{hz} Hz, gathered {gathered}: at rest at {p} moving {v}, {off:.1e} of L from where the reference holds it"
+        );
+    }
+    println!(
+        "through the plugin, 30 Hz to 1 kHz: a rough bowl holds the ball within {worst:.1e} of L of the reference"
     );
 }
 
