@@ -6,7 +6,8 @@
 //! 30, 60, 120 and 1,000 Hz, alone and gathered with a moving part: the ride off the post
 //! lasts the closed form's time, a ball in a bowl passes its bottom on the pendulum's
 //! time, and with friction comes to rest where an f64 integration of the same equations
-//! says friction holds it.
+//! says friction holds it; round a loop it stays on, or rides to where it falls for the
+//! closed form's time.
 #![allow(clippy::unwrap_used, reason = "tests: a missing component is a failed test")]
 
 mod common;
@@ -280,6 +281,109 @@ fn at_every_rate_a_rough_bowl_holds_the_ball_where_the_same_equations_say() {
     }
     println!(
         "through the plugin, 30 Hz to 1 kHz: a rough bowl holds the ball within {worst:.1e} of L of the reference"
+    );
+}
+
+/// A full ring of 10 about the origin (`CcdShape::arc` from 0 to 2π) under g = 10 at
+/// `hz` (gathered with a turning part if `gathered`), and a ball of 0.5 inside it at the
+/// bottom moving along it at `v0`.
+fn loop_at(hz: f64, gathered: bool, v0: f64) -> (App, Entity) {
+    let mut app = app(hz);
+    app.world_mut().resource_mut::<CcdSettings>().gravity = Vec2::new(0.0, -10.0);
+    app.world_mut().spawn((
+        CcdShape::arc(Vec2::ZERO, 10.0, 0.0, std::f32::consts::TAU),
+        Transform::default(),
+    ));
+    if gathered {
+        gather(&mut app);
+    }
+    let ball = ball(&mut app, 0.5, Vec2::new(0.0, -9.5), Vec2::new(v0 as f32, 0.0));
+    (app, ball)
+}
+
+#[test]
+fn at_every_rate_a_ball_goes_round_a_loop_or_falls_from_it_on_time() {
+    // The ring above (L = 9.5), alone and gathered, at 30 Hz to 1 kHz. At v₀² = 5.5·g·L
+    // it goes round 10 times on the ring, within 1e-6 of L, its energy (kinetic plus g·y,
+    // 1.75·g·L) kept within 1e-5 of itself up to 120 Hz, 1e-4 at 1 kHz. At v₀² = 3.5·g·L the press vanishes where cos φ = −½ (φ
+    // from the bottom), at `v*² = v₀² − 3·g·L`, after `t* = ∫ L·dθ/v(θ)` (Simpson's
+    // rule, f64): `CcdRide` adds up to t* within 2e-5 s (L/v* = 1.4 s a radian there:
+    // 3e-5 rad). From there it flies its parabola: 0.25 s later it is where that says,
+    // within 1e-5 of L. (The parabola leaves the ring osculating it, so the flight alone
+    // hardly tells where it left: the ride's time does.)
+    let (g, l) = (10.0_f64, 9.5_f64);
+    let (mut worst_ring, mut worst_energy) = (0.0_f64, [0.0_f64; 2]);
+    let (mut worst_ride, mut worst_flight) = (0.0_f64, 0.0_f64);
+    for (hz, gathered) in RATES.into_iter().flat_map(|r| [(r, false), (r, true)]) {
+        let label = format!("{hz} Hz, gathered {gathered}");
+        let v0 = (5.5 * g * l).sqrt();
+        let (mut app, ball) = loop_at(hz, gathered, v0);
+        let e0 = energy(&app, ball);
+        let (mut turned, mut last) = (0.0_f64, 0.0_f64);
+        while turned < 10.0 * std::f64::consts::TAU {
+            steps(&mut app, 1);
+            let p = position(&app, ball).as_dvec2();
+            let now = p.x.atan2(-p.y);
+            turned +=
+                (now - last + std::f64::consts::PI).rem_euclid(std::f64::consts::TAU) - std::f64::consts::PI;
+            last = now;
+            worst_ring = worst_ring.max((p.length() - l).abs() / l);
+            let drift = (energy(&app, ball) - e0).abs() / e0;
+            let at_1k = usize::from(hz > 120.0);
+            worst_energy[at_1k] = worst_energy[at_1k].max(drift);
+            let bound = if hz > 120.0 { 1e-4 } else { 1e-5 };
+            assert!(
+                (p.length() - l).abs() < 1e-6 * l && drift < bound,
+                "{label}: at {p}, energy {drift:.1e} off"
+            );
+        }
+        // Falling from the loop's upper half.
+        let v0 = (3.5 * g * l).sqrt();
+        let phi = (-0.5_f64).acos();
+        let speed = |theta: f64| (v0 * v0 - 2.0 * g * l * (1.0 - theta.cos())).sqrt();
+        let n = 10_000;
+        let h = phi / f64::from(n);
+        let t_leave = (0..=n)
+            .map(|i| {
+                let w = if i == 0 || i == n {
+                    1.0
+                } else if i % 2 == 1 {
+                    4.0
+                } else {
+                    2.0
+                };
+                w * l / speed(h * f64::from(i))
+            })
+            .sum::<f64>()
+            * h
+            / 3.0;
+        let (at, along) = (
+            bevy::math::DVec2::new(phi.sin(), -phi.cos()) * l,
+            bevy::math::DVec2::new(phi.cos(), phi.sin()) * speed(phi),
+        );
+        let (mut app, ball) = loop_at(hz, gathered, v0);
+        app.world_mut().entity_mut(ball).insert(CcdRide::default());
+        let n_steps = ((t_leave + 0.25) * hz).ceil() as u64;
+        let mut rode = 0.0_f64;
+        for _ in 0..n_steps {
+            steps(&mut app, 1);
+            rode += f64::from(app.world().get::<CcdRide>(ball).unwrap().time);
+        }
+        worst_ride = worst_ride.max((rode - t_leave).abs());
+        assert!(
+            (rode - t_leave).abs() < 2e-5,
+            "{label}: rode {rode} s, the closed form {t_leave} s"
+        );
+        let tau = n_steps as f64 / hz - t_leave;
+        let want = at + along * tau + bevy::math::DVec2::new(0.0, -0.5 * g * tau * tau);
+        let off = (position(&app, ball).as_dvec2() - want).length() / l;
+        worst_flight = worst_flight.max(off);
+        assert!(off < 1e-5, "{label}: {off:.1e} of L from its flight off the loop");
+    }
+    println!(
+        "through the plugin, 30 Hz to 1 kHz: round a loop 10 times within {worst_ring:.1e} of L of the ring, energy within {:.1e} (1 kHz: {:.1e}); \
+         off it at 3.5·g·L, the ride within {worst_ride:.1e} s and 0.25 s on within {worst_flight:.1e} of L of the closed form",
+        worst_energy[0], worst_energy[1]
     );
 }
 
