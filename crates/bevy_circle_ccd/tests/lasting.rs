@@ -150,6 +150,16 @@ fn gather(app: &mut App) {
     flipper(app, Vec2::new(500.0, 500.0), 10.0, 0.0, Kinematic::turning(1.0));
 }
 
+/// Step `app` `n` times: the seconds `ball` (with [`CcdRide`]) rode, added up.
+fn ride_time(app: &mut App, ball: Entity, n: u64) -> f64 {
+    let mut rode = 0.0_f64;
+    for _ in 0..n {
+        steps(app, 1);
+        rode += f64::from(app.world().get::<CcdRide>(ball).unwrap().time);
+    }
+    rode
+}
+
 #[test]
 fn at_every_rate_the_ride_off_a_post_lasts_the_closed_forms_time() {
     // From rest 0.3 rad off the top of the post, alone and gathered, at 30 Hz to 1 kHz:
@@ -164,11 +174,7 @@ fn at_every_rate_the_ride_off_a_post_lasts_the_closed_forms_time() {
         if gathered {
             gather(&mut app);
         }
-        let mut rode = 0.0_f64;
-        for _ in 0..(3.0 * hz) as u64 {
-            steps(&mut app, 1);
-            rode += f64::from(app.world().get::<CcdRide>(ball).unwrap().time);
-        }
+        let rode = ride_time(&mut app, ball, (3.0 * hz) as u64);
         worst = worst.max((rode - SLIDE_OFF_SECONDS).abs());
         assert!(
             (rode - SLIDE_OFF_SECONDS).abs() < 2e-5,
@@ -364,11 +370,7 @@ fn at_every_rate_a_ball_goes_round_a_loop_or_falls_from_it_on_time() {
         let (mut app, ball) = loop_at(hz, gathered, v0);
         app.world_mut().entity_mut(ball).insert(CcdRide::default());
         let n_steps = ((t_leave + 0.25) * hz).ceil() as u64;
-        let mut rode = 0.0_f64;
-        for _ in 0..n_steps {
-            steps(&mut app, 1);
-            rode += f64::from(app.world().get::<CcdRide>(ball).unwrap().time);
-        }
+        let rode = ride_time(&mut app, ball, n_steps);
         worst_ride = worst_ride.max((rode - t_leave).abs());
         assert!(
             (rode - t_leave).abs() < 2e-5,
