@@ -533,11 +533,7 @@ impl<'a> Facts<'a> {
         let Facts {
             ball, meeting, rules, ..
         } = *self;
-        let face = match *shape {
-            ObstacleShape::Segment(s) => s,
-            ObstacleShape::Edge(e) => e.segment,
-            _ => return None,
-        };
+        let face = shape.line()?;
         let (end, near) = if is_point(meeting.hit.point, face.a) {
             (face.a, face.b)
         } else if is_point(meeting.hit.point, face.b) {
@@ -547,10 +543,8 @@ impl<'a> Facts<'a> {
         };
         let mut far = None;
         world.surfaces_near(Aabb::new(end, end), ball.center, false, |candidate, o, _| {
-            let other = match o.shape {
-                ObstacleShape::Segment(s) => s,
-                ObstacleShape::Edge(e) => e.segment,
-                _ => return,
+            let Some(other) = o.shape.line() else {
+                return;
             };
             if far.is_none() && candidate != meeting.with && !o.sensor && ball.layers.interacts(o.layers) {
                 far = face.flat_beyond(end, other);

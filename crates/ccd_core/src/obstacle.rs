@@ -88,6 +88,17 @@ impl ObstacleShape {
         })
     }
 
+    /// The line of a thin flat shape, a segment or a chain's edge: its own segment. `None`
+    /// for a capsule (its face lies off its core) and a round shape.
+    #[inline]
+    pub(crate) fn line(&self) -> Option<Segment> {
+        match self {
+            Self::Segment(s) => Some(*s),
+            Self::Edge(e) => Some(e.segment),
+            Self::Capsule(_) | Self::Circle(_) | Self::Arc(_) => None,
+        }
+    }
+
     /// The segment a flat shape is made round: a segment's or an edge's own, a capsule's
     /// core. `None` for a round shape.
     #[inline]

@@ -7,7 +7,7 @@ use crate::material::Material;
 use crate::obstacle::{Layers, Obstacle, ObstacleId, ObstacleShape, Obstacles};
 use crate::parabola::{Parabola, PathLeg};
 use crate::ride::arc_joining;
-use crate::shape::{Aabb, ChainEdge, Circle, Segment, is_point};
+use crate::shape::{Aabb, Circle, Segment, is_point};
 use crate::sweep::met_again_from_behind;
 use crate::tolerance::{CHAIN_VERTEX_SLOP_REL, MAX_SENSOR_HITS_PER_LEG, SEAM_FLAT_SIN};
 use glam::Vec2;
@@ -337,9 +337,7 @@ fn earliest_solid_on_path<O: Obstacles + ?Sized, C: SearchedCourse>(
 /// it came from, still touching. Neither is a contact: the slide goes on to the face's
 /// end, and on along the next face from there.
 pub(crate) fn is_seam_end(obstacle: &Obstacle, hit: &Hit, face: Segment) -> bool {
-    let (ObstacleShape::Segment(other) | ObstacleShape::Edge(ChainEdge { segment: other, .. })) =
-        obstacle.shape
-    else {
+    let Some(other) = obstacle.shape.line() else {
         return false;
     };
     // The cap's point, to f32 rounding, and where it lies along the face.

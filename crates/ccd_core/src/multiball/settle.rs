@@ -76,10 +76,10 @@ use super::sim::Sim;
 use super::state::SlideOn;
 use crate::bounce::{end_left, reseats, seat, still_wall};
 use crate::contact_with::ContactWith;
-use crate::obstacle::{ObstacleId, ObstacleShape, Obstacles};
+use crate::obstacle::{ObstacleId, Obstacles};
 use crate::response::{rested, rough_pull, slide_along};
 use crate::ride::{Ridden, ends_on, ridden, rides_same};
-use crate::shape::{Aabb, ChainEdge, Segment};
+use crate::shape::{Aabb, Segment};
 use crate::tolerance::{RESTING_EVENT_FRACTION, TOUCH_SLOP_REL};
 use glam::Vec2;
 
@@ -479,9 +479,7 @@ impl<O: Obstacles + ?Sized> Sim<'_, O> {
         let end = end_left(face, ball.center);
         let mut next = None;
         self.obstacles.query(Aabb::new(end, end), |_, o| {
-            let (ObstacleShape::Segment(other) | ObstacleShape::Edge(ChainEdge { segment: other, .. })) =
-                o.shape
-            else {
+            let Some(other) = o.shape.line() else {
                 return;
             };
             if o.sensor || !ball.layers.interacts(o.layers) {

@@ -45,11 +45,7 @@ pub(crate) struct FlatJoint {
 /// further round). `None` for anything else, and on an end cap or a pillar (a point or a
 /// whole circle: nothing ends there).
 pub(crate) fn flat_joint(ridden: &Ridden, r: f64, shape: &ObstacleShape) -> Option<FlatJoint> {
-    let segment = match *shape {
-        ObstacleShape::Segment(s) => s,
-        ObstacleShape::Edge(e) => e.segment,
-        _ => return None,
-    };
+    let segment = shape.line()?;
     let [from, to] = ridden.span?;
     let surface = if ridden.inside {
         ridden.radius + r
@@ -103,10 +99,8 @@ pub(crate) fn flat_joint(ridden: &Ridden, r: f64, shape: &ObstacleShape) -> Opti
 /// that goes on along the part's tangent from its end meets the ride's circle there, and
 /// the f32 contact with a part so nearly tangent may come that far before the end.
 pub(crate) fn ends_on(ridden: &Ridden, r: f64, shape: &ObstacleShape, center: Vec2, velocity: Vec2) -> bool {
-    let face = match *shape {
-        ObstacleShape::Segment(s) => s,
-        ObstacleShape::Edge(e) => e.segment,
-        _ => return false,
+    let Some(face) = shape.line() else {
+        return false;
     };
     let (a, b, p) = (face.a.as_dvec2(), face.b.as_dvec2(), center.as_dvec2());
     let (end, other) = if p.distance_squared(a) <= p.distance_squared(b) {
