@@ -187,6 +187,22 @@ fn at_every_rate_the_ride_off_a_post_lasts_the_closed_forms_time() {
     );
 }
 
+/// The lower half of an arc of 10 about the origin (`CcdShape::arc`), of `material`,
+/// under g = 10 at `hz` (gathered with a turning part if `gathered`).
+fn bowl_at(hz: f64, gathered: bool, material: CcdMaterial) -> App {
+    let mut app = app(hz);
+    app.world_mut().resource_mut::<CcdSettings>().gravity = Vec2::new(0.0, -10.0);
+    app.world_mut().spawn((
+        CcdShape::arc(Vec2::ZERO, 10.0, std::f32::consts::PI, std::f32::consts::TAU),
+        Transform::default(),
+        material,
+    ));
+    if gathered {
+        gather(&mut app);
+    }
+    app
+}
+
 #[test]
 fn at_every_rate_a_ball_in_a_bowl_swings_on_the_pendulums_time() {
     // The lower half of an exact arc of 10 (`CcdShape::arc`), a ball of 0.5 (L = 9.5) let
@@ -195,26 +211,11 @@ fn at_every_rate_a_ball_in_a_bowl_swings_on_the_pendulums_time() {
     // arithmetic–geometric mean), within 1e-4 of T; energy within 1e-5 of g·L up to
     // 120 Hz and 1e-4 at 1 kHz.
     let l = 9.5_f64;
-    let k = {
-        let (mut a, mut b) = (1.0_f64, (1.0 - 0.3_f64.sin().powi(2)).sqrt());
-        for _ in 0..40 {
-            (a, b) = (0.5 * (a + b), (a * b).sqrt());
-        }
-        std::f64::consts::PI / (2.0 * a)
-    };
-    let period = 4.0 * k * (l / 10.0).sqrt();
+    let period = 4.0 * bowl::elliptic_k(0.3_f64.sin()) * (l / 10.0).sqrt();
     assert!((period - 6.264794).abs() < 1e-6, "{period}");
     let (mut worst_pass, mut worst_energy) = (0.0_f64, 0.0_f64);
     for (hz, gathered) in RATES.into_iter().flat_map(|r| [(r, false), (r, true)]) {
-        let mut app = app(hz);
-        app.world_mut().resource_mut::<CcdSettings>().gravity = Vec2::new(0.0, -10.0);
-        app.world_mut().spawn((
-            CcdShape::arc(Vec2::ZERO, 10.0, std::f32::consts::PI, std::f32::consts::TAU),
-            Transform::default(),
-        ));
-        if gathered {
-            gather(&mut app);
-        }
+        let mut app = bowl_at(hz, gathered, CcdMaterial::default());
         let at = Vec2::new((l * 0.6_f64.sin()) as f32, (-l * 0.6_f64.cos()) as f32);
         let ball = ball(&mut app, 0.5, at, Vec2::ZERO);
         let (e0, dt) = (energy(&app, ball), 1.0 / hz);
@@ -262,16 +263,7 @@ fn at_every_rate_a_rough_bowl_holds_the_ball_where_the_same_equations_say() {
     let rough = CcdMaterial::new(1.0, 0.2);
     let mut worst = 0.0_f64;
     for (hz, gathered) in RATES.into_iter().flat_map(|r| [(r, false), (r, true)]) {
-        let mut app = app(hz);
-        app.world_mut().resource_mut::<CcdSettings>().gravity = Vec2::new(0.0, -10.0);
-        app.world_mut().spawn((
-            CcdShape::arc(Vec2::ZERO, 10.0, std::f32::consts::PI, std::f32::consts::TAU),
-            Transform::default(),
-            rough,
-        ));
-        if gathered {
-            gather(&mut app);
-        }
+        let mut app = bowl_at(hz, gathered, rough);
         let at = Vec2::new((l * 1.2_f64.sin()) as f32, (-l * 1.2_f64.cos()) as f32);
         let ball = ball(&mut app, 0.5, at, Vec2::ZERO);
         app.world_mut().entity_mut(ball).insert(rough);
